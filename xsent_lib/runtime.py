@@ -1,0 +1,58 @@
+"""Device choice and seeding shared by every chapter and every training loop.
+
+Book: chapter 0 (Preface, "How to run this book").
+"""
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import torch
+
+_DEVICE_NAMES = ("auto", "cpu", "cuda", "mps")
+
+
+def pick_device(device: str | torch.device = "auto") -> torch.device:
+    """Return the torch device a chapter asked for.
+
+    ``"auto"`` picks CUDA when a GPU is visible, else the CPU. Asking for ``"cuda"`` on a
+    machine without one raises a clear error instead of failing deep inside torch.
+    Book: chapter 0 (How to run this book).
+    """
+    if isinstance(device, torch.device):
+        return device
+    name = str(device).lower()
+    base = name.split(":")[0]
+    if base not in _DEVICE_NAMES:
+        raise ValueError(f"device={device!r} is not understood; use one of {_DEVICE_NAMES} (or 'cuda:N').")
+    if base == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if base == "cuda" and not torch.cuda.is_available():
+        raise RuntimeError(
+            f"device={device!r} was requested but torch sees no CUDA GPU "
+            f"(torch {torch.__version__}); pass device='auto' or 'cpu'."
+        )
+    if base == "mps" and not (hasattr(torch.backends, "mps") and torch.backends.mps.is_available()):
+        raise RuntimeError(f"device={device!r} was requested but MPS is not available; pass device='auto'.")
+    return torch.device(name)
+
+
+def seed_everything(seed: int) -> np.random.Generator:
+    """Seed Python, NumPy and torch (CPU and CUDA) and return a fresh NumPy generator.
+
+    CPU runs with the same seed are bit-identical; on a GPU cuDNN is asked to be deterministic too.
+    Book: chapter 0 (Reproducibility).
+    """
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}.")
+    seed = int(seed)
+    random.seed(seed)
+    np.random.seed(seed % (2**32))
+    torch.manual_seed(seed)
+    if torch.cuda.is_available():
+        torch.cuda.manual_seed_all(seed)
+        torch.backends.cudnn.deterministic = True
+        torch.backends.cudnn.benchmark = False
+    os.environ.setdefault("PYTHONHASHSEED", str(seed))
+    return np.random.default_rng(seed)
