@@ -1,0 +1,125 @@
+"""Each chapter run writes ``results/<chapter>/<profile>/metrics.json`` with ``provenance.json`` beside it.
+
+Tables in the book are rendered from these files, never typed in by hand.
+Book: chapter 0 (How to run this book) and chapter 11 (Reproducibility report).
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from xsent_lib.results.provenance import collect_provenance
+
+PROFILES = ("smoke", "book", "full")
+
+
+def _jsonable(value: Any) -> Any:
+    """Convert numpy / torch scalars and arrays (nested in dicts and lists) into plain JSON values."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, torch.Tensor):
+        return _jsonable(value.detach().cpu().numpy())
+    if isinstance(value, np.ndarray):
+        return _jsonable(value.tolist())
+    if isinstance(value, np.generic):
+        return _jsonable(value.item())
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"cannot store a {type(value).__name__} in metrics.json; log numbers, strings, lists or dicts.")
+
+
+@dataclass
+class Run:
+    """A chapter run in progress: collects metrics, then writes them with their provenance.
+
+    Book: chapter 0 (How to run this book).
+    """
+
+    chapter: str
+    profile: str
+    directory: Path
+    params: dict[str, Any]
+    seed: int | None = None
+    device: str | None = None
+    metrics: dict[str, Any] = field(default_factory=dict)
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def metrics_path(self) -> Path:
+        return self.directory / "metrics.json"
+
+    @property
+    def provenance_path(self) -> Path:
+        return self.directory / "provenance.json"
+
+    def log(self, key: str, value: Any) -> Any:
+        """Record ``value`` under ``key`` (e.g. ``"table_3_6"``), write metrics.json at once, return the stored value.
+
+        Book: chapter 0 (How to run this book).
+        """
+        if not isinstance(key, str) or not key:
+            raise ValueError("a metric key must be a non-empty string such as 'table_3_6'.")
+        self.metrics[key] = _jsonable(value)
+        self._write(self.metrics_path, self.metrics)
+        return self.metrics[key]
+
+    def finish(self, **extra: Any) -> dict[str, Any]:
+        """Write provenance.json (commit, versions, device, parameters, wall time) and return it.
+
+        Book: chapter 0 (How to run this book).
+        """
+        prov = collect_provenance(self.params, device=self.device, seed=self.seed)
+        prov.update(chapter=self.chapter, profile=self.profile,
+                    wall_time_s=round(time.perf_counter() - self.started, 3), **_jsonable(extra))
+        self._write(self.metrics_path, self.metrics)
+        self._write(self.provenance_path, prov)
+        return prov
+
+    @staticmethod
+    def _write(path: Path, payload: dict[str, Any]) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
+        tmp.replace(path)
+
+
+def start_run(chapter: str, profile: str, results_dir: str | Path, *, params: dict[str, Any] | None = None,
+              seed: int | None = None, device: str | None = None) -> Run:
+    """Open a run of ``chapter`` in ``profile``; its files go to ``results_dir/<chapter>/<profile>/``.
+
+    Book: chapter 0 (How to run this book).
+    """
+    if profile not in PROFILES:
+        raise ValueError(f"profile={profile!r} is not one of {PROFILES}; 'smoke' is for CI, 'book' the default, "
+                         "'full' the paper scale on a GPU.")
+    if not chapter or "/" in chapter:
+        raise ValueError(f"chapter={chapter!r} must be a plain name such as '03_infersent'.")
+    directory = Path(results_dir).expanduser().resolve() / chapter / profile
+    return Run(chapter=chapter, profile=profile, directory=directory, params=dict(params or {}), seed=seed,
+               device=None if device is None else str(device))
+
+
+def load_metrics(chapter: str, profile: str, results_dir: str | Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Read back ``(metrics, provenance)`` of a finished run.
+
+    Book: chapter 11 (Reproducibility report).
+    """
+    directory = Path(results_dir).expanduser() / chapter / profile
+    mpath, ppath = directory / "metrics.json", directory / "provenance.json"
+    if not mpath.exists():
+        raise FileNotFoundError(f"{mpath} does not exist: run the chapter '{chapter}' with profile='{profile}' "
+                                f"and results_dir='{results_dir}' first.")
+    metrics = json.loads(mpath.read_text())
+    provenance = json.loads(ppath.read_text()) if ppath.exists() else {}
+    return metrics, provenance
