@@ -1,0 +1,163 @@
+"""The sentence-encoder contract and the masked pooling every encoder shares.
+
+An encoder maps padded token ids ``LongTensor[B, T]`` and true lengths ``LongTensor[B]`` to
+``FloatTensor[B, output_dim]``; ``encode`` wraps that for raw strings. Padding never changes a
+sentence's vector: pooling here only ever reads the first ``length`` positions.
+Book: chapter 3 (InferSent: sentence encoders).
+"""
+from __future__ import annotations
+
+from abc import ABCMeta, abstractmethod
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from xsent_lib.runtime import pick_device
+from xsent_lib.text.batching import length_buckets, pad_batch
+from xsent_lib.text.pipeline import TextPipeline
+from xsent_lib.text.tokenizers import check_sentences
+
+
+def length_mask(lengths: torch.Tensor, max_len: int) -> torch.Tensor:
+    """Boolean ``[B, max_len]`` mask, True at real tokens (position < length).
+
+    Book: chapter 3 (InferSent: sentence encoders).
+    """
+    return torch.arange(max_len, device=lengths.device)[None, :] < lengths[:, None]
+
+
+def masked_mean(states: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """Mean over the first ``lengths[b]`` time steps of ``states[B, T, D]`` (divides by the true length).
+
+    Book: chapter 3 (InferSent: BiLSTM-mean).
+    """
+    mask = length_mask(lengths.to(states.device), states.shape[1]).unsqueeze(-1)
+    total = states.masked_fill(~mask, 0.0).sum(dim=1)
+    return total / lengths.to(device=states.device, dtype=states.dtype).clamp_min(1).unsqueeze(-1)
+
+
+def masked_max(states: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """Max over the first ``lengths[b]`` time steps of ``states[B, T, D]``; padding can never win.
+
+    Padded positions are set to -inf before the max, so the result is the same whatever else is
+    in the batch (the InferSent v1 padding bug, issue #51, cannot happen). Lengths must be >= 1.
+    Book: chapter 3 (InferSent: BiLSTM-max).
+    """
+    mask = length_mask(lengths.to(states.device), states.shape[1]).unsqueeze(-1)
+    return states.masked_fill(~mask, float("-inf")).amax(dim=1)
+
+
+def check_batch(token_ids: torch.Tensor, lengths: torch.Tensor, min_length: int = 1) -> None:
+    """Raise a clear error unless ``token_ids[B, T]`` and ``lengths[B]`` are a consistent padded batch.
+
+    Book: chapter 3 (InferSent: sentence encoders).
+    """
+    if not isinstance(token_ids, torch.Tensor) or not isinstance(lengths, torch.Tensor):
+        raise TypeError("forward(token_ids, lengths) takes two torch tensors; use pad_batch(...) to build them.")
+    if token_ids.dim() != 2 or lengths.dim() != 1 or lengths.shape[0] != token_ids.shape[0]:
+        raise ValueError(
+            f"expected token_ids [B, T] and lengths [B], got {tuple(token_ids.shape)} and {tuple(lengths.shape)}."
+        )
+    if token_ids.dtype != torch.long or lengths.dtype != torch.long:
+        raise TypeError(f"token_ids and lengths must be int64 (LongTensor), got {token_ids.dtype} and {lengths.dtype}.")
+    if token_ids.shape[0] == 0:
+        raise ValueError("empty batch: token_ids has no rows.")
+    lo, hi = int(lengths.min()), int(lengths.max())
+    if lo < min_length or hi > token_ids.shape[1]:
+        raise ValueError(
+            f"lengths must lie in [{min_length}, T={token_ids.shape[1]}], got min {lo} max {hi}; "
+            "every sentence needs at least one token (TextPipeline maps empty sentences to <unk>)."
+        )
+
+
+class SentenceEncoder(nn.Module, metaclass=ABCMeta):
+    """Base of every sentence encoder: ``forward(ids, lengths) -> [B, output_dim]`` plus ``encode(strings)``.
+
+    Subclasses set ``output_dim`` and implement :meth:`forward`. ``encode`` needs a
+    :class:`~xsent_lib.text.pipeline.TextPipeline`, given to the constructor or :meth:`attach_pipeline`;
+    encoders with a faster path than padding (bags of vectors) override :meth:`encode_ids`.
+    Book: chapter 3 (InferSent: sentence encoders).
+    """
+
+    output_dim: int
+
+    def __init__(self, pipeline: TextPipeline | None = None) -> None:
+        super().__init__()
+        self.pipeline: TextPipeline | None = None
+        if pipeline is not None:
+            self.attach_pipeline(pipeline)
+
+    @property
+    def num_embeddings(self) -> int | None:
+        """Size of the input vocabulary this encoder can embed (None when unbounded).
+
+        Book: chapter 3 (InferSent: sentence encoders).
+        """
+        return None
+
+    def attach_pipeline(self, pipeline: TextPipeline) -> SentenceEncoder:
+        """Set the tokeniser+vocabulary used by :meth:`encode`; returns ``self`` for chaining.
+
+        Book: chapter 3 (InferSent: sentence encoders).
+        """
+        if not isinstance(pipeline, TextPipeline):
+            raise TypeError(f"pipeline must be a TextPipeline, got {type(pipeline).__name__}.")
+        n = self.num_embeddings
+        if n is not None and len(pipeline.vocab) > n:
+            raise ValueError(
+                f"pipeline vocabulary has {len(pipeline.vocab)} entries but this encoder embeds only {n}; "
+                "build the encoder with vocab_size=len(pipeline.vocab)."
+            )
+        self.pipeline = pipeline
+        return self
+
+    @abstractmethod
+    def forward(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Encode a padded batch ``token_ids[B, T]`` with true ``lengths[B]`` into ``[B, output_dim]``.
+
+        Book: chapter 3 (InferSent: sentence encoders).
+        """
+
+    def encode_ids(self, ids: Sequence[np.ndarray], batch_size: int, device: torch.device) -> np.ndarray:
+        """Encode id arrays (one per sentence) in length buckets; rows come back in input order.
+
+        Book: chapter 3 (InferSent: sentence encoders).
+        """
+        out = np.empty((len(ids), self.output_dim), dtype=np.float32)
+        lengths = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(ids))
+        for idx in length_buckets(lengths, batch_size):
+            token_ids, lens = pad_batch([ids[i] for i in idx], pad_id=0)
+            vecs = self(token_ids.to(device), lens.to(device))
+            out[idx] = vecs.float().cpu().numpy()
+        return out
+
+    def encode(self, sentences: Sequence[str], batch_size: int = 128, device: str | torch.device = "auto") -> np.ndarray:
+        """Embed raw sentences into a float32 array ``[N, output_dim]`` in the ORIGINAL order.
+
+        Tokenises with ``self.pipeline``, batches by length (little padding), runs in eval mode under
+        ``torch.inference_mode()`` on ``device`` (the module is moved there), and restores the
+        previous train/eval mode afterwards.
+        Book: chapter 3 (InferSent: sentence encoders).
+        """
+        sentences = check_sentences(sentences)
+        if not sentences:
+            raise ValueError("encode() got an empty list of sentences; pass at least one string.")
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}.")
+        if self.pipeline is None:
+            raise ValueError(
+                f"{type(self).__name__} has no text pipeline; pass pipeline=... to the constructor or call "
+                "attach_pipeline(TextPipeline.fit(sentences, WordTokenizer()))."
+            )
+        dev = pick_device(device)
+        self.to(dev)
+        ids = self.pipeline.encode(sentences)
+        was_training = self.training
+        self.eval()
+        try:
+            with torch.inference_mode():
+                return self.encode_ids(ids, batch_size, dev)
+        finally:
+            self.train(was_training)

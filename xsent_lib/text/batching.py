@@ -1,0 +1,64 @@
+"""Batching token-id sequences: padding, CSR offsets and length buckets.
+
+Book: chapter 1 (Data: tokenisation and vocabularies).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+
+def _lengths_of(seqs: Sequence[np.ndarray]) -> np.ndarray:
+    return np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
+
+
+def pad_batch(seqs: Sequence[np.ndarray], pad_id: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    """Right-pad id arrays into ``LongTensor[B, T]`` (T = longest) and return their lengths ``LongTensor[B]``.
+
+    One concatenate and one masked scatter, no per-sentence Python work. Empty sequences are
+    allowed here (length 0); encoders that need at least one token say so in ``forward``.
+    Book: chapter 1 (Data: tokenisation and vocabularies).
+    """
+    if isinstance(seqs, (np.ndarray, torch.Tensor)) and np.ndim(seqs) == 1:
+        raise TypeError("pad_batch takes a list of id arrays, one per sentence, not one flat array.")
+    if len(seqs) == 0:
+        raise ValueError("pad_batch needs at least one sequence.")
+    lengths = _lengths_of(seqs)
+    width = int(lengths.max())
+    out = np.full((len(seqs), width), pad_id, dtype=np.int64)
+    if width:
+        mask = np.arange(width)[None, :] < lengths[:, None]
+        out[mask] = np.concatenate([np.asarray(s, dtype=np.int64).ravel() for s in seqs])
+    return torch.from_numpy(out), torch.from_numpy(lengths)
+
+
+def flatten_ids(seqs: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenate id arrays into CSR form: flat ids and ``B + 1`` offsets (``offsets[0] == 0``).
+
+    Sentence ``i`` is ``flat[offsets[i]:offsets[i + 1]]``; ``nn.EmbeddingBag`` takes ``offsets[:-1]``.
+    Book: chapter 1 (Data: tokenisation and vocabularies).
+    """
+    lengths = _lengths_of(seqs)
+    offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    flat = np.concatenate([np.asarray(s, dtype=np.int64).ravel() for s in seqs]) if len(seqs) else np.zeros(0, np.int64)
+    return flat, offsets
+
+
+def length_buckets(lengths: Sequence[int] | np.ndarray, batch_size: int) -> list[np.ndarray]:
+    """Indices grouped into batches of similar length: sort by length (longest first), chunk.
+
+    Each returned array holds original positions, itself ordered by non-increasing length, so a
+    batch can be packed with ``enforce_sorted=True`` and padding per batch is minimal. The sort is
+    stable, so equal lengths keep their input order and the result is deterministic.
+    Book: chapter 1 (Data: tokenisation and vocabularies).
+    """
+    if not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size, bool) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}.")
+    lengths = np.asarray(lengths)
+    if lengths.ndim != 1:
+        raise ValueError(f"lengths must be one-dimensional, got shape {lengths.shape}.")
+    order = np.argsort(-lengths.astype(np.int64), kind="stable")
+    return [order[i : i + batch_size] for i in range(0, len(order), batch_size)]

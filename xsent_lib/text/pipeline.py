@@ -1,0 +1,161 @@
+"""TextPipeline: a tokeniser plus a vocabulary, turning sentences into id arrays.
+
+Book: chapter 1 (Data: tokenisation and vocabularies).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from xsent_lib.text.tokenizers import Tokenizer, check_sentences
+from xsent_lib.text.vocab import PAD_TOKEN, UNK_TOKEN, Vocab
+
+
+class TextPipeline:
+    """Sentences -> token lists -> id arrays, with optional ``<s>``/``</s>`` and truncation.
+
+    ``bos``/``eos`` (e.g. InferSent's ``<s>``/``</s>``) must be tokens of the vocabulary;
+    ``max_len`` truncates the tokens before they are added. A sentence with no tokens at all
+    (an empty string) is read as one unknown token, so every encoder sees length >= 1 and every
+    sentence gets a vector: our choice, the papers never meet empty sentences.
+    Book: chapter 1 (Data: tokenisation and vocabularies).
+    """
+
+    def __init__(
+        self,
+        tokenizer: Tokenizer,
+        vocab: Vocab,
+        bos: str | None = None,
+        eos: str | None = None,
+        max_len: int | None = None,
+    ) -> None:
+        if not isinstance(tokenizer, Tokenizer):
+            raise TypeError(f"tokenizer must be a Tokenizer (WordTokenizer, ...), got {type(tokenizer).__name__}.")
+        if not isinstance(vocab, Vocab):
+            raise TypeError(f"vocab must be a Vocab, got {type(vocab).__name__}.")
+        for name, tok in (("bos", bos), ("eos", eos)):
+            if tok is not None and tok not in vocab:
+                raise ValueError(f"{name}={tok!r} is not in the vocabulary; build it with specials including {tok!r}.")
+        if max_len is not None and (not isinstance(max_len, int) or max_len < 1):
+            raise ValueError(f"max_len must be None or a positive integer, got {max_len!r}.")
+        self.tokenizer = tokenizer
+        self.vocab = vocab
+        self.bos, self.eos, self.max_len = bos, eos, max_len
+        self._prefix = [vocab.stoi[bos]] if bos is not None else []
+        self._suffix = [vocab.stoi[eos]] if eos is not None else []
+
+    @classmethod
+    def fit(
+        cls,
+        sentences: Sequence[str],
+        tokenizer: Tokenizer,
+        min_count: int = 1,
+        max_size: int | None = None,
+        bos: str | None = None,
+        eos: str | None = None,
+        max_len: int | None = None,
+    ) -> TextPipeline:
+        """Tokenise ``sentences``, build the vocabulary (specials: pad, unk, bos, eos) and return the pipeline.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        specials = [PAD_TOKEN, UNK_TOKEN] + [t for t in (bos, eos) if t is not None]
+        vocab = Vocab.build(tokenizer.tokenize_batch(sentences), min_count, max_size, specials=specials)
+        return cls(tokenizer, vocab, bos=bos, eos=eos, max_len=max_len)
+
+    def __len__(self) -> int:
+        return len(self.vocab)
+
+    def tokenize(self, sentences: Sequence[str]) -> list[list[str]]:
+        """Token lists of ``sentences`` after truncation, without ``bos``/``eos``.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        toks = self.tokenizer.tokenize_batch(check_sentences(sentences))
+        if self.max_len is not None:
+            toks = [t[: self.max_len] for t in toks]
+        return toks
+
+    def encode(self, sentences: Sequence[str]) -> list[np.ndarray]:
+        """One int64 id array per sentence (``bos`` + ids + ``eos``), in input order.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        flat, offsets = self.encode_flat(sentences)
+        return np.split(flat, offsets[1:-1])
+
+    def encode_flat(self, sentences: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """All ids in CSR form: flat int64 ids and ``len(sentences) + 1`` offsets.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        toks = self.tokenize(sentences)
+        unk = [self.vocab.unk_token]
+        toks = [t if t else unk for t in toks]
+        flat, offsets = self.vocab.lookup_flat(toks)
+        if not (self._prefix or self._suffix):
+            return flat, offsets
+        lengths = np.diff(offsets) + len(self._prefix) + len(self._suffix)
+        new_offsets = np.zeros_like(offsets)
+        np.cumsum(lengths, out=new_offsets[1:])
+        out = np.empty(int(new_offsets[-1]), dtype=np.int64)
+        body = np.ones(len(out), dtype=bool)
+        if self._prefix:
+            out[new_offsets[:-1]] = self._prefix[0]
+            body[new_offsets[:-1]] = False
+        if self._suffix:
+            out[new_offsets[1:] - 1] = self._suffix[0]
+            body[new_offsets[1:] - 1] = False
+        out[body] = flat
+        return out, new_offsets
+
+    def to_dict(self) -> dict:
+        """A JSON-ready description: tokeniser config, vocabulary, bos/eos, max_len.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        return {
+            "tokenizer": self.tokenizer.config(),
+            "vocab": self.vocab.to_dict(),
+            "bos": self.bos,
+            "eos": self.eos,
+            "max_len": self.max_len,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TextPipeline:
+        """Rebuild a pipeline from :meth:`to_dict` output.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        missing = {"tokenizer", "vocab", "bos", "eos", "max_len"} - set(data)
+        if missing:
+            raise ValueError(f"Pipeline description lacks keys {sorted(missing)}; was it written by TextPipeline.save?")
+        return cls(
+            Tokenizer.from_config(data["tokenizer"]),
+            Vocab.from_dict(data["vocab"]),
+            bos=data["bos"],
+            eos=data["eos"],
+            max_len=data["max_len"],
+        )
+
+    def save(self, path: str | Path) -> None:
+        """Write the whole pipeline (tokeniser included) as one UTF-8 JSON file.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> TextPipeline:
+        """Read a pipeline written by :meth:`save`.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"No pipeline file at {path}; write one with TextPipeline.save(path).")
+        return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))

@@ -1,0 +1,264 @@
+"""Tokenisers with one interface: words, character trigrams (Wieting) and sentencepiece.
+
+Every tokeniser turns a string into a list of token strings (``tokenize``), a list of strings
+into a list of token lists (``tokenize_batch``), and describes itself as a JSON-ready dict
+(``config``) so a :class:`~xsent_lib.text.pipeline.TextPipeline` can be saved and rebuilt
+without the original files.
+Book: chapter 1 (Data: tokenisation and vocabularies).
+"""
+from __future__ import annotations
+
+import base64
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import ClassVar
+
+import sentencepiece as spm
+
+from xsent_lib.text.vocab import PAD_TOKEN, Vocab
+
+# A word is a run of letters/digits/underscores, optionally joined by inner hyphens or
+# apostrophes ("well-known", "don't"); every other non-space character is its own token.
+_WORD_RE = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE)
+
+
+def check_sentences(sentences: object, name: str = "sentences") -> list[str]:
+    """Return ``sentences`` as a list after checking it is a sequence of strings.
+
+    Raises a TypeError naming the first offending item, and refuses a bare string (a common
+    slip that would otherwise be read as a list of characters).
+    Book: chapter 1 (Data: tokenisation and vocabularies).
+    """
+    if isinstance(sentences, (str, bytes)):
+        raise TypeError(f"{name} must be a list of strings, not a single string; wrap it: [{name}].")
+    if not isinstance(sentences, Sequence):
+        raise TypeError(f"{name} must be a list or tuple of strings, got {type(sentences).__name__}.")
+    for i, s in enumerate(sentences):
+        if not isinstance(s, str):
+            raise TypeError(f"{name}[{i}] is {type(s).__name__}, not str; every sentence must be a string.")
+    return list(sentences)
+
+
+class Tokenizer(ABC):
+    """The common interface of every tokeniser: ``tokenize``, ``tokenize_batch``, ``config``.
+
+    Book: chapter 1 (Data: tokenisation and vocabularies).
+    """
+
+    kind: ClassVar[str]
+    _registry: ClassVar[dict[str, type[Tokenizer]]] = {}
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        Tokenizer._registry[cls.kind] = cls
+
+    @abstractmethod
+    def tokenize(self, sentence: str) -> list[str]:
+        """Split one sentence into token strings.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+
+    def tokenize_batch(self, sentences: Sequence[str]) -> list[list[str]]:
+        """Tokenise many sentences (checked to be strings).
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        return [self.tokenize(s) for s in check_sentences(sentences)]
+
+    @abstractmethod
+    def config(self) -> dict:
+        """A JSON-ready dict from which :meth:`from_config` rebuilds an identical tokeniser.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+
+    @staticmethod
+    def from_config(config: dict) -> Tokenizer:
+        """Rebuild any tokeniser from its :meth:`config` dict (dispatching on ``config["kind"]``).
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        kind = config.get("kind")
+        if kind not in Tokenizer._registry:
+            raise ValueError(f"Unknown tokenizer kind {kind!r}; known: {sorted(Tokenizer._registry)}.")
+        cls = Tokenizer._registry[kind]
+        return cls._from_config({k: v for k, v in config.items() if k != "kind"})
+
+    @classmethod
+    def _from_config(cls, options: dict) -> Tokenizer:
+        return cls(**options)
+
+
+class WordTokenizer(Tokenizer):
+    """Regex word tokeniser: words (with inner hyphens/apostrophes) and single punctuation marks.
+
+    ``lowercase=True`` by default: the book's corpora are small and case doubles the vocabulary.
+    InferSent used cased GloVe 840B and Moses tokenisation; pass ``lowercase=False`` for that, and
+    note this regex only approximates Moses (it keeps "don't" whole where Moses splits "do n't").
+    Book: chapter 1 (Data: tokenisation and vocabularies).
+    """
+
+    kind = "word"
+
+    def __init__(self, lowercase: bool = True) -> None:
+        self.lowercase = bool(lowercase)
+
+    def tokenize(self, sentence: str) -> list[str]:
+        """Split one sentence into words and punctuation marks.
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        if not isinstance(sentence, str):
+            raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
+        return _WORD_RE.findall(sentence.lower() if self.lowercase else sentence)
+
+    def tokenize_batch(self, sentences: Sequence[str]) -> list[list[str]]:
+        """Tokenise many sentences (one regex pass each, no per-word Python work).
+
+        Book: chapter 1 (Data: tokenisation and vocabularies).
+        """
+        findall = _WORD_RE.findall
+        if self.lowercase:
+            return [findall(s.lower()) for s in check_sentences(sentences)]
+        return [findall(s) for s in check_sentences(sentences)]
+
+    def config(self) -> dict:
+        """JSON-ready description. Book: chapter 1 (Data: tokenisation and vocabularies)."""
+        return {"kind": self.kind, "lowercase": self.lowercase}
+
+
+class CharTrigramTokenizer(Tokenizer):
+    """Character trigrams of each word padded with one boundary character on each side.
+
+    "a cat" with the default boundary " " gives [" a ", " ca", "cat", "at "]: the Charagram units
+    behind Wieting et al.'s Trigram encoder. Words are those of :class:`WordTokenizer`; trigrams
+    never span two words. Wieting et al. do not state case handling; we lowercase by default.
+    Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+    """
+
+    kind = "char_trigram"
+
+    def __init__(self, lowercase: bool = True, boundary: str = " ") -> None:
+        if not isinstance(boundary, str) or len(boundary) != 1 or not boundary.isspace():
+            raise ValueError(f"boundary must be one whitespace character (it can never occur inside a word), got {boundary!r}.")
+        self.lowercase = bool(lowercase)
+        self.boundary = boundary
+
+    def tokenize(self, sentence: str) -> list[str]:
+        """Trigrams of every padded word of one sentence, in reading order.
+
+        Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+        """
+        if not isinstance(sentence, str):
+            raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
+        b = self.boundary
+        words = _WORD_RE.findall(sentence.lower() if self.lowercase else sentence)
+        # Joining padded words with ONE shared boundary: a trigram lies inside a padded word exactly
+        # when its middle character is not the boundary (words never contain whitespace).
+        s = b + b.join(words) + b
+        return [s[i : i + 3] for i in range(len(s) - 2) if s[i + 1] != b] if words else []
+
+    def config(self) -> dict:
+        """JSON-ready description. Book: chapter 8 (Paraphrastic embeddings from bitext)."""
+        return {"kind": self.kind, "lowercase": self.lowercase, "boundary": self.boundary}
+
+
+class SentencePieceTokenizer(Tokenizer):
+    """A trained sentencepiece model (from a ``.model`` file or its serialized bytes).
+
+    The serialized model travels inside :meth:`config` (base64), so a saved pipeline needs no
+    side file. Use :meth:`vocab` to get a :class:`~xsent_lib.text.vocab.Vocab` of all pieces.
+    Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+    """
+
+    kind = "sentencepiece"
+
+    def __init__(self, model_file: str | Path | None = None, model_proto: bytes | None = None) -> None:
+        if (model_file is None) == (model_proto is None):
+            raise ValueError("Give exactly one of model_file (a trained .model path) or model_proto (its bytes).")
+        if model_file is not None:
+            path = Path(model_file)
+            if not path.is_file():
+                raise FileNotFoundError(f"No sentencepiece model at {path}; train one with train_sentencepiece(...).")
+            model_proto = path.read_bytes()
+        self._proto = bytes(model_proto)
+        self._sp = spm.SentencePieceProcessor(model_proto=self._proto)
+
+    def tokenize(self, sentence: str) -> list[str]:
+        """Pieces of one sentence. Book: chapter 8 (Paraphrastic embeddings from bitext)."""
+        if not isinstance(sentence, str):
+            raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
+        return self._sp.encode(sentence, out_type=str)
+
+    def tokenize_batch(self, sentences: Sequence[str]) -> list[list[str]]:
+        """Pieces of many sentences in one C++ call. Book: chapter 8 (Paraphrastic embeddings from bitext)."""
+        return self._sp.encode(check_sentences(sentences), out_type=str)
+
+    def pieces(self) -> list[str]:
+        """All pieces of the model in id order (piece 0 is sentencepiece's own ``<unk>``).
+
+        Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+        """
+        return [self._sp.id_to_piece(i) for i in range(self._sp.get_piece_size())]
+
+    def vocab(self) -> Vocab:
+        """A Vocab with ``<pad>`` at id 0 followed by every piece of the model.
+
+        Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+        """
+        pieces = self.pieces()
+        return Vocab([PAD_TOKEN, *pieces], unk_token=pieces[self._sp.unk_id()])
+
+    def config(self) -> dict:
+        """JSON-ready description (model bytes in base64). Book: chapter 8 (Paraphrastic embeddings from bitext)."""
+        return {"kind": self.kind, "model_proto_b64": base64.b64encode(self._proto).decode("ascii")}
+
+    @classmethod
+    def _from_config(cls, options: dict) -> SentencePieceTokenizer:
+        return cls(model_proto=base64.b64decode(options["model_proto_b64"]))
+
+
+def train_sentencepiece(
+    sentences: Iterable[str],
+    vocab_size: int,
+    model_prefix: str | Path,
+    seed: int = 0,
+    model_type: str = "unigram",
+    character_coverage: float = 1.0,
+) -> SentencePieceTokenizer:
+    """Train a sentencepiece model offline on ``sentences`` and return it wrapped.
+
+    Writes ``<model_prefix>.model`` and ``.vocab``. Single-threaded with a fixed seed so reruns
+    give the same pieces; ``vocab_size`` is a soft limit (``hard_vocab_limit=False``) so tiny
+    corpora do not fail. sentencepiece's own ``<s>``/``</s>`` are disabled: the pipeline adds them.
+    Wieting et al. use 20k pieces by default; the paper does not name the model type, we use unigram.
+    Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+    """
+    sentences = check_sentences(list(sentences) if not isinstance(sentences, Sequence) else sentences)
+    if not sentences:
+        raise ValueError("train_sentencepiece needs at least one sentence.")
+    if not isinstance(vocab_size, int) or vocab_size < 4:
+        raise ValueError(f"vocab_size must be an integer >= 4, got {vocab_size!r}.")
+    prefix = Path(model_prefix)
+    if not prefix.parent.is_dir():
+        raise FileNotFoundError(f"Folder {prefix.parent} does not exist; create it before training.")
+    spm.set_random_generator_seed(int(seed))
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(sentences),
+        model_prefix=str(prefix),
+        vocab_size=vocab_size,
+        model_type=model_type,
+        character_coverage=character_coverage,
+        hard_vocab_limit=False,
+        num_threads=1,
+        unk_id=0,
+        bos_id=-1,
+        eos_id=-1,
+        pad_id=-1,
+        minloglevel=2,
+    )
+    return SentencePieceTokenizer(model_file=f"{prefix}.model")
+
