@@ -56,3 +56,32 @@ def seed_everything(seed: int) -> np.random.Generator:
         torch.backends.cudnn.benchmark = False
     os.environ.setdefault("PYTHONHASHSEED", str(seed))
     return np.random.default_rng(seed)
+
+
+def measure_gemm_flops(n: int = 2048, *, device: str | torch.device = "auto", dtype: torch.dtype = torch.float32,
+                       repeats: int = 5) -> float:
+    """Measure the achievable dense matrix-multiply rate (FLOP/s) of this machine: the ceiling of every benchmark.
+
+    Times ``repeats`` products of two ``n x n`` matrices after one warm-up and returns the best rate
+    (``2 n^3`` floating-point operations per product). Speed sections report their kernels as a fraction of it.
+    Book: chapter 0 (How to run this book).
+    """
+    import time
+
+    if n < 16 or repeats < 1:
+        raise ValueError(f"need n >= 16 and repeats >= 1, got n={n}, repeats={repeats}.")
+    dev = pick_device(device)
+    gen = torch.Generator(device="cpu").manual_seed(0)
+    a = torch.randn(n, n, generator=gen, dtype=torch.float32).to(dev, dtype)
+    b = torch.randn(n, n, generator=gen, dtype=torch.float32).to(dev, dtype)
+    best = float("inf")
+    for i in range(repeats + 1):
+        if dev.type == "cuda":
+            torch.cuda.synchronize(dev)
+        start = time.perf_counter()
+        (a @ b).sum().item()
+        if dev.type == "cuda":
+            torch.cuda.synchronize(dev)
+        if i > 0:
+            best = min(best, time.perf_counter() - start)
+    return 2.0 * n**3 / best
