@@ -120,6 +120,18 @@ def test_margin_knn_matches_brute_force(spaces, mode, use_faiss):
     np.testing.assert_allclose(s, bs, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("mode", ["ratio", "distance"])
+def test_bidirectional_margin_equals_two_one_way_searches(spaces, mode):
+    x, y = spaces
+    s_xy, i_xy, s_yx, i_yx = nb.bidirectional_margin_knn(x, y, k=3, mode=mode)
+    fs, fi = nb.margin_knn(x, y, k=3, mode=mode)
+    bs, bi = nb.margin_knn(y, x, k=3, mode=mode)
+    np.testing.assert_array_equal(i_xy, fi[:, 0])
+    np.testing.assert_array_equal(i_yx, bi[:, 0])
+    np.testing.assert_allclose(s_xy, fs[:, 0], atol=1e-6)
+    np.testing.assert_allclose(s_yx, bs[:, 0], atol=1e-6)
+
+
 def test_distance_margin_is_half_csls(spaces):
     x, y = spaces
     s_m, i_m = nb.margin_knn(x, y, k=5, mode="distance", topk=1)

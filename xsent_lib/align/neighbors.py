@@ -89,7 +89,7 @@ def _faiss_ivf(
     index = faiss.IndexIVFFlat(quantizer, dim, nlist, faiss.METRIC_INNER_PRODUCT)
     index.cp.seed = int(seed)
     rng = np.random.default_rng(seed)
-    n_train = min(keys.shape[0], 256 * nlist)
+    n_train = min(keys.shape[0], 64 * nlist)  # faiss asks for 39..256 points per cell; 64 keeps training quick
     train = keys if n_train == keys.shape[0] else keys[np.sort(rng.choice(keys.shape[0], n_train, replace=False))]
     index.train(train)
     index.add(keys)
@@ -358,3 +358,38 @@ def margin_knn(
     m = margin_scores(cand_s, r_x[:, None], r_y[cand_i], mode)
     order = np.argsort(-m, axis=1, kind="stable")[:, :topk]
     return np.take_along_axis(m, order, 1), np.take_along_axis(cand_i, order, 1)
+
+
+def bidirectional_margin_knn(
+    x: np.ndarray,
+    y: np.ndarray,
+    k: int = 4,
+    mode: str = "ratio",
+    *,
+    use_faiss: bool = True,
+    block: int = 8192,
+    device: str | torch.device = "cpu",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Best partner by margin in both directions from two k-NN passes: ``(s_xy, i_xy, s_yx, i_yx)``.
+
+    Equivalent to ``margin_knn(x, y, k, mode)`` and ``margin_knn(y, x, k, mode)`` (top-1 each) but shares
+    the two searches, which give both the neighbourhood means and the candidates. This is the input of
+    BUCC-style mining (LASER's ``forward`` / ``backward`` / ``max`` / ``intersect`` strategies).
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    if mode not in MARGIN_MODES:
+        raise ValueError(f"mode must be one of {MARGIN_MODES}, got {mode!r}.")
+    x = l2_normalize(x)
+    y = l2_normalize(_as_matrix("y", y, dim=x.shape[1]))
+    k = _check_k(k, min(x.shape[0], y.shape[0]))
+    kw = dict(normalize=False, use_faiss=use_faiss, block=block, device=device)
+    s_xy, i_xy = knn(x, y, k, **kw)
+    s_yx, i_yx = knn(y, x, k, **kw)
+    r_x = s_xy.mean(axis=1, dtype=np.float64).astype(np.float32)
+    r_y = s_yx.mean(axis=1, dtype=np.float64).astype(np.float32)
+    m_xy = margin_scores(s_xy, r_x[:, None], r_y[i_xy], mode)
+    m_yx = margin_scores(s_yx, r_y[:, None], r_x[i_yx], mode)
+    best_xy = np.argmax(m_xy, axis=1)[:, None]
+    best_yx = np.argmax(m_yx, axis=1)[:, None]
+    return (np.take_along_axis(m_xy, best_xy, 1)[:, 0], np.take_along_axis(i_xy, best_xy, 1)[:, 0],
+            np.take_along_axis(m_yx, best_yx, 1)[:, 0], np.take_along_axis(i_yx, best_yx, 1)[:, 0])
