@@ -1,0 +1,57 @@
+# The two commands of the README: `make book` and `make test`. Each creates the virtual environment
+# and installs what it needs on a fresh machine; nothing else has to be set up by hand.
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PROFILE ?= book
+PYTEST_ARGS ?=
+# Machines of this project keep the CPU torch wheel in /opt/wheels; elsewhere pip uses PyPI.
+FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
+STAMP := $(VENV)/.installed
+
+.PHONY: help venv vendor data book test test-fast bench chromium clean
+
+help:
+	@echo "make book   build the whole book into _build/html (PROFILE=smoke|book|full, default book)"
+	@echo "make test   run the whole test suite (unit tests, chapters in the smoke profile, book build, offline browser check)"
+	@echo "make test-fast  unit tests only;  make bench  benchmarks (--quick);  make data  fetch the default corpora"
+
+$(STAMP): requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check $(FIND_LINKS) -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+venv: $(STAMP)
+
+vendor: venv
+	$(PY) tools/vendor_assets.py
+
+data: venv
+	$(VENV)/bin/xsent-data fetch --profile $(PROFILE)
+
+book: venv vendor data
+	$(PY) tools/build_book.py --profile $(PROFILE)
+	@echo "open _build/html/index.html"
+
+# Debian's chromium for the offline-page test; installed when we may (root with apt-get), else the test is skipped.
+chromium:
+	@if ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium is not installed and cannot be installed here: the offline browser test will be skipped"; fi; \
+	fi
+
+test: venv vendor chromium
+	$(PY) -m pytest $(PYTEST_ARGS) || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest collected no tests: that is a failure"; exit $$rc; }
+
+test-fast: venv
+	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+
+bench: venv
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b --quick; done
+
+clean:
+	rm -rf _build

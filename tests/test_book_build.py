@@ -1,0 +1,73 @@
+"""The whole book builds with -W -n --keep-going, and the pages read fully offline in headless Chromium."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("book")
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_book.py"), "--profile", "smoke",
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=3600)
+    log = proc.stdout[-6000:] + proc.stderr[-6000:]
+    assert proc.returncode == 0, f"book build failed:\n{log}"
+    html = out / "_build" / "html"
+    assert (html / "index.html").exists(), log
+    return html
+
+
+@pytest.mark.slow
+def test_book_builds_with_every_chapter_executed(built_book: Path):
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        page = built_book / "notebooks" / f"{nb.stem}.html"
+        assert page.exists(), f"no page for {nb.name}"
+        text = page.read_text()
+        assert "profile &#39;smoke&#39;" in text or "profile 'smoke'" in text, \
+            f"{nb.name}: the page lacks the executed banner (library version, commit, profile)"
+        assert "Traceback" not in text, f"{nb.name}: an error was rendered"
+    assert "library hash" in (built_book / "book" / "intro.html").read_text(), "footer stamp missing"
+
+
+def _is_local(url: str) -> bool:
+    parsed = urlparse(url)
+    if parsed.scheme in {"file", "data", "blob", "about", "chrome-error"}:
+        return True
+    return parsed.scheme in {"http", "https", "ws"} and parsed.hostname in {"127.0.0.1", "localhost", "::1"}
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it)")
+@pytest.mark.parametrize("page", ["book/notation.html", "notebooks/00_how_to_run.html"])
+def test_page_reads_offline(built_book: Path, page: str):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    requested: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-background-networking", "--disable-gpu",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        context = browser.new_context(offline=True)
+        pg = context.new_page()
+        pg.on("request", lambda req: requested.append(req.url))
+        pg.goto((built_book / page).as_uri(), wait_until="load")
+        pg.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=20000)
+        pg.evaluate("MathJax.startup.promise")
+        math_nodes = pg.locator("mjx-container").count()
+        body = pg.inner_text("body")
+        widget_nodes = pg.locator(".jupyter-widgets, .widget-dropdown, .widget-interact").count()
+        browser.close()
+    outside = [u for u in requested if not _is_local(u)]
+    assert not outside, f"{page} requested resources outside file:// and loopback: {outside}"
+    assert math_nodes > 0, f"{page}: MathJax rendered nothing"
+    assert "$$" not in body and "\\frac" not in body and "\\cos" not in body, f"{page}: raw LaTeX is visible"
+    if page.startswith("notebooks/00"):
+        assert widget_nodes > 0, f"{page}: the saved widget state was not rendered"
