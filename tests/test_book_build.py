@@ -33,7 +33,8 @@ def test_book_builds_with_every_chapter_executed(built_book: Path):
         text = page.read_text()
         assert "profile &#39;smoke&#39;" in text or "profile 'smoke'" in text, \
             f"{nb.name}: the page lacks the executed banner (library version, commit, profile)"
-        assert "Traceback" not in text, f"{nb.name}: an error was rendered"
+        assert "Traceback (most recent call last)" not in text and "output traceback" not in text, \
+            f"{nb.name}: an error was rendered"
     assert "library hash" in (built_book / "book" / "intro.html").read_text(), "footer stamp missing"
 
 

@@ -1,0 +1,104 @@
+"""Runtime (device, seeds), results store, provenance and the paper-vs-ours comparison."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from xsent_lib.chapter import start_chapter
+from xsent_lib.results import compare, library_hash, load_metrics, paper_table, start_run
+from xsent_lib.runtime import measure_gemm_flops, pick_device, seed_everything
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_pick_device_auto_and_errors():
+    assert pick_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert pick_device("cpu") == torch.device("cpu")
+    with pytest.raises(ValueError, match="not understood"):
+        pick_device("tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(RuntimeError, match="no CUDA GPU"):
+            pick_device("cuda")
+
+
+def test_seed_everything_makes_torch_and_numpy_repeatable():
+    seed_everything(3)
+    a, na = torch.randn(5), np.random.rand(3)
+    rng_a = seed_everything(3).random(4)
+    seed_everything(3)
+    b, nb = torch.randn(5), np.random.rand(3)
+    rng_b = seed_everything(3).random(4)
+    assert torch.equal(a, b) and np.array_equal(na, nb) and np.array_equal(rng_a, rng_b)
+    with pytest.raises(ValueError, match="non-negative integer"):
+        seed_everything(-1)
+
+
+def test_gemm_rate_is_positive_and_validated():
+    assert measure_gemm_flops(64, repeats=1) > 1e6
+    with pytest.raises(ValueError):
+        measure_gemm_flops(8)
+
+
+def test_run_writes_metrics_and_provenance(tmp_path: Path):
+    run = start_run("99_demo", "smoke", tmp_path, params={"lr": 0.1}, seed=5, device="cpu")
+    run.log("table_x", {"row": {"acc": np.float32(0.5), "n": np.int64(3), "v": torch.tensor([1.0, 2.0])}})
+    prov = run.finish(note="hello")
+    metrics, prov2 = load_metrics("99_demo", "smoke", tmp_path)
+    assert metrics == {"table_x": {"row": {"acc": 0.5, "n": 3, "v": [1.0, 2.0]}}}
+    assert prov2 == json.loads(json.dumps(prov))
+    assert prov["params"] == {"lr": 0.1} and prov["seed"] == 5 and prov["note"] == "hello"
+    assert prov["wall_time_s"] >= 0 and prov["profile"] == "smoke" and len(prov["xsent_lib_hash"]) == 16
+
+
+def test_run_rejects_bad_profile_and_values(tmp_path: Path):
+    with pytest.raises(ValueError, match="profile"):
+        start_run("demo", "huge", tmp_path)
+    run = start_run("demo", "smoke", tmp_path)
+    with pytest.raises(TypeError, match="cannot store"):
+        run.log("bad", object())
+    with pytest.raises(FileNotFoundError, match="run the chapter"):
+        load_metrics("nothing", "smoke", tmp_path)
+
+
+def test_start_chapter_honours_profile_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("XSENT_PROFILE", "smoke")
+    ch = start_chapter("99_demo", profile="book", device="auto", seed=1, results_dir=str(tmp_path))
+    assert ch.profile == "smoke" and ch.pick(smoke=1, book=2, full=3) == 1
+    assert ch.run.directory == (tmp_path / "99_demo" / "smoke").resolve()
+
+
+def test_library_hash_changes_with_the_library(tmp_path: Path):
+    pkg = tmp_path / "lib"
+    pkg.mkdir()
+    (pkg / "a.py").write_text("VALUE = 1\n")
+    before = library_hash(pkg)
+    (pkg / "a.py").write_text("VALUE = 2\n")
+    assert library_hash(pkg) != before
+
+
+def test_build_cache_is_keyed_on_library_and_profile(monkeypatch: pytest.MonkeyPatch):
+    spec = importlib.util.spec_from_file_location("build_book", ROOT / "tools" / "build_book.py")
+    build_book = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_book)
+    monkeypatch.setattr(build_book, "library_hash", lambda: "aaaa")
+    a_book, a_smoke = build_book.cache_key("book"), build_book.cache_key("smoke")
+    monkeypatch.setattr(build_book, "library_hash", lambda: "bbbb")
+    assert len({a_book, a_smoke, build_book.cache_key("book")}) == 3
+
+
+def test_compare_puts_ours_next_to_the_paper():
+    table = paper_table("thesis", "table_3_6")
+    row = table.index[0]
+    col = table.columns[0]
+    ref = float(table.at[row, col])
+    out = compare("thesis", "table_3_6", {row: {col: 0.5}, "our extra row": {col: 0.25}}, scale=100)
+    first = out.iloc[0]
+    assert first["paper"] == ref and first["ours"] == 50.0 and first["delta"] == pytest.approx(50.0 - ref)
+    assert np.isnan(out.iloc[1]["paper"]) or out.iloc[1]["paper"] is None
+    with pytest.raises(KeyError, match="has no table"):
+        paper_table("thesis", "table_99")
