@@ -15,6 +15,7 @@ from xsent_lib.text import (
     flatten_ids,
     length_buckets,
     pad_batch,
+    pad_csr,
     train_sentencepiece,
 )
 
@@ -149,6 +150,16 @@ def test_pad_batch_and_flatten():
     assert flat.tolist() == [1, 2, 3] and offsets.tolist() == [0, 2, 3]
     with pytest.raises(ValueError):
         pad_batch([])
+
+
+def test_pad_csr_equals_pad_batch_of_the_slices():
+    rng = np.random.default_rng(1)
+    seqs = [rng.integers(1, 50, size=n) for n in (3, 1, 6, 2, 4)]
+    flat, offsets = flatten_ids(seqs)
+    rows = np.array([2, 0, 4])
+    tok, lens = pad_csr(flat, offsets, rows)
+    ref_tok, ref_lens = pad_batch([seqs[i] for i in rows])
+    assert torch.equal(tok, ref_tok) and torch.equal(lens, ref_lens)
 
 
 def test_length_buckets_sorted_complete_and_stable():

@@ -15,7 +15,7 @@ import torch
 from torch import nn
 
 from xsent_lib.runtime import pick_device
-from xsent_lib.text.batching import length_buckets, pad_batch
+from xsent_lib.text.batching import length_buckets, pad_csr
 from xsent_lib.text.pipeline import TextPipeline
 from xsent_lib.text.tokenizers import check_sentences
 
@@ -49,6 +49,40 @@ def masked_max(states: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     return states.masked_fill(~mask, float("-inf")).amax(dim=1)
 
 
+def build_embedding(
+    vocab_size: int,
+    dim: int,
+    weights: torch.Tensor | np.ndarray | None = None,
+    freeze: bool = False,
+    init_std: float = 1.0,
+) -> nn.Embedding:
+    """An ``nn.Embedding`` with padding row 0 held at zero, random N(0, init_std^2) or copied from ``weights``.
+
+    ``weights`` (e.g. GloVe rows aligned with the vocabulary) must be ``[vocab_size, dim]``; its row 0
+    is overwritten with zeros because id 0 is padding. ``freeze=True`` keeps the vectors fixed, as
+    InferSent keeps GloVe fixed. The default N(0, 1) is Wieting et al.'s "random encoder" init.
+    Book: chapter 3 (InferSent: sentence encoders).
+    """
+    if not isinstance(vocab_size, (int, np.integer)) or vocab_size < 2:
+        raise ValueError(f"vocab_size must be an integer >= 2 (padding + at least one token), got {vocab_size!r}.")
+    if not isinstance(dim, (int, np.integer)) or dim < 1:
+        raise ValueError(f"embedding dim must be a positive integer, got {dim!r}.")
+    emb = nn.Embedding(int(vocab_size), int(dim), padding_idx=0)
+    with torch.no_grad():
+        if weights is None:
+            emb.weight.normal_(0.0, init_std)
+        else:
+            w = torch.as_tensor(np.asarray(weights) if not isinstance(weights, torch.Tensor) else weights)
+            if tuple(w.shape) != (vocab_size, dim):
+                raise ValueError(f"embedding weights must have shape ({vocab_size}, {dim}), got {tuple(w.shape)}.")
+            if not torch.isfinite(w).all():
+                raise ValueError("embedding weights contain NaN or inf.")
+            emb.weight.copy_(w.to(emb.weight.dtype))
+        emb.weight[0].zero_()
+    emb.weight.requires_grad_(not freeze)
+    return emb
+
+
 def check_batch(token_ids: torch.Tensor, lengths: torch.Tensor, min_length: int = 1) -> None:
     """Raise a clear error unless ``token_ids[B, T]`` and ``lengths[B]`` are a consistent padded batch.
 
@@ -77,7 +111,7 @@ class SentenceEncoder(nn.Module, metaclass=ABCMeta):
 
     Subclasses set ``output_dim`` and implement :meth:`forward`. ``encode`` needs a
     :class:`~xsent_lib.text.pipeline.TextPipeline`, given to the constructor or :meth:`attach_pipeline`;
-    encoders with a faster path than padding (bags of vectors) override :meth:`encode_ids`.
+    encoders with a faster path than padding (bags of vectors) override :meth:`encode_csr`.
     Book: chapter 3 (InferSent: sentence encoders).
     """
 
@@ -93,9 +127,21 @@ class SentenceEncoder(nn.Module, metaclass=ABCMeta):
     def num_embeddings(self) -> int | None:
         """Size of the input vocabulary this encoder can embed (None when unbounded).
 
+        Reads ``self.embedding`` when the subclass has one; subclasses embedding differently override it.
         Book: chapter 3 (InferSent: sentence encoders).
         """
-        return None
+        emb = getattr(self, "embedding", None)
+        return int(emb.num_embeddings) if isinstance(emb, (nn.Embedding, nn.EmbeddingBag)) else None
+
+    @classmethod
+    def from_pipeline(cls, pipeline: TextPipeline, **kwargs: object) -> SentenceEncoder:
+        """Build the encoder with ``vocab_size=len(pipeline.vocab)`` and attach ``pipeline``.
+
+        Book: chapter 3 (InferSent: sentence encoders).
+        """
+        if not isinstance(pipeline, TextPipeline):
+            raise TypeError(f"pipeline must be a TextPipeline, got {type(pipeline).__name__}.")
+        return cls(vocab_size=len(pipeline.vocab), pipeline=pipeline, **kwargs)
 
     def attach_pipeline(self, pipeline: TextPipeline) -> SentenceEncoder:
         """Set the tokeniser+vocabulary used by :meth:`encode`; returns ``self`` for chaining.
@@ -104,14 +150,17 @@ class SentenceEncoder(nn.Module, metaclass=ABCMeta):
         """
         if not isinstance(pipeline, TextPipeline):
             raise TypeError(f"pipeline must be a TextPipeline, got {type(pipeline).__name__}.")
+        self._check_vocab_fits(pipeline)
+        self.pipeline = pipeline
+        return self
+
+    def _check_vocab_fits(self, pipeline: TextPipeline) -> None:
         n = self.num_embeddings
         if n is not None and len(pipeline.vocab) > n:
             raise ValueError(
                 f"pipeline vocabulary has {len(pipeline.vocab)} entries but this encoder embeds only {n}; "
                 "build the encoder with vocab_size=len(pipeline.vocab)."
             )
-        self.pipeline = pipeline
-        return self
 
     @abstractmethod
     def forward(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
@@ -120,17 +169,17 @@ class SentenceEncoder(nn.Module, metaclass=ABCMeta):
         Book: chapter 3 (InferSent: sentence encoders).
         """
 
-    def encode_ids(self, ids: Sequence[np.ndarray], batch_size: int, device: torch.device) -> np.ndarray:
-        """Encode id arrays (one per sentence) in length buckets; rows come back in input order.
+    def encode_csr(self, flat: np.ndarray, offsets: np.ndarray, batch_size: int, device: torch.device) -> np.ndarray:
+        """Encode sentences given in CSR form (flat ids, ``N + 1`` offsets); rows come back in input order.
 
+        The default pads length buckets (longest first) and calls :meth:`forward`; bag encoders override
+        it with one fused ``EmbeddingBag`` call per chunk.
         Book: chapter 3 (InferSent: sentence encoders).
         """
-        out = np.empty((len(ids), self.output_dim), dtype=np.float32)
-        lengths = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(ids))
-        for idx in length_buckets(lengths, batch_size):
-            token_ids, lens = pad_batch([ids[i] for i in idx], pad_id=0)
-            vecs = self(token_ids.to(device), lens.to(device))
-            out[idx] = vecs.float().cpu().numpy()
+        out = np.empty((len(offsets) - 1, self.output_dim), dtype=np.float32)
+        for idx in length_buckets(np.diff(offsets), batch_size):
+            token_ids, lens = pad_csr(flat, offsets, idx, pad_id=0)
+            out[idx] = self(token_ids.to(device), lens.to(device)).float().cpu().numpy()
         return out
 
     def encode(self, sentences: Sequence[str], batch_size: int = 128, device: str | torch.device = "auto") -> np.ndarray:
@@ -151,13 +200,14 @@ class SentenceEncoder(nn.Module, metaclass=ABCMeta):
                 f"{type(self).__name__} has no text pipeline; pass pipeline=... to the constructor or call "
                 "attach_pipeline(TextPipeline.fit(sentences, WordTokenizer()))."
             )
+        self._check_vocab_fits(self.pipeline)
         dev = pick_device(device)
         self.to(dev)
-        ids = self.pipeline.encode(sentences)
+        flat, offsets = self.pipeline.encode_flat(sentences)
         was_training = self.training
         self.eval()
         try:
             with torch.inference_mode():
-                return self.encode_ids(ids, batch_size, dev)
+                return self.encode_csr(flat, offsets, batch_size, dev)
         finally:
             self.train(was_training)

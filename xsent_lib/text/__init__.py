@@ -4,7 +4,7 @@ Book: chapter 1 (Data: tokenisation and vocabularies).
 """
 from __future__ import annotations
 
-from xsent_lib.text.batching import flatten_ids, length_buckets, pad_batch
+from xsent_lib.text.batching import flatten_ids, length_buckets, pad_batch, pad_csr
 from xsent_lib.text.pipeline import TextPipeline
 from xsent_lib.text.tokenizers import (
     CharTrigramTokenizer,
@@ -31,5 +31,6 @@ __all__ = [
     "flatten_ids",
     "length_buckets",
     "pad_batch",
+    "pad_csr",
     "train_sentencepiece",
 ]

@@ -47,6 +47,25 @@ def flatten_ids(seqs: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return flat, offsets
 
 
+def pad_csr(flat: np.ndarray, offsets: np.ndarray, rows: np.ndarray, pad_id: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    """Pad the sentences ``rows`` of a CSR batch (``flat``, ``offsets``) into ``LongTensor[B, T]`` plus lengths.
+
+    A single fancy-indexing gather, equivalent to ``pad_batch([flat[offsets[i]:offsets[i+1]] for i in rows])``.
+    Book: chapter 1 (Data: tokenisation and vocabularies).
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    if rows.ndim != 1 or rows.size == 0:
+        raise ValueError("rows must be a non-empty one-dimensional array of sentence indices.")
+    starts = offsets[rows]
+    lengths = offsets[rows + 1] - starts
+    width = int(lengths.max())
+    steps = np.arange(width)
+    mask = steps[None, :] < lengths[:, None]
+    out = np.full((rows.size, width), pad_id, dtype=np.int64)
+    out[mask] = flat[(starts[:, None] + steps[None, :])[mask]]
+    return torch.from_numpy(out), torch.from_numpy(lengths.astype(np.int64))
+
+
 def length_buckets(lengths: Sequence[int] | np.ndarray, batch_size: int) -> list[np.ndarray]:
     """Indices grouped into batches of similar length: sort by length (longest first), chunk.
 

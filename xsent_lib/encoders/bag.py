@@ -1,0 +1,182 @@
+"""Bag-of-vectors encoders: mean, sum and SIF-weighted averages of token embeddings.
+
+The units are whatever the pipeline yields (words, character trigrams, sentencepieces), so one
+class covers Wieting et al.'s Word / Trigram / SP encoders, the "random encoder" rows (N(0, 1)
+vectors, never trained), X-CBOW, the vecmap mean/sum baselines and the SIF baselines. Encoding is
+one fused ``embedding_bag`` call per chunk over a CSR (flat ids + offsets) batch, never a padded tensor.
+Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from xsent_lib.encoders.base import SentenceEncoder, build_embedding, check_batch, length_mask
+from xsent_lib.text.pipeline import TextPipeline
+
+POOLINGS = ("mean", "sum", "sif")
+
+
+def sif_weights(probabilities: np.ndarray, a: float = 1e-3) -> np.ndarray:
+    """Smooth-inverse-frequency weights ``a / (a + p(w))`` (Arora et al. 2017).
+
+    Tokens never counted (specials, p = 0) get weight 1, the largest possible.
+    Book: chapter 7 (Joint vs transfer vs mapping: SIF baselines).
+    """
+    p = np.asarray(probabilities, dtype=np.float64)
+    if p.ndim != 1 or (p < 0).any() or not np.isfinite(p).all():
+        raise ValueError("probabilities must be a one-dimensional array of non-negative finite numbers.")
+    if not a > 0:
+        raise ValueError(f"SIF parameter a must be positive, got {a!r}.")
+    return a / (a + p)
+
+
+def first_principal_component(vectors: np.ndarray) -> np.ndarray:
+    """Unit first singular vector of ``vectors[N, d]`` (uncentred, as Arora et al.'s TruncatedSVD).
+
+    Computed from the ``d x d`` Gram matrix in float64, so N can be large.
+    Book: chapter 7 (Joint vs transfer vs mapping: SIF baselines).
+    """
+    x = np.asarray(vectors, dtype=np.float64)
+    if x.ndim != 2 or x.shape[0] < 1:
+        raise ValueError(f"vectors must be a non-empty [N, d] matrix, got shape {x.shape}.")
+    _, eigvecs = np.linalg.eigh(x.T @ x)
+    return eigvecs[:, -1]
+
+
+def remove_principal_component(vectors: np.ndarray, component: np.ndarray) -> np.ndarray:
+    """``v - (v . c) c`` for every row: drop the common direction ``c`` (unit norm).
+
+    Book: chapter 7 (Joint vs transfer vs mapping: SIF baselines).
+    """
+    c = np.asarray(component, dtype=vectors.dtype)
+    return vectors - np.outer(vectors @ c, c)
+
+
+class BagOfVectorsEncoder(SentenceEncoder):
+    """Average (``"mean"``), sum (``"sum"``) or SIF-weighted average (``"sif"``) of token vectors.
+
+    SIF is ``(1/|s|) sum_w a/(a + p(w)) v_w`` with ``p`` from ``sif_probabilities`` (default: the
+    pipeline vocabulary's counts) and ``a = 1e-3`` (Arora et al.'s usual value; Aldarmaki & Diab do
+    not state theirs). The optional first-principal-component removal is fitted separately with
+    :meth:`fit_principal_component`. ``dropout`` (Wieting et al.: 0.3) drops embedding entries in
+    training, which takes an unfused path; evaluation is always the fused ``embedding_bag``.
+    Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+    """
+
+    def __init__(
+        self,
+        vocab_size: int,
+        dim: int = 300,
+        pooling: str = "mean",
+        embeddings: torch.Tensor | np.ndarray | None = None,
+        freeze: bool = False,
+        init_std: float = 1.0,
+        dropout: float = 0.0,
+        sif_probabilities: np.ndarray | None = None,
+        sif_a: float = 1e-3,
+        pipeline: TextPipeline | None = None,
+    ) -> None:
+        super().__init__()
+        if pooling not in POOLINGS:
+            raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}.")
+        if not 0.0 <= dropout < 1.0:
+            raise ValueError(f"dropout must lie in [0, 1), got {dropout!r}.")
+        self.pooling = pooling
+        self.dropout = float(dropout)
+        self.output_dim = int(dim)
+        self.embedding = build_embedding(vocab_size, dim, embeddings, freeze=freeze, init_std=init_std)
+        self.register_buffer("token_weights", torch.ones(vocab_size))
+        self.register_buffer("principal_component", torch.zeros(dim))
+        if pooling == "sif":
+            if sif_probabilities is None:
+                if pipeline is None:
+                    raise ValueError("pooling='sif' needs sif_probabilities or a pipeline whose vocabulary has counts.")
+                sif_probabilities = pipeline.vocab.probabilities()
+            self.set_sif_weights(sif_probabilities, a=sif_a)
+        if pipeline is not None:
+            self.attach_pipeline(pipeline)
+
+    def set_sif_weights(self, probabilities: np.ndarray, a: float = 1e-3) -> None:
+        """Set the per-token weights to ``a / (a + p(w))`` (only meaningful with ``pooling='sif'``).
+
+        Book: chapter 7 (Joint vs transfer vs mapping: SIF baselines).
+        """
+        if self.pooling != "sif":
+            raise ValueError(f"SIF weights only apply to pooling='sif', this encoder pools with {self.pooling!r}.")
+        w = sif_weights(probabilities, a)
+        if w.shape != (self.embedding.num_embeddings,):
+            raise ValueError(f"need one probability per vocabulary entry ({self.embedding.num_embeddings}), got {w.shape}.")
+        self.token_weights.copy_(torch.from_numpy(w))
+
+    def forward_flat(self, flat_ids: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
+        """Pool a CSR batch: ``flat_ids[N_tokens]`` and ``offsets[B + 1]`` (``offsets[0] == 0``).
+
+        Bags must be non-empty. Returns ``[B, dim]``.
+        Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+        """
+        starts, lengths = offsets[:-1], offsets[1:] - offsets[:-1]
+        weight = self.embedding.weight
+        token_w = None
+        if self.pooling == "sif":
+            token_w = self.token_weights[flat_ids] / torch.repeat_interleave(lengths, lengths).to(weight.dtype)
+        if self.training and self.dropout > 0:
+            vecs = F.dropout(F.embedding(flat_ids, weight, padding_idx=0), self.dropout, training=True)
+            if token_w is None:
+                scale = 1.0 / lengths.to(weight.dtype) if self.pooling == "mean" else torch.ones_like(lengths, dtype=weight.dtype)
+                token_w = torch.repeat_interleave(scale, lengths)
+            segment = torch.repeat_interleave(torch.arange(len(lengths), device=flat_ids.device), lengths)
+            out = torch.zeros(len(lengths), weight.shape[1], dtype=weight.dtype, device=weight.device)
+            out = out.index_add(0, segment, vecs * token_w[:, None])
+        elif self.pooling == "mean":
+            out = F.embedding_bag(flat_ids, weight, starts, mode="mean")
+        else:
+            out = F.embedding_bag(flat_ids, weight, starts, mode="sum", per_sample_weights=token_w)
+        if bool(self.principal_component.any()):
+            pc = self.principal_component
+            out = out - (out @ pc)[:, None] * pc[None, :]
+        return out
+
+    def forward(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Pool a padded batch (positions at or beyond each length are ignored).
+
+        Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+        """
+        check_batch(token_ids, lengths)
+        mask = length_mask(lengths.to(token_ids.device), token_ids.shape[1])
+        offsets = torch.zeros(len(lengths) + 1, dtype=torch.long, device=token_ids.device)
+        offsets[1:] = torch.cumsum(lengths.to(token_ids.device), 0)
+        return self.forward_flat(token_ids[mask], offsets)
+
+    def encode_csr(self, flat: np.ndarray, offsets: np.ndarray, batch_size: int, device: torch.device) -> np.ndarray:
+        """Encode ``batch_size`` sentences per fused call, in input order (no sorting or padding needed).
+
+        Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
+        """
+        n = len(offsets) - 1
+        if (np.diff(offsets) < 1).any():
+            raise ValueError("every sentence needs at least one token; TextPipeline maps empty sentences to <unk>.")
+        out = np.empty((n, self.output_dim), dtype=np.float32)
+        for s in range(0, n, batch_size):
+            e = min(s + batch_size, n)
+            ids = torch.from_numpy(flat[offsets[s] : offsets[e]]).to(device)
+            offs = torch.from_numpy(offsets[s : e + 1] - offsets[s]).to(device)
+            out[s:e] = self.forward_flat(ids, offs).float().cpu().numpy()
+        return out
+
+    def fit_principal_component(
+        self, sentences: Sequence[str], batch_size: int = 1024, device: str | torch.device = "auto"
+    ) -> np.ndarray:
+        """Fit (and from now on remove) the first principal component of the embeddings of ``sentences``.
+
+        Arora et al. fit it on the sentences being embedded; we fit it on whatever corpus is passed,
+        typically the training side, so test sentences never influence their own embedding.
+        Book: chapter 7 (Joint vs transfer vs mapping: SIF baselines).
+        """
+        self.principal_component.zero_()
+        pc = first_principal_component(self.encode(sentences, batch_size=batch_size, device=device))
+        self.principal_component.copy_(torch.from_numpy(pc).to(self.principal_component))
+        return pc
