@@ -1,0 +1,1 @@
+"""Training objectives of the book: NLI, alignment, margin, LM (CLM/MLM/TLM), seq2seq and more."""
