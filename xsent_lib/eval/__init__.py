@@ -1,0 +1,21 @@
+"""Evaluate any sentence encoder: SentEval-style transfer, STS, probing, retrieval, and cross-lingual tasks.
+
+Plug an encoder in through SentEval's ``prepare(params, samples)`` / ``batcher(params, batch)`` or
+:func:`batcher_from_encoder`, wrap data containers in task classes, and run ``Evaluation(...).eval(tasks)``.
+Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+"""
+from __future__ import annotations
+
+from xsent_lib.eval.classifier import BatchedClassifier, BatchedLogReg, ClassifierConfig
+from xsent_lib.eval.engine import Evaluation, Params, batcher_from_encoder, batcher_from_function
+from xsent_lib.eval.probing import ProbingTask, probing_baselines
+from xsent_lib.eval.protocols import cv_then_test, nested_cv, split_select, stratified_folds
+from xsent_lib.eval.sts import STSTask, sts_aggregates
+from xsent_lib.eval.transfer import PairClassificationTask, RelatednessTask, TransferTask, pair_features
+
+__all__ = [
+    "BatchedClassifier", "BatchedLogReg", "ClassifierConfig", "Evaluation", "PairClassificationTask", "Params",
+    "ProbingTask", "RelatednessTask", "STSTask", "TransferTask", "batcher_from_encoder", "batcher_from_function",
+    "cv_then_test", "nested_cv", "pair_features", "probing_baselines", "split_select", "stratified_folds",
+    "sts_aggregates",
+]

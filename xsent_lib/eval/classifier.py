@@ -1,0 +1,378 @@
+"""Classifiers on frozen embeddings, trained many at once: every fold x penalty x size is one slice of a tensor.
+
+SentEval fits one logistic regression (or MLP) per fold and per L2 value in a Python loop. Here the
+``M`` models of a whole cross-validation grid share one forward pass: weights are ``(d, M, C)``
+tensors, each model sees only the rows of its own training mask, has its own L2 penalty, hidden size
+(a mask over a shared hidden layer) and dropout rate, and keeps its own early-stopping snapshot.
+Adam is element-wise, so the models stay independent; one run replaces hundreds of fits.
+Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from itertools import product
+from typing import Callable
+
+import numpy as np
+import torch
+
+from xsent_lib.runtime import pick_device
+
+Metric = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
+
+
+@dataclass(frozen=True)
+class ClassifierConfig:
+    """How the classifiers on top of frozen embeddings are trained and tuned.
+
+    ``nhid=(0,)`` is logistic regression; positive values give one Sigmoid hidden layer (the thesis's
+    choice; the SentEval README says Tanh). ``l2`` is the penalty grid (thesis/SentEval PyTorch grid
+    10^-5..10^-2), searched together with ``nhid`` and ``dropout``. Adam with ``lr`` and minibatches of
+    ``batch_size``; every "epoch" is ``epoch_size`` passes, and training stops when the validation score
+    has not improved for ``tenacity`` epochs (or after ``max_epochs``). Models not given a validation
+    set hold out ``validation_split`` of their training rows for early stopping, as SentEval does.
+    Logistic regression (all ``nhid`` 0) is solved exactly by default (``solver='exact'``, see
+    :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way.
+    Use :meth:`full` (the thesis's standard configuration) or :meth:`fast` (SentEval's prototyping one).
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    nhid: tuple[int, ...] = (0,)
+    dropout: tuple[float, ...] = (0.0,)
+    l2: tuple[float, ...] = (1e-5, 1e-4, 1e-3, 1e-2)
+    lr: float = 1e-3
+    batch_size: int = 64
+    epoch_size: int = 4
+    tenacity: int = 5
+    max_epochs: int = 50
+    validation_split: float = 0.1
+    kfold: int = 10
+    seed: int = 1111
+    solver: str = "exact"
+    device: str = field(default="auto")
+
+    def __post_init__(self) -> None:
+        if not self.nhid or any((not isinstance(h, (int, np.integer))) or h < 0 for h in self.nhid):
+            raise ValueError(f"nhid must be a non-empty tuple of non-negative ints, got {self.nhid!r}.")
+        if (0 in self.nhid) and any(h > 0 for h in self.nhid):
+            raise ValueError("nhid mixes 0 (logistic regression) with hidden sizes; evaluate them as two configs.")
+        if not self.dropout or any(not 0.0 <= p < 1.0 for p in self.dropout):
+            raise ValueError(f"dropout values must lie in [0, 1), got {self.dropout!r}.")
+        if not self.l2 or any(v < 0 for v in self.l2):
+            raise ValueError(f"l2 must be a non-empty tuple of non-negative penalties, got {self.l2!r}.")
+        if self.kfold < 2:
+            raise ValueError(f"kfold must be at least 2, got {self.kfold}.")
+        for name in ("batch_size", "epoch_size", "tenacity", "max_epochs"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}.")
+        if self.solver not in ("exact", "adam"):
+            raise ValueError(f"solver must be 'exact' (L-BFGS to the optimum) or 'adam' (minibatch, early stopping), got {self.solver!r}.")
+        if not 0.0 < self.validation_split < 1.0:
+            raise ValueError(f"validation_split must lie in (0, 1), got {self.validation_split!r}.")
+
+    @classmethod
+    def full(cls, **overrides) -> ClassifierConfig:
+        """The thesis's standard setting: LR, Adam, batch 64, tenacity 5, epoch_size 4, 10 folds, 4 L2 values.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        return replace(cls(), **overrides)
+
+    @classmethod
+    def fast(cls, **overrides) -> ClassifierConfig:
+        """SentEval's prototyping setting, smaller: batch 128, tenacity 3, epoch_size 2, 5 folds, 2 L2 values.
+
+        SentEval's prototyping config uses RMSprop; we keep Adam so that fast and full differ only in budget.
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        base = cls(l2=(1e-4, 1e-2), batch_size=128, epoch_size=2, tenacity=3, max_epochs=30, kfold=5)
+        return replace(base, **overrides)
+
+    @classmethod
+    def probe(cls, mode: str = "full", **overrides) -> ClassifierConfig:
+        """The probing MLP: Sigmoid hidden layer, nhid in {50,100,200}, dropout in {0,0.1,0.2}, L2 grid.
+
+        ``mode='fast'`` keeps nhid 50, dropout {0, 0.1} and two L2 values.
+        Book: chapter 4 (Probing).
+        """
+        if mode == "full":
+            return replace(cls(nhid=(50, 100, 200), dropout=(0.0, 0.1, 0.2)), **overrides)
+        if mode == "fast":
+            return replace(cls.fast(nhid=(50,), dropout=(0.0, 0.1)), **overrides)
+        raise ValueError(f"mode must be 'full' or 'fast', got {mode!r}.")
+
+    def grid(self) -> list[dict]:
+        """Every (nhid, dropout, l2) combination, in a fixed order.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        dropouts = self.dropout if any(h > 0 for h in self.nhid) else (0.0,)
+        return [{"nhid": int(h), "dropout": float(p), "l2": float(v)}
+                for h, p, v in product(self.nhid, dropouts, self.l2)]
+
+
+def accuracy_metric(probs: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Per-model accuracy over the rows of ``mask``: ``probs`` (M, n, C), ``targets`` (n, C), ``mask`` (M, n).
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    hit = (probs.argmax(-1) == targets.argmax(-1)[None]).float()
+    return (hit * mask).sum(1) / mask.sum(1).clamp_min(1)
+
+
+def pearson_metric(probs: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Per-model Pearson r between expected and gold class index (relatedness heads), over ``mask``.
+
+    Book: chapter 3 (InferSent).
+    """
+    classes = torch.arange(probs.shape[-1], dtype=probs.dtype, device=probs.device)
+    pred = probs @ classes
+    gold = (targets @ classes)[None].expand_as(pred)
+    w = mask / mask.sum(1, keepdim=True).clamp_min(1)
+    pc = pred - (w * pred).sum(1, keepdim=True)
+    gc = gold - (w * gold).sum(1, keepdim=True)
+    cov = (w * pc * gc).sum(1)
+    return cov / ((w * pc * pc).sum(1) * (w * gc * gc).sum(1)).sqrt().clamp_min(1e-12)
+
+
+class BatchedLogReg:
+    """``M`` independent L2-penalised multinomial logistic regressions, solved exactly in one L-BFGS run.
+
+    Each model minimises the mean cross-entropy over its training rows plus ``l2/2 * ||W||^2`` (bias not
+    penalised). The models are independent, so minimising their sum with one L-BFGS run solves all of them;
+    the answer is the penalised optimum, not an early-stopped approximation, which makes the choice of
+    penalty reproducible. This plays the role of SentEval's scikit-learn logistic regression path; the
+    thesis's Adam-trained variant is :class:`BatchedClassifier` with ``nhid=0``.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    def __init__(self, dim: int, n_classes: int, settings: list[dict], config: ClassifierConfig) -> None:
+        if not settings:
+            raise ValueError("settings is empty: give at least one {'nhid', 'dropout', 'l2'} dict.")
+        if any(int(s["nhid"]) != 0 for s in settings):
+            raise ValueError("BatchedLogReg has no hidden layer; use BatchedClassifier for nhid > 0.")
+        self.config, self.device = config, pick_device(config.device)
+        self.n_models, self.n_classes, self.dim = len(settings), n_classes, dim
+        self.l2 = torch.tensor([float(s["l2"]) for s in settings], dtype=torch.float32, device=self.device)
+        self.w = torch.zeros(dim, self.n_models, n_classes, device=self.device)
+        self.b = torch.zeros(self.n_models, n_classes, device=self.device)
+
+    def _logits(self, xt: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        m, c = self.n_models, self.n_classes
+        return (xt @ w.reshape(self.dim, m * c)).reshape(-1, m, c).transpose(0, 1) + b[:, None]
+
+    def fit(
+        self,
+        x: np.ndarray,
+        targets: np.ndarray,
+        train_mask: np.ndarray,
+        val_mask: np.ndarray | None = None,
+        metric: Metric = accuracy_metric,
+        max_iter: int = 500,
+    ) -> BatchedLogReg:
+        """Solve every model on its ``train_mask`` rows; score it on ``val_mask`` rows when given.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        from scipy.optimize import minimize
+
+        train_mask = np.asarray(train_mask, bool)
+        if train_mask.shape != (self.n_models, x.shape[0]):
+            raise ValueError(f"train_mask must be (n_models, n) = {(self.n_models, x.shape[0])}, got {train_mask.shape}.")
+        if (train_mask.sum(1) == 0).any():
+            raise ValueError("a model has no training rows; give more data or fewer folds.")
+        dev = self.device
+        xt = torch.as_tensor(np.asarray(x, np.float32), device=dev)
+        tt = torch.as_tensor(np.asarray(targets, np.float32), device=dev)
+        tm = torch.as_tensor(train_mask, dtype=torch.float32, device=dev)
+        tm = tm / tm.sum(1, keepdim=True)
+        n_w = self.w.numel()
+
+        def loss_and_grad(theta: np.ndarray) -> tuple[float, np.ndarray]:
+            th = torch.as_tensor(theta, dtype=torch.float32, device=dev).requires_grad_()
+            w = th[:n_w].reshape(self.w.shape)
+            b = th[n_w:].reshape(self.b.shape)
+            ce = -(torch.log_softmax(self._logits(xt, w, b), -1) * tt[None]).sum(-1)
+            loss = (ce * tm).sum() + 0.5 * (self.l2 * w.pow(2).sum((0, 2))).sum()
+            (g,) = torch.autograd.grad(loss, th)
+            return float(loss.detach()), g.detach().cpu().numpy().astype(np.float64)
+
+        theta0 = np.zeros(n_w + self.b.numel())
+        res = minimize(loss_and_grad, theta0, jac=True, method="L-BFGS-B",
+                       options={"maxiter": max_iter, "gtol": 1e-6 * self.n_models})
+        th = torch.as_tensor(res.x, dtype=torch.float32, device=dev)
+        self.w, self.b = th[:n_w].reshape(self.w.shape), th[n_w:].reshape(self.b.shape)
+        self.n_iter = int(res.nit)
+        if val_mask is not None:
+            with torch.no_grad():
+                vm = torch.as_tensor(np.asarray(val_mask, bool), dtype=torch.float32, device=dev)
+                self.val_score = metric(torch.softmax(self._logits(xt, self.w, self.b), -1), tt, vm).cpu().numpy()
+        return self
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        """Class probabilities of every model: (M, n, C).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        with torch.no_grad():
+            xt = torch.as_tensor(np.asarray(x, np.float32), device=self.device)
+            return torch.softmax(self._logits(xt, self.w, self.b), -1).cpu().numpy()
+
+
+def make_classifier(dim: int, n_classes: int, settings: list[dict], config: ClassifierConfig):
+    """The exact batched logistic regression when no setting has a hidden layer, else the batched Adam MLP.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    if all(int(s["nhid"]) == 0 for s in settings) and config.solver == "exact":
+        return BatchedLogReg(dim, n_classes, settings, config)
+    return BatchedClassifier(dim, n_classes, settings, config)
+
+
+class BatchedClassifier:
+    """``M`` independent logistic regressions or one-hidden-layer MLPs trained in one loop.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    def __init__(self, dim: int, n_classes: int, settings: list[dict], config: ClassifierConfig) -> None:
+        if not settings:
+            raise ValueError("settings is empty: give at least one {'nhid', 'dropout', 'l2'} dict.")
+        self.config = config
+        self.device = pick_device(config.device)
+        self.n_models = len(settings)
+        self.n_classes = n_classes
+        self.hidden = max(int(s["nhid"]) for s in settings)
+        dev = self.device
+        self.l2 = torch.tensor([float(s["l2"]) for s in settings], device=dev)
+        self.dropout = torch.tensor([float(s["dropout"]) for s in settings], device=dev)
+        gen = torch.Generator().manual_seed(config.seed)
+        m, c, h = self.n_models, n_classes, self.hidden
+
+        def init(fan_in: int, *shape: int) -> torch.Tensor:
+            bound = 1.0 / np.sqrt(fan_in)
+            return ((torch.rand(*shape, generator=gen) * 2 - 1) * bound).to(dev).requires_grad_()
+
+        if h == 0:
+            self.params = [init(dim, dim, m, c), init(dim, m, c)]
+            self.unit_mask = None
+        else:
+            self.params = [init(dim, dim, m, h), init(dim, m, h), init(h, h, m, c), init(h, m, c)]
+            sizes = torch.tensor([int(s["nhid"]) for s in settings], device=dev)
+            self.unit_mask = (torch.arange(h, device=dev)[None] < sizes[:, None]).float()
+        self.best = [p.detach().clone() for p in self.params]
+        self._gen = torch.Generator(device="cpu").manual_seed(config.seed + 1)
+
+    def _logits(self, x: torch.Tensor, params: list[torch.Tensor], train: bool) -> torch.Tensor:
+        """(B, d) -> (M, B, C)."""
+        m, c = self.n_models, self.n_classes
+        if self.hidden == 0:
+            w, b = params
+            return (x @ w.reshape(w.shape[0], m * c)).reshape(-1, m, c).transpose(0, 1) + b[:, None]
+        w1, b1, w2, b2 = params
+        h = self.hidden
+        z = torch.sigmoid((x @ w1.reshape(w1.shape[0], m * h)).reshape(-1, m, h) + b1) * self.unit_mask
+        if train and bool((self.dropout > 0).any()):
+            keep = 1.0 - self.dropout[None, :, None]
+            u = torch.rand(z.shape, generator=self._gen).to(z.device)
+            z = z * (u < keep).float() / keep
+        return torch.einsum("bmh,hmc->mbc", z, w2) + b2[:, None]
+
+    def fit(
+        self,
+        x: np.ndarray,
+        targets: np.ndarray,
+        train_mask: np.ndarray,
+        val_mask: np.ndarray | None = None,
+        metric: Metric = accuracy_metric,
+    ) -> BatchedClassifier:
+        """Train every model on its rows of ``x``; early-stop each on its validation rows by ``metric``.
+
+        ``targets`` is (n, C): one-hot labels or soft distributions (relatedness). ``train_mask`` is (M, n);
+        ``val_mask`` (M, n) or None, in which case ``validation_split`` of each model's training rows is held
+        out (seeded). Each model keeps the parameters of its best validation epoch.
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        cfg, dev = self.config, self.device
+        train_mask = np.asarray(train_mask, bool)
+        if train_mask.shape != (self.n_models, x.shape[0]):
+            raise ValueError(f"train_mask must be (n_models, n) = {(self.n_models, x.shape[0])}, got {train_mask.shape}.")
+        if val_mask is None:
+            rng = np.random.default_rng(cfg.seed)
+            held = rng.random(train_mask.shape) < cfg.validation_split
+            val_mask, train_mask = train_mask & held, train_mask & ~held
+        if (train_mask.sum(1) == 0).any() or (np.asarray(val_mask).sum(1) == 0).any():
+            raise ValueError("a model has no training or no validation rows; give more data or fewer folds.")
+        xt = torch.as_tensor(np.asarray(x, np.float32), device=dev)
+        tt = torch.as_tensor(np.asarray(targets, np.float32), device=dev)
+        tm = torch.as_tensor(train_mask, dtype=torch.float32, device=dev)
+        vm = torch.as_tensor(np.asarray(val_mask, bool), dtype=torch.float32, device=dev)
+        rows = np.flatnonzero(train_mask.any(0))
+        adam = _Adam(self.params, cfg.lr)
+        rng = np.random.default_rng(cfg.seed + 2)
+        best = torch.full((self.n_models,), -np.inf, device=dev)
+        stale = torch.zeros(self.n_models, dtype=torch.long, device=dev)
+        weights = [p for p in self.params if p.dim() >= 3]
+        for _ in range(cfg.max_epochs):
+            for _ in range(cfg.epoch_size):
+                order = rows[rng.permutation(rows.size)]
+                for s in range(0, order.size, cfg.batch_size):
+                    idx = torch.as_tensor(order[s : s + cfg.batch_size], device=dev)
+                    logp = torch.log_softmax(self._logits(xt[idx], self.params, True), -1)
+                    mask = tm[:, idx]
+                    ce = -(logp * tt[idx][None]).sum(-1)
+                    loss = ((ce * mask).sum(1) / mask.sum(1).clamp_min(1)).sum()
+                    loss = loss + 0.5 * sum((self.l2 * _per_model_sq(w)).sum() for w in weights)
+                    grads = torch.autograd.grad(loss, self.params)
+                    adam.step(grads)
+            with torch.no_grad():
+                score = metric(self._probs(xt, self.params), tt, vm)
+                better = score > best
+                best = torch.where(better, score, best)
+                stale = torch.where(better, torch.zeros_like(stale), stale + 1)
+                for b, p in zip(self.best, self.params):
+                    axis = 1 if p.dim() == 3 else 0  # weights are (in, M, out), biases (M, out)
+                    shape = [1] * p.dim()
+                    shape[axis] = self.n_models
+                    b.copy_(torch.where(better.reshape(shape), p.detach(), b))
+            if bool((stale >= cfg.tenacity).all()):
+                break
+        self.val_score = best.cpu().numpy()
+        return self
+
+    def _probs(self, xt: torch.Tensor, params: list[torch.Tensor]) -> torch.Tensor:
+        out = [torch.softmax(self._logits(xt[s : s + 65536], params, False), -1) for s in range(0, xt.shape[0], 65536)]
+        return torch.cat(out, 1)
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        """Class probabilities of every model's best snapshot: (M, n, C).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        with torch.no_grad():
+            xt = torch.as_tensor(np.asarray(x, np.float32), device=self.device)
+            return self._probs(xt, self.best).cpu().numpy()
+
+
+def _per_model_sq(w: torch.Tensor) -> torch.Tensor:
+    """Squared norm of each model's slice; the model axis is 1 for (d, M, ...) weights."""
+    return w.pow(2).transpose(0, 1).reshape(w.shape[1], -1).sum(1)
+
+
+class _Adam:
+    """Plain Adam (Kingma & Ba, default betas) without torch.optim's one-off compiler imports."""
+
+    def __init__(self, params: list[torch.Tensor], lr: float, betas=(0.9, 0.999), eps: float = 1e-8) -> None:
+        self.params, self.lr, self.betas, self.eps, self.t = params, lr, betas, eps, 0
+        self.m = [torch.zeros_like(p) for p in params]
+        self.v = [torch.zeros_like(p) for p in params]
+
+    @torch.no_grad()
+    def step(self, grads: tuple[torch.Tensor, ...]) -> None:
+        self.t += 1
+        b1, b2 = self.betas
+        scale = self.lr * np.sqrt(1 - b2**self.t) / (1 - b1**self.t)
+        for p, g, m, v in zip(self.params, grads, self.m, self.v):
+            m.mul_(b1).add_(g, alpha=1 - b1)
+            v.mul_(b2).addcmul_(g, g, value=1 - b2)
+            p.addcdiv_(m, v.sqrt().add_(self.eps), value=-scale)

@@ -1,0 +1,192 @@
+"""The SentEval-style engine: ``Evaluation(params, batcher, prepare).eval(tasks)``.
+
+An encoder written for SentEval plugs in unchanged: ``prepare(params, samples)`` sees every sentence
+of a task once (as token lists), ``batcher(params, batch)`` returns one embedding row per sentence of
+a batch. Sentences are sorted by length before batching, as in SentEval, and the rows are put back in
+the original order. Our own encoders plug in through :func:`batcher_from_encoder`.
+Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+"""
+from __future__ import annotations
+
+import inspect
+import time
+from typing import Any, Callable, Iterable, Protocol, Sequence
+
+import numpy as np
+
+Batcher = Callable[[Any, list], np.ndarray]
+Prepare = Callable[[Any, list], Any]
+
+
+class Params(dict):
+    """A dict whose keys are also attributes (``params.batch_size``), like SentEval's ``dotdict``.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"params has no field {name!r}; set params[{name!r}] first.") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self[name] = value
+
+
+DEFAULT_PARAMS = {"batch_size": 128, "seed": 1111, "kfold": 10, "tokenized": True, "mode": "fast"}
+
+
+class Task(Protocol):
+    """What :meth:`Evaluation.eval` needs from a task: a name, its sentences, and a ``run``.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    name: str
+
+    def sentences(self) -> list[str]:
+        """Every sentence the task will encode (given to ``prepare``)."""
+
+    def run(self, ev: Evaluation) -> dict:
+        """Encode through ``ev.encode`` and return a JSON-ready result dict."""
+
+
+class Evaluation:
+    """Evaluate any encoder on data-container tasks through SentEval's two callbacks.
+
+    ``params`` keys (all optional): ``batch_size`` (sentences per ``batcher`` call, 128), ``seed`` (1111, as
+    SentEval), ``kfold`` (10), ``mode`` (``"fast"`` or ``"full"`` classifier budgets, see
+    :class:`~xsent_lib.eval.classifier.ClassifierConfig`), ``classifier`` (a ClassifierConfig overriding
+    ``mode``), ``tokenized`` (True: the batcher receives token lists split on whitespace, as SentEval
+    gives them; False: raw strings), ``device``. User code may add its own fields in ``prepare``.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    def __init__(self, params: dict | None, batcher: Batcher, prepare: Prepare | None = None) -> None:
+        if not callable(batcher):
+            raise TypeError("batcher must be a callable batcher(params, batch) -> np.ndarray.")
+        if prepare is not None and not callable(prepare):
+            raise TypeError("prepare must be a callable prepare(params, samples) or None.")
+        self.params = Params({**DEFAULT_PARAMS, **(params or {})})
+        if self.params.mode not in ("fast", "full"):
+            raise ValueError(f"params['mode'] must be 'fast' or 'full', got {self.params.mode!r}.")
+        if int(self.params.batch_size) < 1:
+            raise ValueError(f"params['batch_size'] must be positive, got {self.params.batch_size!r}.")
+        self.batcher = batcher
+        self.prepare = prepare
+
+    def classifier_config(self, probe: bool = False):
+        """The classifier configuration for this run (``params.classifier`` if set, else by ``mode``).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        from xsent_lib.eval.classifier import ClassifierConfig
+
+        if probe:
+            return ClassifierConfig.probe(self.params.mode, seed=int(self.params.seed),
+                                          device=self.params.get("device", "auto"))
+        cfg = self.params.get("classifier")
+        if cfg is not None:
+            if not isinstance(cfg, ClassifierConfig):
+                raise TypeError("params['classifier'] must be a ClassifierConfig (see ClassifierConfig.full()).")
+            return cfg
+        make = ClassifierConfig.full if self.params.mode == "full" else ClassifierConfig.fast
+        overrides = {"seed": int(self.params.seed), "device": self.params.get("device", "auto")}
+        if self.params.mode == "full":
+            overrides["kfold"] = int(self.params.kfold)
+        return make(**overrides)
+
+    def _tokens(self, sentences: Sequence[str]) -> list:
+        if not self.params.tokenized:
+            return list(sentences)
+        return [s.split() or ["."] for s in sentences]  # SentEval replaces empty sentences by ['.']
+
+    def encode(self, sentences: Sequence[str]) -> np.ndarray:
+        """Embed ``sentences`` with the batcher: sorted by length, batched, returned in input order.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        if isinstance(sentences, str) or not all(isinstance(s, str) for s in sentences):
+            raise TypeError("encode expects a list of strings.")
+        n = len(sentences)
+        if n == 0:
+            raise ValueError("encode got no sentences.")
+        lengths = np.fromiter((len(s.split()) for s in sentences), dtype=np.int64, count=n)
+        order = np.argsort(lengths, kind="stable")
+        tokens = self._tokens([sentences[i] for i in order])
+        bs = int(self.params.batch_size)
+        chunks = []
+        for s in range(0, n, bs):
+            batch = tokens[s : s + bs]
+            emb = np.asarray(self.batcher(self.params, batch))
+            if emb.ndim != 2 or emb.shape[0] != len(batch):
+                raise ValueError(f"batcher returned shape {emb.shape} for a batch of {len(batch)} sentences; "
+                                 "it must return one row per sentence, (batch, dim).")
+            chunks.append(emb.astype(np.float32, copy=False))
+        out = np.empty((n, chunks[0].shape[1]), np.float32)
+        out[order] = np.concatenate(chunks)
+        if not np.isfinite(out).all():
+            raise ValueError("the batcher returned NaN or infinite values.")
+        return out
+
+    def eval(self, tasks: Task | Iterable[Task]) -> dict:
+        """Run one task (returns its result dict) or several (returns ``{name: result}``).
+
+        Each task's sentences go to ``prepare`` first (as SentEval's ``samples``), then the task runs;
+        every result carries the task name and its wall time in seconds.
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        single = hasattr(tasks, "run")
+        todo = [tasks] if single else list(tasks)
+        for t in todo:
+            if not (hasattr(t, "run") and hasattr(t, "sentences") and hasattr(t, "name")):
+                raise TypeError(f"{t!r} is not an evaluation task; wrap data containers with the task classes "
+                                "of xsent_lib.eval (e.g. TransferTask(data)).")
+        names = [t.name for t in todo]
+        if len(set(names)) != len(names):
+            raise ValueError(f"task names must be unique, got {names}.")
+        results = {}
+        for t in todo:
+            start = time.perf_counter()
+            self.params.current_task = t.name
+            if self.prepare is not None:
+                self.prepare(self.params, self._tokens(t.sentences()))
+            res = t.run(self)
+            res["task"] = t.name
+            res["seconds"] = round(time.perf_counter() - start, 3)
+            results[t.name] = res
+        return results[names[0]] if single else results
+
+
+def batcher_from_encoder(encoder: Any, batch_size: int = 128, device: str = "auto") -> Batcher:
+    """A SentEval ``batcher`` calling ``encoder.encode(list[str])`` (token lists are joined with spaces).
+
+    Works with :class:`xsent_lib.encoders.base.SentenceEncoder` and any object with that ``encode``.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    if not hasattr(encoder, "encode"):
+        raise TypeError(f"{type(encoder).__name__} has no encode(list[str]) method.")
+
+    accepted = inspect.signature(encoder.encode).parameters
+    kwargs = {k: v for k, v in (("batch_size", batch_size), ("device", device)) if k in accepted}
+
+    def batcher(params: Any, batch: list) -> np.ndarray:
+        sents = [s if isinstance(s, str) else " ".join(s) for s in batch]
+        return np.asarray(encoder.encode(sents, **kwargs))
+
+    return batcher
+
+
+def batcher_from_function(encode: Callable[[list[str]], np.ndarray]) -> Batcher:
+    """A SentEval ``batcher`` from a plain ``encode(list[str]) -> np.ndarray`` function.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    if not callable(encode):
+        raise TypeError("encode must be callable: encode(list[str]) -> np.ndarray.")
+
+    def batcher(params: Any, batch: list) -> np.ndarray:
+        return np.asarray(encode([s if isinstance(s, str) else " ".join(s) for s in batch]))
+
+    return batcher
