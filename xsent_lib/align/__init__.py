@@ -1,0 +1,1 @@
+"""Mapping one embedding space onto another: Procrustes, adversarial training, CSLS refinement, dictionaries."""

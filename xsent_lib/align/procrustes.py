@@ -1,0 +1,158 @@
+"""Linear maps between embedding spaces from paired rows: orthogonal Procrustes and least squares.
+
+Rows are examples: ``X`` and ``Y`` are ``(n, d)`` with row ``i`` of ``X`` paired with row ``i`` of ``Y``
+(a dictionary entry, or a sentence and its translation). A map ``W`` is ``(d_out, d_in)`` and acts on
+column vectors as in the thesis (``W x ~ y``), so on rows it is ``X @ W.T`` (:func:`apply_map`). With
+the thesis' column matrices, Procrustes is ``W = U V^T`` where ``U S V^T = SVD(Y X^T)``; with our row
+matrices that is the SVD of ``Y.T @ X``.
+
+:class:`SentenceMapping` is Aldarmaki & Diab's post-hoc "sentence mapping": an orthogonal (or plain
+linear) map fitted on the sentence vectors of a parallel corpus.
+
+Book: chapter 5 (Word translation without parallel data).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+
+def _pair(X: np.ndarray, Y: np.ndarray, same_dim: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Validate two paired row matrices and return them as float64 arrays."""
+    X, Y = np.asarray(X), np.asarray(Y)
+    for name, a in (("X", X), ("Y", Y)):
+        if a.ndim != 2 or not np.issubdtype(a.dtype, np.number):
+            raise ValueError(f"{name} must be a numeric 2-D array (n_pairs, dim), got shape {a.shape} {a.dtype}.")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or infinite values.")
+    if X.shape[0] != Y.shape[0]:
+        raise ValueError(f"X and Y must have one row per pair: got {X.shape[0]} and {Y.shape[0]} rows.")
+    if X.shape[0] == 0:
+        raise ValueError("X and Y are empty; a map needs at least one pair.")
+    if same_dim and X.shape[1] != Y.shape[1]:
+        raise ValueError(f"an orthogonal map needs equal dimensions, got {X.shape[1]} and {Y.shape[1]}; "
+                         f"use least_squares_map for a rectangular map.")
+    return X.astype(np.float64), Y.astype(np.float64)
+
+
+def _out_dtype(*arrays: np.ndarray) -> np.dtype:
+    """float32 when every input is float32, else float64."""
+    return np.dtype(np.float32) if all(np.asarray(a).dtype == np.float32 for a in arrays) else np.dtype(np.float64)
+
+
+def procrustes(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """Orthogonal ``W`` minimising ``||X W^T - Y||_F`` (thesis eq. 4.2): ``W = U V^T``, ``U S V^T = SVD(Y^T X)``.
+
+    Exact in closed form; with noise-free rotated data it recovers the rotation to float precision.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    Xd, Yd = _pair(X, Y, same_dim=True)
+    U, _, Vt = np.linalg.svd(Yd.T @ Xd)
+    return (U @ Vt).astype(_out_dtype(X, Y))
+
+
+def least_squares_map(X: np.ndarray, Y: np.ndarray, *, ridge: float = 0.0) -> np.ndarray:
+    """Unconstrained ``W`` minimising ``||X W^T - Y||_F^2 + ridge ||W||_F^2`` (Mikolov et al., thesis eq. 4.1).
+
+    ``W`` is ``(d_y, d_x)``, so the two spaces may differ in size. ``ridge = 0`` is the paper's plain
+    least squares (minimum-norm solution when under-determined).
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    Xd, Yd = _pair(X, Y, same_dim=False)
+    if ridge < 0:
+        raise ValueError(f"ridge must be >= 0, got {ridge}.")
+    if ridge == 0:
+        Wt = np.linalg.lstsq(Xd, Yd, rcond=None)[0]
+    else:
+        Wt = np.linalg.solve(Xd.T @ Xd + ridge * np.eye(Xd.shape[1]), Xd.T @ Yd)
+    return Wt.T.astype(_out_dtype(X, Y))
+
+
+def apply_map(X: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """Map the rows of ``X`` with ``W`` (``(d_out, d_in)``): returns ``X @ W.T``.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    X, W = np.asarray(X), np.asarray(W)
+    if W.ndim != 2 or X.ndim != 2 or X.shape[1] != W.shape[1]:
+        raise ValueError(f"cannot map rows of shape {X.shape} with W of shape {W.shape}: need X (n, d_in) "
+                         f"and W (d_out, d_in).")
+    return X @ W.T
+
+
+def orthogonality_error(W: np.ndarray) -> float:
+    """``||W W^T - I||_F``: zero exactly when the square matrix ``W`` is orthogonal.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    W = np.asarray(W, dtype=np.float64)
+    if W.ndim != 2 or W.shape[0] != W.shape[1]:
+        raise ValueError(f"W must be a square matrix, got shape {W.shape}.")
+    return float(np.linalg.norm(W @ W.T - np.eye(W.shape[0])))
+
+
+def _unit_rows(X: np.ndarray) -> np.ndarray:
+    return X / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12)
+
+
+@dataclass
+class SentenceMapping:
+    """Aldarmaki & Diab's sentence mapping: a map fitted on parallel sentence vectors, applied post hoc.
+
+    ``method="orthogonal"`` (the paper, after Smith et al. 2017) uses :func:`procrustes`; ``"linear"``
+    uses :func:`least_squares_map`. The paper does not say how vectors are prepared; like Smith et al.
+    we L2-normalise rows and then subtract each side's mean (``unit_norm``, ``center``), which lets
+    a rotation align clouds that are not centred at the origin. Use :meth:`transform` for the source
+    side and :meth:`transform_target` for the target side before comparing them.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+
+    method: Literal["orthogonal", "linear"] = "orthogonal"
+    center: bool = True
+    unit_norm: bool = True
+    W: np.ndarray | None = None
+    src_mean: np.ndarray | None = None
+    tgt_mean: np.ndarray | None = None
+
+    def _prepare(self, X: np.ndarray, mean: np.ndarray | None) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        X = _unit_rows(X) if self.unit_norm else X
+        return X - mean if mean is not None else X
+
+    def fit(self, src: np.ndarray, tgt: np.ndarray) -> SentenceMapping:
+        """Fit the map on paired sentence vectors ``src`` ``(n, d_s)`` and ``tgt`` ``(n, d_t)``; returns self.
+
+        Book: chapter 7 (Joint vs transfer vs mapping).
+        """
+        if self.method not in ("orthogonal", "linear"):
+            raise ValueError(f"method={self.method!r} must be 'orthogonal' or 'linear'.")
+        src, tgt = _pair(src, tgt, same_dim=self.method == "orthogonal")
+        S, T = self._prepare(src, None), self._prepare(tgt, None)
+        self.src_mean = S.mean(axis=0) if self.center else None
+        self.tgt_mean = T.mean(axis=0) if self.center else None
+        S, T = self._prepare(src, self.src_mean), self._prepare(tgt, self.tgt_mean)
+        self.W = procrustes(S, T) if self.method == "orthogonal" else least_squares_map(S, T)
+        return self
+
+    def _require_fitted(self) -> np.ndarray:
+        if self.W is None:
+            raise ValueError("this SentenceMapping is not fitted yet; call fit(src, tgt) first.")
+        return self.W
+
+    def transform(self, src: np.ndarray) -> np.ndarray:
+        """Prepare and map source sentence vectors into the target space.
+
+        Book: chapter 7 (Joint vs transfer vs mapping).
+        """
+        W = self._require_fitted()
+        return apply_map(self._prepare(src, self.src_mean), W)
+
+    def transform_target(self, tgt: np.ndarray) -> np.ndarray:
+        """Prepare target sentence vectors the same way the map was fitted (no map applied).
+
+        Book: chapter 7 (Joint vs transfer vs mapping).
+        """
+        self._require_fitted()
+        return self._prepare(tgt, self.tgt_mean)

@@ -1,0 +1,86 @@
+"""Procrustes refinement: induce a dictionary from mutual CSLS nearest neighbours, re-fit, repeat.
+
+After the adversarial stage, the frequent words that are each other's CSLS nearest neighbour in both
+directions make a synthetic dictionary of reliable anchors; orthogonal Procrustes on it gives a
+better map, and the step can be iterated (the thesis reports under 1% gain past the first round).
+Each iterate is scored with the unsupervised criterion and the best one is kept.
+
+Book: chapter 5 (Word translation without parallel data).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from xsent_lib.align.criterion import unsupervised_criterion
+from xsent_lib.align.neighbors import csls_knn
+from xsent_lib.align.procrustes import apply_map, procrustes
+
+
+def mutual_nn_dictionary(mapped_src: np.ndarray, tgt: np.ndarray, *, max_rank: int = 15_000,
+                         k_neighbors: int = 10, use_faiss: bool = True) -> np.ndarray:
+    """Pairs ``(i, j)`` among the ``max_rank`` most frequent words where ``j`` is ``i``'s CSLS neighbour and vice versa.
+
+    Both vocabularies are cut to their first ``max_rank`` rows (rows sorted by frequency), and the CSLS
+    neighbourhood terms are computed inside those cut vocabularies. ``max_rank = 15,000`` follows
+    MUSE's code (the thesis only says "most frequent words"). Returns ``(n, 2)`` int64, sorted by ``i``.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    mapped_src, tgt = np.asarray(mapped_src), np.asarray(tgt)
+    if max_rank < 1:
+        raise ValueError(f"max_rank must be >= 1, got {max_rank}.")
+    S, T = mapped_src[:max_rank], tgt[:max_rank]
+    s2t = csls_knn(S, T, k_neighbors, 1, use_faiss=use_faiss)[1][:, 0]
+    t2s = csls_knn(T, S, k_neighbors, 1, use_faiss=use_faiss)[1][:, 0]
+    rows = np.arange(len(S))
+    mutual = t2s[s2t] == rows
+    return np.stack([rows[mutual], s2t[mutual]], axis=1).astype(np.int64)
+
+
+@dataclass
+class RefinementResult:
+    """The best map found, and per iteration the dictionary size and the criterion.
+
+    ``history[0]`` describes the starting map (``n_pairs`` 0); ``best_iteration`` indexes ``history``.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+
+    W: np.ndarray
+    best_iteration: int
+    history: list[dict] = field(default_factory=list)
+
+
+def refine(src: np.ndarray, tgt: np.ndarray, W: np.ndarray, *, n_iter: int = 5, max_rank: int = 15_000,
+           k_neighbors: int = 10, criterion_words: int = 10_000, use_faiss: bool = True) -> RefinementResult:
+    """Iterate "mutual-CSLS dictionary -> Procrustes" ``n_iter`` times from the map ``W``; keep the best by criterion.
+
+    ``n_iter = 5`` follows MUSE's code. Procrustes is fitted on the embeddings as given: normalise or
+    centre them beforehand if the pipeline does. A round whose dictionary has fewer than 2 pairs stops
+    the iteration (nothing can be fitted).
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    src, tgt, W = np.asarray(src), np.asarray(tgt), np.asarray(W)
+    if W.shape != (tgt.shape[1], src.shape[1]):
+        raise ValueError(f"W must have shape (tgt dim, src dim) = {(tgt.shape[1], src.shape[1])}, got {W.shape}.")
+    if n_iter < 1:
+        raise ValueError(f"n_iter must be >= 1, got {n_iter}.")
+
+    def score(map_: np.ndarray) -> float:
+        return unsupervised_criterion(apply_map(src, map_), tgt, n_words=criterion_words,
+                                      k_neighbors=k_neighbors, use_faiss=use_faiss)
+
+    best_W, best_score = W, score(W)
+    history = [{"iteration": 0, "n_pairs": 0, "criterion": best_score}]
+    best_iteration = 0
+    for it in range(1, n_iter + 1):
+        dico = mutual_nn_dictionary(apply_map(src, W), tgt, max_rank=max_rank, k_neighbors=k_neighbors,
+                                    use_faiss=use_faiss)
+        if len(dico) < 2:
+            break
+        W = procrustes(src[dico[:, 0]], tgt[dico[:, 1]])
+        crit = score(W)
+        history.append({"iteration": it, "n_pairs": int(len(dico)), "criterion": crit})
+        if crit > best_score:
+            best_W, best_score, best_iteration = W, crit, it
+    return RefinementResult(best_W, best_iteration, history)
