@@ -8,6 +8,16 @@ import pytest
 import torch
 
 from xsent_lib.losses.alignment import alignment_loss, ranking_loss, sample_other_indices
+from xsent_lib.losses.context import (
+    build_coherence_examples,
+    build_context_examples,
+    coherence_regression_loss,
+    concat_windows,
+    context_classification_loss,
+    context_windows,
+    mine_coherent_pairs,
+    sample_same_group,
+)
 from xsent_lib.losses.contrastive import info_nce_loss
 from xsent_lib.losses.margin import (
     margin_loss,
@@ -223,3 +233,79 @@ def test_info_nce_errors():
         info_nce_loss(torch.randn(3, 2), torch.randn(3, 2), temperature=0.0)
     with pytest.raises(ValueError, match="at least 2"):
         info_nce_loss(torch.randn(1, 2), torch.randn(1, 2))
+
+
+# ---------------------------------------------------------------- Wang et al.: context and coherence
+def test_context_windows_stay_inside_documents():
+    doc_ids = np.array([0, 0, 0, 1, 1, 2])
+    win = context_windows(doc_ids, k=1)
+    assert win.tolist() == [[-1, 0, 1], [0, 1, 2], [1, 2, -1], [-1, 3, 4], [3, 4, -1], [-1, 5, -1]]
+    assert context_windows(doc_ids, k=2, centers=np.array([1])).tolist() == [[-1, 0, 1, 2, -1]]
+
+
+def test_sample_same_group_never_self_and_uniform():
+    groups = np.array([0, 1, 0, 0, 1, 2, 2])
+    centers = np.repeat(np.arange(7), 300)
+    picks = sample_same_group(centers, groups, np.random.default_rng(0))
+    assert np.all(picks != centers) and np.all(groups[picks] == groups[centers])
+    counts = np.bincount(picks[centers == 0], minlength=7)
+    assert counts[2] > 100 and counts[3] > 100 and counts[[0, 1, 4, 5, 6]].sum() == 0
+    with pytest.raises(ValueError, match="single sentence"):
+        sample_same_group(np.array([0]), np.array([0, 1]), np.random.default_rng(0))
+
+
+def test_build_context_examples_alternate_true_and_random_centres():
+    doc_ids, lang_ids = np.array([0, 0, 0, 1, 1, 1]), np.array([0, 0, 0, 1, 1, 1])
+    ex = build_context_examples(doc_ids, lang_ids, k=1, seed=0)
+    assert ex.targets.tolist() == [1.0, 0.0] * 6
+    pos, neg = ex.windows[0::2], ex.windows[1::2]
+    assert np.array_equal(pos[:, [0, 2]], neg[:, [0, 2]]) and np.array_equal(pos[:, 1], np.arange(6))
+    assert np.all(neg[:, 1] != pos[:, 1]) and np.all(lang_ids[neg[:, 1]] == lang_ids[pos[:, 1]])
+
+
+def test_concat_windows_equals_python_concatenation():
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(1, 6, size=9)
+    tokens = np.zeros((9, 5), dtype=np.int64)
+    sentences = [list(rng.integers(1, 50, size=n)) for n in lengths]
+    for i, s in enumerate(sentences):
+        tokens[i, : len(s)] = s
+    windows = context_windows(np.array([0] * 5 + [1] * 4), k=1)
+    windows[2, 1] = 7  # a swapped-in sentence from the other document
+    ids, out_len = concat_windows(torch.from_numpy(tokens), torch.from_numpy(lengths), windows, maxlen=8, pad_id=0)
+    for row, win in enumerate(windows):
+        joined = [tok for j in win if j >= 0 for tok in sentences[j]][:8]
+        assert out_len[row].item() == len(joined)
+        assert ids[row].tolist() == joined + [0] * (8 - len(joined))
+    with pytest.raises(ValueError, match="windows"):
+        concat_windows(torch.from_numpy(tokens), torch.from_numpy(lengths), np.array([[9]]))
+
+
+def test_context_and_coherence_losses_hand_values():
+    logits, labels = torch.tensor([0.0, math.log(3.0)]), torch.tensor([1.0, 0.0])
+    expected = (math.log(2.0) + math.log(4.0)) / 2  # -log(1/2), -log(1 - 3/4)
+    assert context_classification_loss(logits[:, None], labels).item() == pytest.approx(expected)
+    with pytest.raises(ValueError, match="0 .random sentence. or 1"):
+        context_classification_loss(logits, torch.tensor([0.5, 1.0]))
+    pred = torch.tensor([[0.5], [0.0]], requires_grad=True)
+    target = torch.tensor([0.25, 1.0])
+    assert coherence_regression_loss(pred, target).item() == pytest.approx((0.0625 + 1.0) / 2)
+    with pytest.raises(ValueError, match="predicted"):
+        coherence_regression_loss(pred, target[:1])
+
+
+def test_mine_coherent_pairs_finds_planted_translations():
+    rng = np.random.default_rng(0)
+    en = rng.normal(size=(200, 16))
+    zh = en + 0.1 * rng.normal(size=en.shape)  # sentence i of "zh" translates sentence i of "en"
+    emb = np.vstack([en, zh])
+    pairs = mine_coherent_pairs(emb, m=200, n_pairs=50, query_pool=np.arange(200),
+                                candidate_pool=np.arange(200, 400), seed=0)
+    assert np.array_equal(pairs.partner, pairs.query + 200)
+    assert np.all(np.diff(pairs.csls) <= 0)  # best pairs first
+    u = emb / np.linalg.norm(emb, axis=1, keepdims=True)
+    assert pairs.cosine == pytest.approx(np.sum(u[pairs.query] * u[pairs.partner], 1), abs=1e-5)
+    ex = build_coherence_examples(pairs, np.arange(400) // 10, k=1)
+    assert ex.windows.shape == (100, 3) and np.array_equal(ex.targets[0::2], pairs.cosine)
+    assert np.array_equal(ex.windows[0::2, 1], pairs.partner) and np.array_equal(ex.windows[1::2, 1], pairs.query)
+    assert np.array_equal(ex.windows[0::2, 0], np.where(pairs.query % 10 > 0, pairs.query - 1, -1))

@@ -1,0 +1,227 @@
+"""Wang et al.'s two objectives for learning sentence embeddings from monolingual documents.
+
+Stage 1, sentence-context classification: the encoder reads ``concat(C_k^-(s_i), s, C_k^+(s_i))``,
+a sentence with the ``k`` sentences before and after it, and a *linear* classifier decides whether
+``s`` is the true ``s_i`` (label 1) or a random sentence of the same language (label 0). The paper
+prints the loss as a sum of probabilities; we train the binary cross-entropy it obviously means.
+
+Stage 2, coherence regression: pairs of similar sentences (any languages) are mined with CSLS, each
+sentence is swapped into the other's context, and a *linear* regressor predicts the pair's cosine
+from the encoding of the swapped text (mean squared error). Rounds of "mine, then regress" repeat.
+
+Everything here works on sentence *indices* into a corpus in reading order, plus a token matrix;
+the encoder, classifier and regressor are the caller's.
+
+Book: chapter 9 (Multilingual embeddings from monolingual text).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from xsent_lib.align.neighbors import csls_knn, l2_normalize
+from xsent_lib.losses.alignment import Reduction, reduce_loss
+
+
+def _int_vector(name: str, x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x)
+    if x.ndim != 1 or not np.issubdtype(x.dtype, np.integer):
+        raise ValueError(f"{name} must be a 1-D integer array, got shape {x.shape} {x.dtype}.")
+    return x
+
+
+def context_windows(doc_ids: np.ndarray, k: int = 1, centers: np.ndarray | None = None) -> np.ndarray:
+    """Indices ``[i-k, ..., i, ..., i+k]`` for each centre ``i``, with ``-1`` where the window leaves the document.
+
+    ``doc_ids`` gives the document of every sentence of the corpus in reading order (documents
+    contiguous). The paper never gives ``k``; ``k = 1`` (one sentence on each side) is our default,
+    which keeps concatenations well under its 150-token limit. Windows never cross documents.
+    Returns ``(n_centers, 2k+1)`` int64; column ``k`` is the centre.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    doc_ids = _int_vector("doc_ids", doc_ids)
+    if k < 0:
+        raise ValueError(f"k (context size) must be >= 0, got {k}.")
+    n = len(doc_ids)
+    centers = np.arange(n) if centers is None else _int_vector("centers", centers)
+    if centers.size and (centers.min() < 0 or centers.max() >= n):
+        raise ValueError(f"centers must index sentences in [0, {n}).")
+    win = centers[:, None] + np.arange(-k, k + 1)[None, :]
+    inside = (win >= 0) & (win < n)
+    same_doc = inside & (doc_ids[np.clip(win, 0, n - 1)] == doc_ids[centers][:, None])
+    return np.where(same_doc, win, -1).astype(np.int64)
+
+
+def sample_same_group(centers: np.ndarray, group_ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """For each centre ``i`` a uniformly random other sentence ``j != i`` with ``group_ids[j] == group_ids[i]``.
+
+    Used with language ids: the paper says "random index over the whole corpus", but a negative from
+    another language would make the "monolingual" task trivial, so we stay inside the language.
+    Vectorised: rank within the group, draw an offset, skip the centre itself.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    centers, group_ids = _int_vector("centers", centers), _int_vector("group_ids", group_ids)
+    order = np.argsort(group_ids, kind="stable")
+    groups, starts, counts = np.unique(group_ids[order], return_index=True, return_counts=True)
+    rank = np.empty(len(group_ids), dtype=np.int64)
+    rank[order] = np.arange(len(group_ids)) - np.repeat(starts, counts)
+    g = np.searchsorted(groups, group_ids[centers])
+    if bool((counts[g] < 2).any()):
+        raise ValueError("a group (language) has a single sentence, so no negative can be drawn for it.")
+    offset = rng.integers(0, counts[g] - 1)
+    offset = offset + (offset >= rank[centers])
+    return order[starts[g] + offset]
+
+
+@dataclass(frozen=True)
+class ContextExamples:
+    """Windows of sentence indices (``-1`` = none) with labels or regression targets.
+
+    ``windows`` is ``(n, 2k+1)``; column ``k`` holds the sentence placed in the context.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+
+    windows: np.ndarray
+    targets: np.ndarray
+
+
+def build_context_examples(doc_ids: np.ndarray, lang_ids: np.ndarray, *, k: int = 1,
+                           centers: np.ndarray | None = None, seed: int = 0) -> ContextExamples:
+    """Stage-1 examples: every centre once with its own sentence (1) and once with a random one (0).
+
+    Negatives replace the centre by :func:`sample_same_group` over ``lang_ids``; positives and
+    negatives alternate (1:1, the paper's implied ratio).
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    doc_ids, lang_ids = _int_vector("doc_ids", doc_ids), _int_vector("lang_ids", lang_ids)
+    if len(doc_ids) != len(lang_ids):
+        raise ValueError(f"doc_ids and lang_ids must have one entry per sentence, got {len(doc_ids)} "
+                         f"and {len(lang_ids)}.")
+    pos = context_windows(doc_ids, k, centers)
+    neg = pos.copy()
+    neg[:, k] = sample_same_group(pos[:, k], lang_ids, np.random.default_rng(seed))
+    windows = np.stack([pos, neg], axis=1).reshape(-1, pos.shape[1])
+    labels = np.tile(np.array([1.0, 0.0], dtype=np.float32), len(pos))
+    return ContextExamples(windows, labels)
+
+
+def concat_windows(tokens: torch.Tensor, lengths: torch.Tensor, windows: torch.Tensor | np.ndarray, *,
+                   maxlen: int = 150, pad_id: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    """Concatenate the sentences of each window into one token sequence, clipped to ``maxlen``.
+
+    ``tokens`` is the corpus' padded ``(n_sentences, L)`` id matrix and ``lengths`` its ``(n,)`` true
+    lengths; ``-1`` entries of ``windows`` are skipped. No separator is inserted (the paper describes
+    none) and sequences longer than ``maxlen = 150`` (the paper's limit) lose their tail. Vectorised:
+    one gather, a cumulative sum for the output positions, one scatter. Returns ``(ids, lengths)``
+    with ``ids`` of shape ``(n_windows, maxlen)``.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    if tokens.dim() != 2 or lengths.shape != (tokens.shape[0],):
+        raise ValueError(f"tokens must be (n, L) and lengths (n,), got {tuple(tokens.shape)} and "
+                         f"{tuple(lengths.shape)}.")
+    if maxlen < 1:
+        raise ValueError(f"maxlen must be >= 1, got {maxlen}.")
+    windows = torch.as_tensor(windows, device=tokens.device).long()
+    if windows.dim() != 2 or (windows >= tokens.shape[0]).any() or (windows < -1).any():
+        raise ValueError(f"windows must be (n, W) with entries in [-1, {tokens.shape[0]}).")
+    n_win, width = windows.shape
+    L = tokens.shape[1]
+    safe = windows.clamp(min=0)
+    sent_len = torch.where(windows >= 0, lengths.to(tokens.device)[safe], torch.zeros_like(safe))
+    mask = (torch.arange(L, device=tokens.device)[None, None, :] < sent_len[..., None]).reshape(n_win, width * L)
+    flat = tokens[safe].reshape(n_win, width * L)
+    pos = mask.long().cumsum(dim=1) - 1
+    keep = mask & (pos < maxlen)
+    out = torch.full((n_win, maxlen), pad_id, dtype=tokens.dtype, device=tokens.device)
+    rows = torch.arange(n_win, device=tokens.device)[:, None].expand_as(pos)
+    out[rows[keep], pos[keep]] = flat[keep]
+    return out, sent_len.sum(dim=1).clamp(max=maxlen)
+
+
+def context_classification_loss(logits: torch.Tensor, labels: torch.Tensor, *,
+                                reduction: Reduction = "mean") -> torch.Tensor:
+    """Binary cross-entropy of the linear classifier's logits ``(n,)`` (or ``(n, 1)``) against 0/1 labels.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    logits = logits.squeeze(-1) if logits.dim() == 2 and logits.shape[1] == 1 else logits
+    if logits.dim() != 1 or labels.shape != logits.shape:
+        raise ValueError(f"logits must be (n,) or (n, 1) and labels (n,), got {tuple(logits.shape)} and "
+                         f"{tuple(labels.shape)}.")
+    if bool(((labels != 0) & (labels != 1)).any()):
+        raise ValueError("labels must be 0 (random sentence) or 1 (true sentence).")
+    per_row = F.binary_cross_entropy_with_logits(logits, labels.to(logits.dtype), reduction="none")
+    return reduce_loss(per_row, reduction)
+
+
+@dataclass(frozen=True)
+class MinedPairs:
+    """Sentence pairs mined by CSLS: corpus indices, CSLS score and cosine (the regression target).
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+
+    query: np.ndarray
+    partner: np.ndarray
+    csls: np.ndarray
+    cosine: np.ndarray
+
+
+def mine_coherent_pairs(embeddings: np.ndarray, *, m: int = 10_000, n_pairs: int = 1000, k_neighbors: int = 10,
+                        query_pool: np.ndarray | None = None, candidate_pool: np.ndarray | None = None,
+                        seed: int = 0, use_faiss: bool = True) -> MinedPairs:
+    """One retrieval draw: ``m`` queries and ``m`` disjoint candidates, keep the ``n_pairs`` best CSLS matches.
+
+    Our reading of the paper's "sample m x m sentences and choose min(m x m, 1000) pairs": each query
+    takes its CSLS-best candidate (``csls_knn``, neighbourhoods computed inside the sample, ``K = 10``
+    as in MUSE since the paper gives none) and the ``n_pairs`` highest-scoring queries are kept.
+    Restrict ``query_pool`` / ``candidate_pool`` (corpus indices) to e.g. two languages for
+    cross-lingual pairs; by default pairs may be of any language, as in the paper.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    embeddings = np.asarray(embeddings)
+    n = embeddings.shape[0]
+    rng = np.random.default_rng(seed)
+    q_pool = np.arange(n) if query_pool is None else _int_vector("query_pool", query_pool)
+    q = rng.choice(q_pool, size=min(m, len(q_pool)), replace=False)
+    c_pool = np.setdiff1d(np.arange(n) if candidate_pool is None else _int_vector("candidate_pool", candidate_pool), q)
+    c = rng.choice(c_pool, size=min(m, len(c_pool)), replace=False)
+    if min(len(q), len(c)) < k_neighbors:
+        raise ValueError(f"only {len(q)} queries and {len(c)} candidates available; CSLS needs at least "
+                         f"k_neighbors={k_neighbors} on each side.")
+    scores, idx = csls_knn(embeddings[q], embeddings[c], k_neighbors, 1, use_faiss=use_faiss)
+    best = np.argsort(-scores[:, 0], kind="stable")[: min(n_pairs, len(q))]
+    query, partner = q[best], c[idx[best, 0]]
+    cosine = np.sum(l2_normalize(embeddings[query]) * l2_normalize(embeddings[partner]), axis=1)
+    return MinedPairs(query, partner, scores[best, 0], cosine.astype(np.float32))
+
+
+def build_coherence_examples(pairs: MinedPairs, doc_ids: np.ndarray, *, k: int = 1) -> ContextExamples:
+    """Stage-2 examples: swap each mined sentence into its partner's context, both ways.
+
+    Returns ``2 * n_pairs`` windows (query's context holding the partner, then the partner's context
+    holding the query) whose target is the pair's cosine, computed at mining time.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    a = context_windows(doc_ids, k, pairs.query)
+    b = context_windows(doc_ids, k, pairs.partner)
+    a[:, k], b[:, k] = pairs.partner, pairs.query
+    windows = np.stack([a, b], axis=1).reshape(-1, a.shape[1])
+    return ContextExamples(windows, np.repeat(pairs.cosine.astype(np.float32), 2))
+
+
+def coherence_regression_loss(predicted: torch.Tensor, target: torch.Tensor, *,
+                              reduction: Reduction = "mean") -> torch.Tensor:
+    """Squared error between the linear regressor's scores ``(n,)`` (or ``(n, 1)``) and the mined cosines.
+
+    The paper sums over the data; ``"mean"`` (our default) only rescales the learning rate.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    predicted = predicted.squeeze(-1) if predicted.dim() == 2 and predicted.shape[1] == 1 else predicted
+    if predicted.dim() != 1 or target.shape != predicted.shape:
+        raise ValueError(f"predicted must be (n,) or (n, 1) and target (n,), got {tuple(predicted.shape)} and "
+                         f"{tuple(target.shape)}.")
+    return reduce_loss((predicted - target.to(predicted.dtype).detach()) ** 2, reduction)
