@@ -9,6 +9,7 @@ Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Callable
@@ -19,6 +20,19 @@ import torch
 from xsent_lib.runtime import pick_device
 
 Metric = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
+_SMALL_WORK = 4_000_000  # multiply-adds per forward below which extra threads cost more than they give
+
+
+@contextmanager
+def _threads_for(work: int):
+    """Run tiny problems on one thread: OpenMP start-up dominates them, worse still on a busy machine."""
+    before = torch.get_num_threads()
+    if work < _SMALL_WORK and before > 1:
+        torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 @dataclass(frozen=True)
@@ -198,8 +212,9 @@ class BatchedLogReg:
             return float(loss.detach()), g.detach().cpu().numpy().astype(np.float64)
 
         theta0 = np.zeros(n_w + self.b.numel())
-        res = minimize(loss_and_grad, theta0, jac=True, method="L-BFGS-B",
-                       options={"maxiter": max_iter, "gtol": 1e-6 * self.n_models})
+        with _threads_for(x.shape[0] * n_w):
+            res = minimize(loss_and_grad, theta0, jac=True, method="L-BFGS-B",
+                           options={"maxiter": max_iter, "gtol": 1e-6 * self.n_models})
         th = torch.as_tensor(res.x, dtype=torch.float32, device=dev)
         self.w, self.b = th[:n_w].reshape(self.w.shape), th[n_w:].reshape(self.b.shape)
         self.n_iter = int(res.nit)
@@ -308,35 +323,37 @@ class BatchedClassifier:
         tm = torch.as_tensor(train_mask, dtype=torch.float32, device=dev)
         vm = torch.as_tensor(np.asarray(val_mask, bool), dtype=torch.float32, device=dev)
         rows = np.flatnonzero(train_mask.any(0))
-        adam = _Adam(self.params, cfg.lr)
+        adam = PlainAdam(self.params, cfg.lr)
         rng = np.random.default_rng(cfg.seed + 2)
         best = torch.full((self.n_models,), -np.inf, device=dev)
         stale = torch.zeros(self.n_models, dtype=torch.long, device=dev)
         weights = [p for p in self.params if p.dim() >= 3]
-        for _ in range(cfg.max_epochs):
-            for _ in range(cfg.epoch_size):
-                order = rows[rng.permutation(rows.size)]
-                for s in range(0, order.size, cfg.batch_size):
-                    idx = torch.as_tensor(order[s : s + cfg.batch_size], device=dev)
-                    logp = torch.log_softmax(self._logits(xt[idx], self.params, True), -1)
-                    mask = tm[:, idx]
-                    ce = -(logp * tt[idx][None]).sum(-1)
-                    loss = ((ce * mask).sum(1) / mask.sum(1).clamp_min(1)).sum()
-                    loss = loss + 0.5 * sum((self.l2 * _per_model_sq(w)).sum() for w in weights)
-                    grads = torch.autograd.grad(loss, self.params)
-                    adam.step(grads)
-            with torch.no_grad():
-                score = metric(self._probs(xt, self.params), tt, vm)
-                better = score > best
-                best = torch.where(better, score, best)
-                stale = torch.where(better, torch.zeros_like(stale), stale + 1)
-                for b, p in zip(self.best, self.params):
-                    axis = 1 if p.dim() == 3 else 0  # weights are (in, M, out), biases (M, out)
-                    shape = [1] * p.dim()
-                    shape[axis] = self.n_models
-                    b.copy_(torch.where(better.reshape(shape), p.detach(), b))
-            if bool((stale >= cfg.tenacity).all()):
-                break
+        work = cfg.batch_size * sum(w.numel() for w in weights)
+        with _threads_for(work):
+            for _ in range(cfg.max_epochs):
+                for _ in range(cfg.epoch_size):
+                    order = rows[rng.permutation(rows.size)]
+                    for s in range(0, order.size, cfg.batch_size):
+                        idx = torch.as_tensor(order[s : s + cfg.batch_size], device=dev)
+                        logp = torch.log_softmax(self._logits(xt[idx], self.params, True), -1)
+                        mask = tm[:, idx]
+                        ce = -(logp * tt[idx][None]).sum(-1)
+                        loss = ((ce * mask).sum(1) / mask.sum(1).clamp_min(1)).sum()
+                        loss = loss + 0.5 * sum((self.l2 * _per_model_sq(w)).sum() for w in weights)
+                        grads = torch.autograd.grad(loss, self.params)
+                        adam.step(grads)
+                with torch.no_grad():
+                    score = metric(self._probs(xt, self.params), tt, vm)
+                    better = score > best
+                    best = torch.where(better, score, best)
+                    stale = torch.where(better, torch.zeros_like(stale), stale + 1)
+                    for b, p in zip(self.best, self.params):
+                        axis = 1 if p.dim() == 3 else 0  # weights are (in, M, out), biases (M, out)
+                        shape = [1] * p.dim()
+                        shape[axis] = self.n_models
+                        b.copy_(torch.where(better.reshape(shape), p.detach(), b))
+                if bool((stale >= cfg.tenacity).all()):
+                    break
         self.val_score = best.cpu().numpy()
         return self
 
@@ -359,8 +376,12 @@ def _per_model_sq(w: torch.Tensor) -> torch.Tensor:
     return w.pow(2).transpose(0, 1).reshape(w.shape[1], -1).sum(1)
 
 
-class _Adam:
-    """Plain Adam (Kingma & Ba, default betas) without torch.optim's one-off compiler imports."""
+class PlainAdam:
+    """Adam (Kingma & Ba, default betas) on a list of tensors, stepped with given gradients.
+
+    Same update as ``torch.optim.Adam`` without its one-off compiler imports (seconds on 2 cores).
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
 
     def __init__(self, params: list[torch.Tensor], lr: float, betas=(0.9, 0.999), eps: float = 1e-8) -> None:
         self.params, self.lr, self.betas, self.eps, self.t = params, lr, betas, eps, 0
@@ -369,6 +390,10 @@ class _Adam:
 
     @torch.no_grad()
     def step(self, grads: tuple[torch.Tensor, ...]) -> None:
+        """Apply one Adam update with ``grads`` (one per parameter).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         self.t += 1
         b1, b2 = self.betas
         scale = self.lr * np.sqrt(1 - b2**self.t) / (1 - b1**self.t)
