@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from xsent_lib.eval.classifier import PlainAdam
+from xsent_lib.eval.classifier import PlainAdam, _threads_for
 from xsent_lib.runtime import pick_device
 
 
@@ -70,28 +70,36 @@ def train_joint_space(
     v = (torch.randn(it.shape[1], dim, generator=gen) / np.sqrt(it.shape[1])).to(dvc).requires_grad_()
     opt = PlainAdam([u, v], lr)
     best, best_score = (u.detach().clone(), v.detach().clone()), -np.inf
-    for _ in range(epochs):
-        order = torch.randperm(len(g), generator=gen).to(dvc)
-        for s in range(0, len(order), batch_size):
-            b = order[s : s + batch_size]
-            qe = torch.nn.functional.normalize(q[b] @ u, dim=1)
-            ie = torch.nn.functional.normalize(it[g[b]] @ v, dim=1)
-            scores = qe @ ie.T
-            pos = scores.diag()
-            same = g[b][:, None] == g[b][None, :]  # captions of the same image are not negatives
-            cost_i = (margin - pos[:, None] + scores).clamp_min(0).masked_fill(same, 0)
-            cost_q = (margin - pos[None, :] + scores).clamp_min(0).masked_fill(same, 0)
-            loss = cost_i.sum() + cost_q.sum()
-            opt.step(torch.autograd.grad(loss, [u, v]))
-        if dev is not None:
-            with torch.no_grad():
-                m = ranking_metrics(_joint_sim(dev[0], dev[1], u.detach().cpu().numpy(), v.detach().cpu().numpy()), dev[2])
-            score = sum(m[d][f"r@{k}"] for d in ("query_to_item", "item_to_query") for k in (1, 5, 10))
-            if score > best_score:
-                best, best_score = (u.detach().clone(), v.detach().clone()), score
-        else:
-            best = (u.detach().clone(), v.detach().clone())
+    with _threads_for(batch_size * dim * (q.shape[1] + it.shape[1])):
+        for _ in range(epochs):
+            best, best_score = _epoch(q, it, g, u, v, opt, gen, batch_size, margin, dev, best, best_score)
     return best[0].cpu().numpy(), best[1].cpu().numpy()
+
+
+def _epoch(q, it, g, u, v, opt, gen, batch_size, margin, dev, best, best_score):
+    """One pass of the ranking loss; keep (U, V) if the dev score improved (or always without dev)."""
+    dvc = q.device
+    order = torch.randperm(len(g), generator=gen).to(dvc)
+    for s in range(0, len(order), batch_size):
+        b = order[s : s + batch_size]
+        qe = torch.nn.functional.normalize(q[b] @ u, dim=1)
+        ie = torch.nn.functional.normalize(it[g[b]] @ v, dim=1)
+        scores = qe @ ie.T
+        pos = scores.diag()
+        same = g[b][:, None] == g[b][None, :]  # captions of the same image are not negatives
+        cost_i = (margin - pos[:, None] + scores).clamp_min(0).masked_fill(same, 0)
+        cost_q = (margin - pos[None, :] + scores).clamp_min(0).masked_fill(same, 0)
+        loss = cost_i.sum() + cost_q.sum()
+        opt.step(torch.autograd.grad(loss, [u, v]))
+    if dev is not None:
+        with torch.no_grad():
+            m = ranking_metrics(_joint_sim(dev[0], dev[1], u.detach().cpu().numpy(), v.detach().cpu().numpy()), dev[2])
+        score = sum(m[d][f"r@{k}"] for d in ("query_to_item", "item_to_query") for k in (1, 5, 10))
+        if score > best_score:
+            best, best_score = (u.detach().clone(), v.detach().clone()), score
+    else:
+        best = (u.detach().clone(), v.detach().clone())
+    return best, best_score
 
 
 def _joint_sim(queries: np.ndarray, items: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -112,10 +120,10 @@ class RankingTask:
     """
 
     def __init__(self, splits: dict, name: str = "ranking", n_folds: int = 1, dim: int = 256,
-                 epochs: int = 10) -> None:
+                 epochs: int = 10, lr: float = 1e-3) -> None:
         if not isinstance(splits, dict) or not {"train", "test"} <= set(splits):
             raise ValueError("RankingTask needs splits {'train': (...), 'test': (...)} of (sentences, items, gold).")
-        self.splits, self.name, self.n_folds, self.dim, self.epochs = splits, name, n_folds, dim, epochs
+        self.splits, self.name, self.n_folds, self.dim, self.epochs, self.lr = splits, name, n_folds, dim, epochs, lr
 
     def sentences(self) -> list[str]:
         """Every query sentence.
@@ -130,7 +138,7 @@ class RankingTask:
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
         """
         enc = {k: (ev.encode(list(s)), np.asarray(i, np.float32), np.asarray(g)) for k, (s, i, g) in self.splits.items()}
-        u, v = train_joint_space(*enc["train"], dim=self.dim, epochs=self.epochs, seed=int(ev.params.seed),
+        u, v = train_joint_space(*enc["train"], dim=self.dim, epochs=self.epochs, lr=self.lr, seed=int(ev.params.seed),
                                  device=ev.params.get("device", "auto"), dev=enc.get("dev"))
         q, items, gold = enc["test"]
         item_fold = np.arange(len(items)) * self.n_folds // len(items)
