@@ -22,6 +22,7 @@ from typing import Protocol
 import numpy as np
 import torch
 
+from xsent_lib.encoders.base import check_batch, length_mask
 from xsent_lib.losses.seq2seq import IGNORE_INDEX, sequence_cross_entropy
 
 
@@ -39,9 +40,17 @@ class LanguageModel(Protocol):
         langs: torch.Tensor | None = None,
         positions: torch.Tensor | None = None,
         causal: bool = False,
-    ) -> torch.Tensor: ...
+    ) -> torch.Tensor:
+        """Per-token states ``[B, T, d]`` (``causal=True``: each token sees only its left context).
 
-    def lm_logits(self, hidden: torch.Tensor) -> torch.Tensor: ...
+        Book: chapter 10 (Cross-lingual language models, XLM).
+        """
+
+    def lm_logits(self, hidden: torch.Tensor) -> torch.Tensor:
+        """Vocabulary logits ``[..., V]`` of states ``[..., d]``.
+
+        Book: chapter 10 (Cross-lingual language models, XLM).
+        """
 
 
 @dataclass(frozen=True)
@@ -76,20 +85,6 @@ class PairBatch:
     split: torch.Tensor
 
 
-def _check_batch(token_ids: torch.Tensor, lengths: torch.Tensor) -> None:
-    if not isinstance(token_ids, torch.Tensor) or token_ids.dim() != 2 or token_ids.dtype != torch.long:
-        raise TypeError("token_ids must be a LongTensor [batch, time].")
-    if not isinstance(lengths, torch.Tensor) or lengths.shape != token_ids.shape[:1] or lengths.dtype != torch.long:
-        raise TypeError(f"lengths must be a LongTensor [batch] = [{token_ids.shape[0]}].")
-    if lengths.numel() and (int(lengths.min()) < 1 or int(lengths.max()) > token_ids.shape[1]):
-        raise ValueError(f"lengths must lie in [1, {token_ids.shape[1]}], got min {int(lengths.min())} max {int(lengths.max())}.")
-
-
-def _valid_positions(token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-    steps = torch.arange(token_ids.shape[1], device=token_ids.device)
-    return steps.unsqueeze(0) < lengths.unsqueeze(1)
-
-
 def clm_targets(token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     """Next-token targets: ``targets[b, t] = token_ids[b, t+1]``, ``IGNORE_INDEX`` past the sentence end.
 
@@ -97,10 +92,10 @@ def clm_targets(token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     length ``n`` yields ``n - 1`` predictions.
     Book: chapter 10 (Cross-lingual language models, XLM: CLM).
     """
-    _check_batch(token_ids, lengths)
+    check_batch(token_ids, lengths)
     shifted = torch.full_like(token_ids, IGNORE_INDEX)
     shifted[:, :-1] = token_ids[:, 1:]
-    keep = _valid_positions(token_ids, lengths - 1)
+    keep = length_mask(lengths - 1, token_ids.shape[1])
     return torch.where(keep, shifted, torch.full_like(shifted, IGNORE_INDEX))
 
 
@@ -170,7 +165,7 @@ def mlm_mask(
     were. Random draws come from ``generator`` (the global torch RNG when None).
     Book: chapter 10 (Cross-lingual language models, XLM: MLM).
     """
-    _check_batch(token_ids, lengths)
+    check_batch(token_ids, lengths)
     if not (0.0 < mask_prob <= 1.0):
         raise ValueError(f"mask_prob must lie in (0, 1], got {mask_prob!r}.")
     if p_mask < 0 or p_random < 0 or p_mask + p_random > 1:
@@ -191,7 +186,7 @@ def mlm_mask(
         if token_weights.shape != (vocab_size,):
             raise ValueError(f"token_weights must have shape [{vocab_size}], got {tuple(token_weights.shape)}.")
         weights = token_weights.to(device=device, dtype=torch.float32).masked_fill(is_special, 0.0)
-    eligible = _valid_positions(token_ids, lengths) & ~is_special[token_ids]
+    eligible = length_mask(lengths, token_ids.shape[1]) & ~is_special[token_ids]
     flat_weights = torch.where(eligible, weights[token_ids], torch.zeros((), device=device)).reshape(-1)
     n_candidates = int((flat_weights > 0).sum())
     if n_candidates == 0:
@@ -261,8 +256,8 @@ def tlm_concat(
     Add any separator tokens (e.g. ``</s>``) when tokenising; this function keeps the tokens as given.
     Book: chapter 10 (Cross-lingual language models, XLM: TLM).
     """
-    _check_batch(src_ids, src_lengths)
-    _check_batch(tgt_ids, tgt_lengths)
+    check_batch(src_ids, src_lengths)
+    check_batch(tgt_ids, tgt_lengths)
     if src_ids.shape[0] != tgt_ids.shape[0]:
         raise ValueError(f"src and tgt batches differ in size: {src_ids.shape[0]} vs {tgt_ids.shape[0]}.")
     batch, device = src_ids.shape[0], src_ids.device

@@ -13,7 +13,8 @@ class History:
     """The record of one :func:`xsent_lib.train.fit` run, one entry per finished epoch.
 
     ``lr`` is the rate in force during the epoch, ``wall_time`` its seconds (dev evaluation and
-    callbacks included), ``steps`` the optimizer steps done by its end. ``evals[name]`` lists
+    callbacks included), ``steps`` the optimizer steps done by its end, ``examples`` the examples
+    seen in it (first dimension of each batch's first tensor). ``evals[name]`` lists
     ``{"step", "epoch", "value"}`` records of each periodic callback (step 0 = before training).
     ``stop_reason`` is ``"max_epochs"``, ``"early_stopping"`` or ``"min_lr"``.
     Book: chapter 3 (InferSent: training curves).
