@@ -6,14 +6,26 @@ Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
 
+from xsent_lib.eval.bitext import BUCCTask, bucc_evaluate, f1_at_threshold, mine_bitext, select_threshold
 from xsent_lib.eval.classifier import BatchedClassifier, BatchedLogReg, ClassifierConfig
+from xsent_lib.eval.crosslingual import (
+    CrossLingualTransferTask,
+    SentenceRetrievalTask,
+    sentence_retrieval,
+    unsupervised_criterion,
+    word_translation,
+)
 from xsent_lib.eval.engine import Evaluation, Params, batcher_from_encoder, batcher_from_function
 from xsent_lib.eval.probing import ProbingTask, probing_baselines
+from xsent_lib.eval.retrieval import RankingTask, ranking_metrics
 from xsent_lib.eval.protocols import cv_then_test, nested_cv, split_select, stratified_folds
 from xsent_lib.eval.sts import STSTask, sts_aggregates
 from xsent_lib.eval.transfer import PairClassificationTask, RelatednessTask, TransferTask, pair_features
 
 __all__ = [
+    "BUCCTask", "CrossLingualTransferTask", "RankingTask", "SentenceRetrievalTask", "bucc_evaluate",
+    "f1_at_threshold", "mine_bitext", "ranking_metrics", "select_threshold", "sentence_retrieval",
+    "unsupervised_criterion", "word_translation",
     "BatchedClassifier", "BatchedLogReg", "ClassifierConfig", "Evaluation", "PairClassificationTask", "Params",
     "ProbingTask", "RelatednessTask", "STSTask", "TransferTask", "batcher_from_encoder", "batcher_from_function",
     "cv_then_test", "nested_cv", "pair_features", "probing_baselines", "split_select", "stratified_folds",

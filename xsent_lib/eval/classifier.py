@@ -43,7 +43,9 @@ class ClassifierConfig:
     choice; the SentEval README says Tanh). ``l2`` is the penalty grid (thesis/SentEval PyTorch grid
     10^-5..10^-2), searched together with ``nhid`` and ``dropout``. Adam with ``lr`` and minibatches of
     ``batch_size``; every "epoch" is ``epoch_size`` passes, and training stops when the validation score
-    has not improved for ``tenacity`` epochs (or after ``max_epochs``). Models not given a validation
+    has not improved for ``tenacity`` epochs (or after ``max_epochs``); on small data an epoch is
+    stretched to at least ``min_steps_per_epoch`` minibatch steps (our choice: SentEval's smallest task
+    has 1.5k rows, the book's toy tasks a few hundred, where a few passes would leave the MLP untrained). Models not given a validation
     set hold out ``validation_split`` of their training rows for early stopping, as SentEval does.
     Logistic regression (all ``nhid`` 0) is solved exactly by default (``solver='exact'``, see
     :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way.
@@ -59,6 +61,7 @@ class ClassifierConfig:
     epoch_size: int = 4
     tenacity: int = 5
     max_epochs: int = 50
+    min_steps_per_epoch: int = 50
     validation_split: float = 0.1
     kfold: int = 10
     seed: int = 1111
@@ -76,7 +79,7 @@ class ClassifierConfig:
             raise ValueError(f"l2 must be a non-empty tuple of non-negative penalties, got {self.l2!r}.")
         if self.kfold < 2:
             raise ValueError(f"kfold must be at least 2, got {self.kfold}.")
-        for name in ("batch_size", "epoch_size", "tenacity", "max_epochs"):
+        for name in ("batch_size", "epoch_size", "tenacity", "max_epochs", "min_steps_per_epoch"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}.")
         if self.solver not in ("exact", "adam"):
@@ -330,8 +333,10 @@ class BatchedClassifier:
         weights = [p for p in self.params if p.dim() >= 3]
         work = cfg.batch_size * sum(w.numel() for w in weights)
         with _threads_for(work):
+            steps_per_pass = -(-rows.size // cfg.batch_size)
+            passes = max(cfg.epoch_size, -(-cfg.min_steps_per_epoch // steps_per_pass))
             for _ in range(cfg.max_epochs):
-                for _ in range(cfg.epoch_size):
+                for _ in range(passes):
                     order = rows[rng.permutation(rows.size)]
                     for s in range(0, order.size, cfg.batch_size):
                         idx = torch.as_tensor(order[s : s + cfg.batch_size], device=dev)
