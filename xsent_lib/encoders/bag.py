@@ -131,10 +131,11 @@ class BagOfVectorsEncoder(SentenceEncoder):
             segment = torch.repeat_interleave(torch.arange(len(lengths), device=flat_ids.device), lengths)
             out = torch.zeros(len(lengths), weight.shape[1], dtype=weight.dtype, device=weight.device)
             out = out.index_add(0, segment, vecs * token_w[:, None])
-        elif self.pooling == "mean":
-            out = F.embedding_bag(flat_ids, weight, starts, mode="mean")
         else:
+            # "sum" mode is the fast (fbgemm) kernel on CPU; the mean divides afterwards.
             out = F.embedding_bag(flat_ids, weight, starts, mode="sum", per_sample_weights=token_w)
+            if self.pooling == "mean":
+                out.div_(lengths.to(out.dtype)[:, None])
         if bool(self.principal_component.any()):
             pc = self.principal_component
             out = out - (out @ pc)[:, None] * pc[None, :]
@@ -152,13 +153,18 @@ class BagOfVectorsEncoder(SentenceEncoder):
         return self.forward_flat(token_ids[mask], offsets)
 
     def encode_csr(self, flat: np.ndarray, offsets: np.ndarray, batch_size: int, device: torch.device) -> np.ndarray:
-        """Encode ``batch_size`` sentences per fused call, in input order (no sorting or padding needed).
+        """Encode in input order with fused lookups (no sorting or padding needed).
 
+        On the CPU all sentences go through ONE ``embedding_bag`` call whose result tensor is returned
+        as the array itself (no per-chunk copies; ``batch_size`` is irrelevant there). On an accelerator
+        ``batch_size`` sentences go per call and each chunk is copied back.
         Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
         """
         n = len(offsets) - 1
         if (np.diff(offsets) < 1).any():
             raise ValueError("every sentence needs at least one token; TextPipeline maps empty sentences to <unk>.")
+        if device.type == "cpu":
+            return self.forward_flat(torch.from_numpy(flat), torch.from_numpy(offsets)).float().numpy()
         out = np.empty((n, self.output_dim), dtype=np.float32)
         for s in range(0, n, batch_size):
             e = min(s + batch_size, n)

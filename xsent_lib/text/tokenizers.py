@@ -146,6 +146,10 @@ class CharTrigramTokenizer(Tokenizer):
             raise ValueError(f"boundary must be one whitespace character (it can never occur inside a word), got {boundary!r}.")
         self.lowercase = bool(lowercase)
         self.boundary = boundary
+        # Padded words joined by ONE shared boundary: a trigram lies inside a padded word exactly when
+        # its middle character is not the boundary (words never contain whitespace). The lookahead
+        # finds all overlapping such trigrams in one C-level scan.
+        self._trigram_re = re.compile(f"(?=(.[^{re.escape(boundary)}].))", re.DOTALL)
 
     def tokenize(self, sentence: str) -> list[str]:
         """Trigrams of every padded word of one sentence, in reading order.
@@ -156,10 +160,7 @@ class CharTrigramTokenizer(Tokenizer):
             raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
         b = self.boundary
         words = _WORD_RE.findall(sentence.lower() if self.lowercase else sentence)
-        # Joining padded words with ONE shared boundary: a trigram lies inside a padded word exactly
-        # when its middle character is not the boundary (words never contain whitespace).
-        s = b + b.join(words) + b
-        return [s[i : i + 3] for i in range(len(s) - 2) if s[i + 1] != b] if words else []
+        return self._trigram_re.findall(b + b.join(words) + b) if words else []
 
     def config(self) -> dict:
         """JSON-ready description. Book: chapter 8 (Paraphrastic embeddings from bitext)."""
