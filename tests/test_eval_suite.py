@@ -1,0 +1,46 @@
+"""The SentEval task list builds from the data files with the right protocol for each task."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from xsent_lib.eval.engine import Evaluation
+from xsent_lib.eval.probing import ProbingTask
+from xsent_lib.eval.sts import STSTask
+from xsent_lib.eval.suite import PROBING_NAMES, SENTEVAL_TASKS, senteval_tasks
+from xsent_lib.eval.transfer import PairClassificationTask, RelatednessTask, TransferTask
+
+FIXTURES = Path(__file__).parent / "fixtures" / "formats"
+
+
+def test_protocols_follow_senteval():
+    tasks = {t.name: t for t in senteval_tasks(FIXTURES, ["MR", "SST2", "TREC", "MRPC", "SICKEntailment",
+                                                          "SICKRelatedness", "STSBenchmark", "Tense"])}
+    assert isinstance(tasks["MR"], TransferTask) and tasks["MR"].protocol == "cv"
+    assert tasks["SST2"].protocol == "split" and tasks["TREC"].protocol == "cv_test"
+    assert isinstance(tasks["MRPC"], PairClassificationTask) and tasks["MRPC"].protocol == "cv_test"
+    assert tasks["SICKEntailment"].protocol == "split"
+    assert isinstance(tasks["SICKRelatedness"], RelatednessTask) and tasks["SICKRelatedness"].n_classes == 5
+    assert tasks["STSBenchmark"].n_classes == 6
+    assert isinstance(tasks["Tense"], ProbingTask)
+    assert len(SENTEVAL_TASKS) == 16 and len(PROBING_NAMES) == 10
+
+
+def test_sts_runs_on_the_fixture_files():
+    (task,) = senteval_tasks(FIXTURES, ["STS12"])
+    assert isinstance(task, STSTask)
+    rng = np.random.default_rng(0)
+    table = {}
+
+    def batcher(params, batch):
+        return np.vstack([np.sum([table.setdefault(w, rng.standard_normal(8)) for w in s], 0) for s in batch])
+
+    res = Evaluation({}, batcher).eval(task)
+    assert set(res["subsets"]) == set(task.data.splits) and res["metric"] == "cosine-unsupervised"
+
+
+def test_unknown_task_names_are_rejected():
+    with pytest.raises(ValueError, match="unknown tasks"):
+        senteval_tasks(FIXTURES, ["MRR"])
