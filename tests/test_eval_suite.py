@@ -28,17 +28,21 @@ def test_protocols_follow_senteval():
     assert len(SENTEVAL_TASKS) == 16 and len(PROBING_NAMES) == 10
 
 
-def test_sts_runs_on_the_fixture_files():
-    (task,) = senteval_tasks(FIXTURES, ["STS12"])
-    assert isinstance(task, STSTask)
+def test_sts_runs_on_the_fixture_files_and_rejects_one_pair_subsets():
+    from xsent_lib.data.formats.sts import load_sts
+
     rng = np.random.default_rng(0)
     table = {}
 
     def batcher(params, batch):
         return np.vstack([np.sum([table.setdefault(w, rng.standard_normal(8)) for w in s], 0) for s in batch])
 
-    res = Evaluation({}, batcher).eval(task)
-    assert set(res["subsets"]) == set(task.data.splits) and res["metric"] == "cosine-unsupervised"
+    data = load_sts(FIXTURES, "STS12", subsets=("MSRpar", "MSRvid"))
+    res = Evaluation({}, batcher).eval(STSTask(data))
+    assert set(res["subsets"]) == {"MSRpar", "MSRvid"} and res["subsets"]["MSRpar"]["n"] == 3
+    (full,) = senteval_tasks(FIXTURES, ["STS12"])  # the fixture's OnWN subset has a single pair
+    with pytest.raises(ValueError, match="length >= 2"):
+        Evaluation({}, batcher).eval(full)
 
 
 def test_unknown_task_names_are_rejected():
