@@ -141,9 +141,11 @@ def test_split_takes_evenly_spaced_ranked_source_words():
 
 
 def test_freedict_dataset_merges_reverse_and_keeps_splits_disjoint(tmp_path):
-    eng_fra = [("cat", "cat /kæt/\nchat\n"), ("mat", "mat /mæt/\n1. tapis\n2. natte\n"), ("line", "line /laɪn/\nligne\n"),
+    eng_fra = [("cat", "cat /kæt/\nchat\n"), ("mat", "mat /mæt/\n1. tapis\n2. natte\n"),
+               ("line", "line /laɪn/\nligne\n"),
                ("string", "string /strɪŋ/\nficelle, chaîne\n"), ("sentence", "sentence /sɛntəns/\nphrase\n"),
-               ("meet", "meet /miːt/\nrencontrer\n"), ("hash", "hash /hæʃ/\nhachis\n"), ("again", "again /əgɛn/\nencore\n"),
+               ("meet", "meet /miːt/\nrencontrer\n"), ("hash", "hash /hæʃ/\nhachis\n"),
+               ("again", "again /əgɛn/\nencore\n"),
                ("first", "first /fɜːst/\npremier\n"), ("come across", "come across /kʌm/\nrencontrer\n")]
     fra_eng = [("chien", "chien /ʃjɛ̃/ <n, masc>\ndog\n"), ("phrase", "phrase /fʁaz/\nsentence\n")]
     raw = {"dict-freedict-eng-fra": rb.make_dictd(tmp_path / "ef", "eng-fra", eng_fra),

@@ -10,6 +10,7 @@ import getpass
 import hashlib
 import http.server
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from xsent_lib.data import cli, fetch as fetch_module
-from xsent_lib.data.cache import ENV_VAR, MANIFEST, cache_root, cache_status, norm_dir, raw_dir, read_json
+from xsent_lib.data.cache import ENV_VAR, MANIFEST, cache_root, cache_status, dir_size, norm_dir, raw_dir, read_json
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Dataset, Source, build_catalogue
 from xsent_lib.data.corpora import load_labelled, load_ratings, load_text
 from xsent_lib.data.fetch import ChecksumError, fetch
@@ -181,6 +182,17 @@ def test_cache_root_resolution(tmp_path, monkeypatch):
     assert cache_root(tmp_path / "arg") == tmp_path / "arg"
     monkeypatch.delenv(ENV_VAR)
     assert cache_root().name == "xsent" and not cache_root().is_relative_to(Path(__file__).resolve().parents[1])
+
+
+def test_dir_size_counts_a_hard_linked_file_once(tmp_path):
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "norm").mkdir()
+    (tmp_path / "raw" / "v.npy").write_bytes(b"x" * 100)
+    (tmp_path / "raw" / "w.txt").write_bytes(b"y" * 7)
+    os.link(tmp_path / "raw" / "v.npy", tmp_path / "norm" / "v.npy")
+    seen: set = set()
+    assert (dir_size(tmp_path / "norm", seen), dir_size(tmp_path / "raw", seen)) == (100, 7)
+    assert dir_size(tmp_path / "raw") == 107 and dir_size(tmp_path / "missing") == 0
 
 
 # ------------------------------------------------------------------------------------------ fetching

@@ -141,14 +141,26 @@ def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
     return folder
 
 
-def dir_size(path: Path) -> int:
+def dir_size(path: Path, seen: set[tuple[int, int]] | None = None) -> int:
     """Total bytes of the regular files under ``path`` (0 when it does not exist); links are not followed.
 
+    With ``seen``, a file hard-linked elsewhere (GloVe's vectors are linked from ``raw/`` into
+    ``norm/``) is counted only the first time its inode is met, so sizes add up to the disk used.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     if not path.exists():
         return 0
-    return sum(p.lstat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
+    total = 0
+    for p in path.rglob("*"):
+        if p.is_symlink() or not p.is_file():
+            continue
+        st = p.lstat()
+        if seen is not None:
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
+        total += st.st_size
+    return total
 
 
 @dataclass(frozen=True)
@@ -169,11 +181,12 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None,
                  catalogue: Catalogue = CATALOGUE) -> tuple[Path, list[CacheEntry], int]:
     """Every catalogue dataset found in the cache, and the bytes the raw unpacked archives take.
 
-    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out.
+    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. A hard-linked file
+    counts once, with the first dataset that holds it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     root = cache_root(cache_dir)
-    entries = []
+    entries, seen = [], set()
     for d in catalogue.datasets.values():
         folder = norm_dir(d.name, root)
         manifest = read_json(folder / MANIFEST)
@@ -181,5 +194,6 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None,
             continue
         ready = manifest.get("sources") == expected_sources(d, catalogue)
         stats = manifest.get("stats")
-        entries.append(CacheEntry(d.name, d.kind, ready, dir_size(folder), stats if isinstance(stats, dict) else {}))
-    return root, entries, dir_size(root / "raw")
+        entries.append(CacheEntry(d.name, d.kind, ready, dir_size(folder, seen),
+                                  stats if isinstance(stats, dict) else {}))
+    return root, entries, dir_size(root / "raw", seen)

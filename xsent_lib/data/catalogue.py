@@ -64,7 +64,7 @@ class Source:
 
 @dataclass(frozen=True)
 class Dataset:
-    """What a chapter loads: built by ``normaliser`` (``module:function`` in ``xsent_lib.data.corpora``) from ``sources``.
+    """What a chapter loads, built from ``sources`` by ``normaliser`` (``module:function`` in ``data.corpora``).
 
     ``params`` are passed to the normaliser as keyword arguments; ``languages`` are ISO 639-1 codes;
     ``profiles`` lists the fetch profiles that include the dataset; ``needs_raw`` marks datasets
@@ -217,9 +217,12 @@ _FREEDICT = {
     "spa-eng": ("2022.04.21-1", 131624, "debf5f88fcdaebe824704664cdbb42b6c14f82ab4adda4e91bc388b16200eefc", "GPL-2+"),
     "eng-rus": ("2022.04.21-1", 59552, "0683c8eda017ff1082815c3bd918a7c9f1516b18621fcdf0ef46a9a1b9d61ea3", "GPL-2+"),
     "eng-tur": ("2022.04.21-1", 2205568, "dd18d6682827301cb7131fda95728dd4c5ec3d73da6dab1f98619310608fbd99", "GPL-2+"),
-    "eng-fin": ("2022.12.07-2", 3626152, "037351c22b6f803358517d0293bab9619f6bef964e22cab68f63a174b5d22ebe", "CC-BY-SA-3.0"),
-    "eng-jpn": ("2022.12.07-2", 1742968, "3d06a55a8fa16a529b9f95b8d2fe3f7163700cea03aa7ee5b53c40dcdd6c6868", "CC-BY-SA-3.0"),
-    "eng-bul": ("2022.12.07-2", 1791676, "91e23fe0ec1dfff19b27d302d7fba32fcc93f95e9b8965939d6f4c966e478389", "CC-BY-SA-3.0"),
+    "eng-fin": ("2022.12.07-2", 3626152, "037351c22b6f803358517d0293bab9619f6bef964e22cab68f63a174b5d22ebe",
+                "CC-BY-SA-3.0"),
+    "eng-jpn": ("2022.12.07-2", 1742968, "3d06a55a8fa16a529b9f95b8d2fe3f7163700cea03aa7ee5b53c40dcdd6c6868",
+                "CC-BY-SA-3.0"),
+    "eng-bul": ("2022.12.07-2", 1791676, "91e23fe0ec1dfff19b27d302d7fba32fcc93f95e9b8965939d6f4c966e478389",
+                "CC-BY-SA-3.0"),
     "eng-ara": ("2022.04.21-1", 1632568, "a4528bf4f3a340f71d229526cd7e1853f1bc0477da4c0b7944bdb9595c7f23d3", "GPL-2+"),
     "eng-por": ("2022.04.21-1", 411016, "ef942ae345dda5f504b256a9df131993350737f70a1e55c58f49e4ae3196ec3f", "GPL-2+"),
     "eng-pol": ("2022.04.21-1", 597344, "edfc15cb7d7decb09d4af7e502d7bf9df170523506fd7d5918d02d8f8a03c816", "GPL-3+"),
@@ -303,7 +306,7 @@ def _real_sources() -> list[Source]:
                "Rotten Tomatoes fresh/rotten critic snippets and IMDb-style plot summaries (MR- and SUBJ-like tasks)"),
         Source("vadersentiment-sdist", "pypi-sdist", "vaderSentiment", "3.3.2",
                "5d7c06e027fc8b99238edb0d53d970cf97066ef97654009890b83703849632f9", "MIT", 2466783,
-               "VADER's human-rated snippets (movie reviews, Amazon, NYT editorials, tweets), in a tar inside the sdist",
+               "VADER's human-rated snippets (movie reviews, Amazon, NYT editorials, tweets), a tar inside the sdist",
                notes="pip prepares the sdist's metadata (runs its setup.py) while downloading it"),
         Source("sword-text-kjv", "deb", "sword-text-kjv", "14.3-1",
                "9f463f28ce665f6f528fc723179722bced880a4c5485f7a41bf742838315de57", "public domain", 2800476,

@@ -1,4 +1,4 @@
-"""Reading the cached bitexts: ``pairs.tsv`` with columns ``src``, ``tgt`` (one-line texts) and ``ref`` (where the pair came from).
+"""Reading the cached bitexts: ``pairs.tsv`` with columns ``src``, ``tgt`` (one-line texts) and ``ref`` (the origin).
 
 ``ref`` is ``doc-<i>:<line>:<md5|line>`` for nlp-corpus, ``<help file>#<paragraph id>`` for the
 LibreOffice help and ``<Book>.<chapter>.<verse>`` for the Bible.

@@ -1,4 +1,4 @@
-"""Debian ``dict-freedict-*``: bilingual dictionaries in dictd format, reduced to single-word pairs and split MUSE-style.
+"""Debian ``dict-freedict-*``: dictd-format bilingual dictionaries, reduced to single-word pairs, split MUSE-style.
 
 Layout: ``usr/share/dictd/freedict-<src>-<tgt>.index`` (``headword<TAB>offset<TAB>length``, offsets
 in dictd's base64 digits) and ``.dict.dz`` (gzip-readable). An entry starts with the headword line
@@ -179,7 +179,7 @@ def normalise_freedict(raw: Mapping[str, Path], out: Path, forward: str, reverse
 
 def load_dictionary(name: str, split: str = "all",
                     cache_dir: str | os.PathLike[str] | None = None) -> BilingualDictionary:
-    """The pairs of cached dictionary ``name`` (e.g. ``"freedict-en-de"``) in ``split`` ``"train"``, ``"test"`` or ``"all"``.
+    """The pairs of cached dictionary ``name`` (e.g. ``"freedict-en-de"``) in split ``"train"``, ``"test"``, ``"all"``.
 
     Sorted by source word, then translation; a source word with several translations has several
     rows. Map it onto a vocabulary with ``xsent_lib.data.formats.dictionaries.dictionary_to_indices``.

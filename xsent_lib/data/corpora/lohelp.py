@@ -86,7 +86,7 @@ def parse_help_tree(lang_dir: Path) -> dict[str, dict[str, str]]:
 
 def align_help(english: Mapping[str, Mapping[str, str]], other: Mapping[str, Mapping[str, str]],
                min_words: int = 3) -> list[tuple[str, str, str]]:
-    """Align two parsed help trees by (file, paragraph id): ``(english, translation, "file#id")`` rows, filtered as above.
+    """Align two parsed help trees by (file, paragraph id) into ``(english, translation, "file#id")`` rows, filtered.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -111,7 +111,7 @@ def _english_dir(raw: Path) -> Path:
 
 def normalise_lohelp(raw: Mapping[str, Path], out: Path, source: str, target: str, target_dir: str,
                      min_words: int = 3) -> dict[str, object]:
-    """Write ``pairs.tsv`` for the English help (source ``source``) aligned with help folder ``target_dir`` of ``target``.
+    """Write ``pairs.tsv``: the English help of ``source`` aligned with the help folder ``target_dir`` of ``target``.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """

