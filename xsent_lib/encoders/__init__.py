@@ -1,4 +1,4 @@
-"""Sentence encoders: the shared contract, bags of vectors, RNNs, attention, ConvNets and heads.
+"""Sentence encoders: the shared contract, bags of vectors, RNNs, attention, ConvNets, Transformers, decoders, heads.
 
 Book: chapter 3 (InferSent: sentence encoders).
 """
@@ -20,6 +20,7 @@ from xsent_lib.encoders.base import (
     masked_mean,
 )
 from xsent_lib.encoders.convnet import GatedConvNetEncoder, HierarchicalConvNetEncoder
+from xsent_lib.encoders.decoder import LSTMDecoder, Seq2Seq
 from xsent_lib.encoders.heads import (
     MLP,
     LinearClassifier,
@@ -30,6 +31,7 @@ from xsent_lib.encoders.heads import (
 )
 from xsent_lib.encoders.infersent_format import load_infersent, save_infersent
 from xsent_lib.encoders.recurrent import ARCHITECTURES, RecurrentEncoder
+from xsent_lib.encoders.transformer import TransformerSentenceEncoder
 
 # The seven encoders of thesis Table 3.6 plus the probing ConvNet, by the names the book uses.
 NLI_ENCODERS = (*ARCHITECTURES, "inner-attention", "hconvnet", "gated-convnet")
@@ -62,12 +64,15 @@ __all__ = [
     "GatedConvNetEncoder",
     "HierarchicalConvNetEncoder",
     "InnerAttentionEncoder",
+    "LSTMDecoder",
     "LinearClassifier",
     "LinearRegressor",
     "NLIClassifier",
     "NLIModel",
     "RecurrentEncoder",
     "SentenceEncoder",
+    "Seq2Seq",
+    "TransformerSentenceEncoder",
     "build_embedding",
     "build_encoder",
     "check_batch",

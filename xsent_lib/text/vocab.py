@@ -113,8 +113,7 @@ class Vocab:
         """
         if isinstance(tokens, str):
             raise TypeError("lookup() takes a list of tokens, not a single string; tokenise first.")
-        get, unk = self.stoi.get, self.unk_id
-        return np.fromiter((get(t, unk) for t in tokens), dtype=np.int64, count=len(tokens))
+        return np.fromiter(map(self.stoi.get, tokens, itertools.repeat(self.unk_id)), dtype=np.int64, count=len(tokens))
 
     def lookup_flat(self, token_lists: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
         """Ids of many token lists in CSR form: one flat int64 array and ``len+1`` offsets.
@@ -125,10 +124,9 @@ class Vocab:
         lengths = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=len(token_lists))
         offsets = np.zeros(len(token_lists) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        get, unk = self.stoi.get, self.unk_id
-        flat = np.fromiter(
-            (get(t, unk) for t in itertools.chain.from_iterable(token_lists)), dtype=np.int64, count=int(offsets[-1])
-        )
+        # map(dict.get, tokens, repeat(unk)) runs the lookups in C, without a Python frame per token.
+        tokens = itertools.chain.from_iterable(token_lists)
+        flat = np.fromiter(map(self.stoi.get, tokens, itertools.repeat(self.unk_id)), dtype=np.int64, count=int(offsets[-1]))
         return flat, offsets
 
     def tokens_of(self, ids: Sequence[int] | np.ndarray) -> list[str]:
