@@ -126,6 +126,18 @@ def orthogonalize_(weight: torch.Tensor, beta: float) -> None:
         weight.copy_((1 + beta) * weight - beta * (weight @ weight.T) @ weight)
 
 
+def scheduled_lr(lr: float, criterion: float, previous: float, config: AdversarialConfig) -> float:
+    """Next epoch's learning rate: ``lr * lr_decay``, times ``lr_shrink`` if ``criterion < previous``, >= ``min_lr``.
+
+    The thesis halves the rate "whenever the unsupervised validation criterion decreases"; we compare
+    with the previous epoch (MUSE's code compares with the best so far) and apply the schedule to
+    both players, as the thesis gives one set of SGD settings "for both".
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    shrink = config.lr_shrink if criterion < previous else 1.0
+    return max(config.min_lr, lr * config.lr_decay * shrink)
+
+
 def _as_embeddings(name: str, x: np.ndarray | torch.Tensor, device: torch.device) -> torch.Tensor:
     t = torch.as_tensor(np.asarray(x) if not isinstance(x, torch.Tensor) else x)
     if t.dim() != 2 or not t.is_floating_point() or t.shape[0] < 2:
@@ -234,9 +246,8 @@ class AdversarialAligner:
         """Run ``n_epochs`` epochs, select the best W by the criterion, and return one record per epoch.
 
         An epoch is ``epoch_size // batch_size`` rounds of ``dis_steps`` discriminator steps and one
-        mapping step. After each epoch both learning rates decay by ``lr_decay``, are multiplied by
-        ``lr_shrink`` if the criterion fell below the previous epoch's, and never go under
-        ``min_lr``. At the end the map is set to the epoch with the best criterion.
+        mapping step. After each epoch both learning rates follow :func:`scheduled_lr`. At the end
+        the map is set to the epoch with the best criterion.
         Book: chapter 5 (Word translation without parallel data).
         """
         cfg = self.config
@@ -253,8 +264,7 @@ class AdversarialAligner:
                             "map_loss": float(np.mean(map_losses)), "criterion": crit, "lr": lr})
             if crit > best_crit:
                 best_W, best_crit = self.W, crit
-            lr = max(cfg.min_lr, lr * cfg.lr_decay * (cfg.lr_shrink if crit < previous else 1.0))
-            previous = crit
+            lr, previous = scheduled_lr(lr, crit, previous, cfg), crit
             self._set_lr(lr)
         with torch.no_grad():
             self.mapping.weight.copy_(torch.from_numpy(best_W).to(self.device))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.linalg import expm
 
 
 def random_orthogonal(dim: int, rng: np.random.Generator, *, proper: bool = False) -> np.ndarray:
@@ -27,6 +28,18 @@ def random_orthogonal(dim: int, rng: np.random.Generator, *, proper: bool = Fals
     if proper and np.linalg.det(Q) < 0:
         Q[:, 0] = -Q[:, 0]
     return Q
+
+
+def rotation_with_angle(dim: int, degrees: float, rng: np.random.Generator) -> np.ndarray:
+    """A random rotation whose largest principal angle is ``degrees``: ``expm(t A)`` for a random skew ``A``.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    if dim < 2:
+        raise ValueError(f"a rotation needs dim >= 2, got {dim}.")
+    a = rng.normal(size=(dim, dim))
+    a = a - a.T
+    return expm(a * np.deg2rad(degrees) / np.abs(np.linalg.eigvals(a).imag).max())
 
 
 @dataclass(frozen=True)
@@ -50,7 +63,8 @@ def _unit(x: np.ndarray) -> np.ndarray:
 
 
 def planted_rotation(n_points: int = 2000, dim: int = 10, *, n_clusters: int = 8, noise: float = 0.0,
-                     cluster_spread: float = 0.35, normalize: bool = True, seed: int = 0) -> PlantedAlignment:
+                     cluster_spread: float = 0.35, normalize: bool = True, max_angle_degrees: float | None = None,
+                     seed: int = 0) -> PlantedAlignment:
     """Sample a clustered source cloud and its rotated, noisy copy.
 
     Cluster centres are standard normal, cluster weights and per-axis scales are random, so the
@@ -59,7 +73,9 @@ def planted_rotation(n_points: int = 2000, dim: int = 10, *, n_clusters: int = 8
     is centred and its rows scaled to unit length before rotating (MUSE's preprocessing; the noisy
     target is re-normalised). The planted map is a proper rotation (determinant +1): the adversarial
     map starts at the identity and the orthogonalisation keeps it near the rotations, so it could
-    never reach a reflection.
+    never reach a reflection. By default the rotation is Haar-random; ``max_angle_degrees`` instead
+    plants one that turns no direction by more than that angle, i.e. one that starts inside the
+    adversarial game's basin around the identity.
     Book: chapter 5 (Word translation without parallel data).
     """
     if n_points < 2 or dim < 1 or n_clusters < 1:
@@ -74,7 +90,10 @@ def planted_rotation(n_points: int = 2000, dim: int = 10, *, n_clusters: int = 8
     src = centres[cluster] + scales[cluster] * rng.normal(size=(n_points, dim))
     if normalize:
         src = _unit(src - src.mean(axis=0))
-    rotation = random_orthogonal(dim, rng, proper=True)
+    if max_angle_degrees is None:
+        rotation = random_orthogonal(dim, rng, proper=True)
+    else:
+        rotation = rotation_with_angle(dim, max_angle_degrees, rng)
     tgt = src @ rotation.T + noise * rng.normal(size=(n_points, dim))
     if normalize and noise > 0:
         tgt = _unit(tgt)
