@@ -2,7 +2,7 @@
 
 The source cloud is a Gaussian mixture with clusters of unequal size and shape (so that no rotation
 but the planted one maps the distribution onto itself); the target cloud is the same points
-rotated by a random orthogonal matrix plus noise. Row ``i`` of both is the same "word", and rows are
+rotated by a random rotation plus noise. Row ``i`` of both is the same "word", and rows are
 sorted by a Zipf frequency, most frequent first, like real embedding files.
 
 Book: chapter 5 (Word translation without parallel data).
