@@ -385,6 +385,17 @@ class FormSampler:
         front[has_sub & (r[3] < cfg.p_front_sub)] = FRONT_SUB
         disc = np.where(front == FRONT_DISC, rng.integers(0, len(E.discourse_adverbs), n), -1)
         conj = np.where(has_coord, (rng.random(n) < cfg.p_but).astype(np.int64), -1)
+        # no sentence may talk about one event twice ("the bottle does not float , but it floats"): a second
+        # clause or subject relative with the main verb (or a verb entailing / entailed by it) is dropped
+        mv = clauses.verb[:n]
+        same = lambda v: (v == mv) | (E.verb_hypernym[v] == mv) | (E.verb_hypernym[mv] == v)  # noqa: E731
+        twice = has_coord & same(clauses.verb[np.maximum(coord_row, 0)])
+        coord_row[twice], conj[twice] = -1, -1
+        twice = has_sub & same(clauses.verb[np.maximum(sub_row, 0)])
+        sub_row[twice], sub_conj[twice] = -1, -1
+        front[twice & (front == FRONT_SUB)] = FRONT_NONE
+        rel = clauses.subj_rel[:n]
+        clauses.subj_rel[:n] = np.where((rel >= 0) & same(clauses.verb[np.maximum(rel, 0)]), -1, rel)
         return Forms(clauses, np.arange(n), coord_row, conj, sub_row, sub_conj, front, disc, np.zeros(n, bool))
 
     def _corefer(self, rng: np.random.Generator, coord: dict, main: dict, ci: np.ndarray, same_subj: np.ndarray) -> None:

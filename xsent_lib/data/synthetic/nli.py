@@ -19,7 +19,10 @@ Constructions per label (a row picks one at random among those that apply to its
   to the front or back; sometimes two of these in a row;
 * contradiction: negate the premise, a conjunct of it, or an entailed variant of it; subject adjective
   antonym; subject replaced by a mutually exclusive sibling (poodle / beagle) or the other gender
-  (man / woman); adverb antonym (positive); swap the arguments of an asymmetric verb (positive);
+  (man / woman); adverb antonym (positive); swap the arguments of an asymmetric verb (positive). The
+  subject-based ones apply only when the new subject can corefer with nothing else in the premise (no object,
+  place, other clause's or embedded noun related to it, and the main clause is still the premise's), else "the
+  beagle" might be the beagle the premise already mentions;
 * neutral: subject hyponym or compatible sibling (teacher / doctor); add a subject or object adjective;
   object hypernym under negation; object hyponym (upward object); add a VP modifier (positive) or drop one
   under negation; change the tense; add an unrelated conjunct; swap arguments of a verb that is neither
@@ -83,6 +86,8 @@ class _Editor:
 
     def __init__(self, H: Forms, sampler: FormSampler, rng: np.random.Generator) -> None:
         self.H, self.s, self.rng = H, sampler, rng
+        self.premise_main = H.main.copy()
+        self.premise_nouns = self.other_nouns()  # what the premise mentions besides its main subject
 
     # field access on the main clause of sentences ``rows``
     def get(self, f: str, rows: np.ndarray | None = None) -> np.ndarray:
@@ -111,11 +116,49 @@ class _Editor:
     def can_add_adv(self) -> np.ndarray:
         return (self.get("adv") < 0) & ENGLISH.manner[self.get("verb")] & self.s.has_adv[self.get("subj")]
 
+    def other_nouns(self) -> np.ndarray:
+        """(n, k) every noun the sentence mentions besides its main subject (-1 padded): objects, places, and
+        the nouns of second, subordinate and relative clauses."""
+        c, H = self.H.clauses, self.H
+        cols = [c.obj[H.main], c.pp[H.main]]
+        rows = [H.main, H.coord, H.sub]
+        for r in rows[1:]:
+            cols += [np.where(r >= 0, getattr(c, f)[np.maximum(r, 0)], -1) for f in ("subj", "obj", "pp")]
+        for _ in range(4):  # relative clauses, nested up to the sampler's depth
+            nxt = []
+            for r in rows:
+                for f in ("subj_rel", "obj_rel"):
+                    rel = np.where(r >= 0, getattr(c, f)[np.maximum(r, 0)], -1)
+                    cols.append(np.where(rel >= 0, c.obj[np.maximum(rel, 0)], -1))
+                    nxt.append(rel)
+            rows = nxt
+        return np.stack(cols, 1)
+
+    def mentioned(self, noun: np.ndarray, others: np.ndarray) -> np.ndarray:
+        """Rows where ``noun`` is, or is taxonomically related to, one of ``others`` (so it could corefer)."""
+        anc = ENGLISH.noun_ancestors
+        o = np.maximum(others, 0)
+        x = np.maximum(noun, 0)[:, None]
+        return ((others >= 0) & (anc[x, o] | anc[o, x])).any(1)
+
+    def fresh_subject(self, noun: np.ndarray) -> np.ndarray:
+        """Rows where ``noun`` as main subject could only corefer with the premise's main subject: the main
+        clause is still the premise's and nothing else the premise mentions is related to ``noun``."""
+        return (self.H.main == self.premise_main) & ~self.mentioned(noun, self.premise_nouns)
+
+    def exclusive_ok(self) -> tuple[np.ndarray, np.ndarray]:
+        s = self.get("subj")
+        sib = LEX.children[np.maximum(LEX.parent[s], 0)]
+        free = np.stack([self.fresh_subject(sib[:, k]) for k in range(sib.shape[1])], 1)
+        sib_ok = LEX.exclusive[s][:, None] & (sib >= 0) & (sib != s[:, None]) & free
+        gender_ok = (LEX.other_gender[s] >= 0) & self.fresh_subject(LEX.other_gender[s])
+        return sib_ok, gender_ok
+
     def swap_ok(self) -> np.ndarray:
         E, subj, obj, verb = ENGLISH, self.get("subj"), self.get("obj"), self.get("verb")
         o = np.maximum(obj, 0)
         return ((obj >= 0) & (self.get("subj_def") == 1) & (self.get("obj_def") == 1)
-                & E.subj_ok[verb, o] & E.obj_ok[verb, subj])
+                & E.subj_ok[verb, o] & E.obj_ok[verb, subj] & ~E.noun_ancestors[subj, o] & ~E.noun_ancestors[o, subj])
 
     # -- edits (applicability mask over all rows, then the edit on a subset) ------------------------------
     def subj_hypernym(self, rows):
@@ -243,11 +286,13 @@ class _Editor:
         self.set("subj_adj", rows, ENGLISH.adj_antonym[self.get("subj_adj", rows)])
 
     def subj_exclusive(self, rows):
+        """Replace the subject by a noun that excludes it (a sibling under an exclusive node, or the other
+        gender) and that names nothing else in the sentence, so it can only corefer with the subject."""
         s = self.get("subj", rows)
+        sib_ok, gender_ok = (m[rows] for m in self.exclusive_ok())
         sib = LEX.children[LEX.parent[s]]
-        other = LEX.other_gender[s]
-        use_gender = (other >= 0) & ~LEX.exclusive[s]
-        self.set("subj", rows, np.where(use_gender, other, self.pick(sib, (sib >= 0) & (sib != s[:, None]))))
+        use_gender = gender_ok & (~sib_ok.any(1) | (self.rng.random(len(rows)) < 0.5))
+        self.set("subj", rows, np.where(use_gender, LEX.other_gender[s], self.pick(sib, sib_ok)))
         self.set("subj_adj", rows, -1)
 
     def adv_antonym(self, rows):
@@ -336,11 +381,10 @@ def _strategies() -> list[_Strategy]:
          _Editor.reorder),
         ("negation", CONTRADICTION, lambda ed: np.ones(len(ed.H), bool), _Editor.negate),
         ("subj-antonym", CONTRADICTION,
-         lambda ed: (ed.get("subj_adj") >= 0) & LEX.scalar_adj[ed.get("subj_adj")] & (ed.get("subj_def") == 1),
-         _Editor.subj_antonym),
-        ("subj-exclusive", CONTRADICTION,
-         lambda ed: (LEX.exclusive[ed.get("subj")] & (LEX.n_siblings[ed.get("subj")] >= 2))
-         | (LEX.other_gender[ed.get("subj")] >= 0), _Editor.subj_exclusive),
+         lambda ed: (ed.get("subj_adj") >= 0) & LEX.scalar_adj[ed.get("subj_adj")] & (ed.get("subj_def") == 1)
+         & ed.fresh_subject(ed.get("subj")), _Editor.subj_antonym),
+        ("subj-exclusive", CONTRADICTION, lambda ed: (lambda a, b: a.any(1) | b)(*ed.exclusive_ok()),
+         _Editor.subj_exclusive),
         ("adverb-antonym", CONTRADICTION,
          lambda ed: ~neg(ed) & (ed.get("adv") >= 0) & (E.adv_antonym[ed.get("adv")] >= 0), _Editor.adv_antonym),
         ("asymmetric-swap", CONTRADICTION, lambda ed: ~neg(ed) & E.asymmetric[ed.get("verb")] & ed.swap_ok(),
