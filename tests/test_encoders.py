@@ -215,6 +215,8 @@ def test_bag_dropout_path_weights_like_the_fused_path():
     enc.eval()
     with torch.no_grad():
         torch.testing.assert_close(enc.forward_flat(flat, offsets), enc(*pad_batch([np.array([3, 4, 4]), np.array([9])])))
+    with pytest.raises(ValueError, match="offsets must run"):
+        enc.forward_flat(flat, torch.tensor([0, 3]))
 
 
 @pytest.mark.parametrize("name", ["bag-mean", "bilstm-max", "inner-attention", "gated-convnet"])

@@ -118,6 +118,10 @@ class BagOfVectorsEncoder(SentenceEncoder):
         Bags must be non-empty. Returns ``[B, dim]``.
         Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
         """
+        if flat_ids.dim() != 1 or offsets.dim() != 1 or flat_ids.dtype != torch.long or offsets.dtype != torch.long:
+            raise TypeError("forward_flat takes 1-D int64 flat_ids and offsets (see TextPipeline.encode_flat).")
+        if len(offsets) < 2 or int(offsets[0]) != 0 or int(offsets[-1]) != len(flat_ids):
+            raise ValueError(f"offsets must run from 0 to len(flat_ids)={len(flat_ids)} with one entry per sentence plus one.")
         starts, lengths = offsets[:-1], offsets[1:] - offsets[:-1]
         weight = self.embedding.weight
         token_w = None
