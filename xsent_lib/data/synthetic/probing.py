@@ -106,7 +106,7 @@ class _Task:
     def reference(self) -> dict:
         def build() -> dict:
             forms = self.w.forms(REFERENCE_SIZE, "probing-reference", sampler=self.sampler_for(PROBING_CONFIG))
-            tree = self.r.ids(forms, tree=True, packed=False)
+            tree = self.r.ids(forms, tree=True)
             words = compact(self.r.words(tree))
             ok = (self.length(words) >= MIN_WORDS) & (self.length(words) <= MAX_WORDS)
             v = len(self.T.words)
@@ -134,7 +134,7 @@ class _Task:
     def words(self, forms: Forms, tree: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         if not tree:
             return self.r.ids(forms), None
-        t = self.r.ids(forms, tree=True, packed=False)
+        t = self.r.ids(forms, tree=True)
         return compact(self.r.words(t)), t
 
     # -- classes --------------------------------------------------------------------------------------------
@@ -157,7 +157,7 @@ class _Task:
             self.target_index[band] = np.arange(len(band))
             self.classes = tuple(self.T.words[i] for i in band)
         elif n == "TreeDepth":
-            tree = self.r.ids(self.pool(REFERENCE_SIZE, "probing-reference-depth"), tree=True, packed=False)
+            tree = self.r.ids(self.pool(REFERENCE_SIZE, "probing-reference-depth"), tree=True)
             length = self.length(self.r.words(tree))
             ok = (length >= MIN_WORDS) & (length <= MAX_WORDS)
             depth = tree_depth(tree, self.r.n_words)[ok]
@@ -259,6 +259,7 @@ class _Task:
             ok &= ok2
         else:  # CoordInv
             labels = forms.inverted.astype(np.int64)
+            ok &= forms.coord >= 0
         labels = np.where(ok, labels, -1)
         strata = labels * N_LENGTHS + np.minimum(length, MAX_WORDS) if n == "TreeDepth" else labels
         return _Batch(forms, labels, np.where(ok, strata, -1), words, meta)
@@ -345,6 +346,7 @@ def _collect(task: _Task, split: int, n: int, exclude: set[str]) -> ProbingSplit
     """Draw batches until every stratum has its quota, skipping sentences already used (in any split)."""
     w = task.w
     need = task.quotas(n)
+    size = int(min(BATCH, max(2048, 8 * n)))  # small requests render small batches
     have = np.zeros(need.size, np.int64)
     got: list[tuple[_Batch, np.ndarray, list[str]]] = []
     seen: set[str] = set()
@@ -355,7 +357,7 @@ def _collect(task: _Task, split: int, n: int, exclude: set[str]) -> ProbingSplit
             raise RuntimeError(f"{task.name}: strata {np.flatnonzero((have == 0) & (need > 0)).tolist()} got no "
                                f"example in {b} batches; the grammar does not produce them in this language.")
         sampler = task.samplers[b % len(task.samplers)]
-        forms = w.forms(BATCH, "probing", task.name, split, b, sampler=sampler)
+        forms = w.forms(size, "probing", task.name, split, b, sampler=sampler)
         batch = task.batch(forms, split, w.rng("probing-batch", task.name, split, b))
         rows = np.flatnonzero(batch.strata >= 0)
         strings = join_rows(batch.words[rows], task.r.vocab)

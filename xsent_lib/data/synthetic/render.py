@@ -278,8 +278,8 @@ def tree_depth(ids: np.ndarray, n_words: int) -> np.ndarray:
     Book: chapter 4 (Probing).
     """
     close = n_words + len(TAGS)
-    step = ((ids >= n_words) & (ids < close)).astype(np.int32) - (ids == close)
-    return np.cumsum(step, axis=1).max(1)
+    step = ((ids >= n_words) & (ids < close)).astype(np.int16) - (ids == close)
+    return np.cumsum(step, axis=1, dtype=np.int16).max(1)
 
 
 def top_constituents(ids: np.ndarray, n_words: int) -> np.ndarray:
@@ -289,14 +289,14 @@ def top_constituents(ids: np.ndarray, n_words: int) -> np.ndarray:
     """
     close = n_words + len(TAGS)
     is_open = (ids >= n_words) & (ids < close)
-    level = np.cumsum(is_open.astype(np.int32) - (ids == close), axis=1)
-    top = is_open & (level == 2)
-    k = np.cumsum(top, axis=1) - 1
-    if (k.max(initial=0) + 1) * np.log(len(TAGS) + 1) > 43:
+    level = np.cumsum(is_open.astype(np.int16) - (ids == close), axis=1, dtype=np.int16)
+    rows, cols = np.nonzero(is_open & (level == 2))  # row-major: each row's top constituents in order
+    k = np.arange(rows.size) - np.searchsorted(rows, rows)
+    if k.size and (k.max() + 1) * np.log(len(TAGS) + 1) > 43:
         raise ValueError("top_constituents: too many top constituents to encode in int64.")
-    base = np.int64(len(TAGS) + 1)
-    label = np.where(top, ids - n_words + 1, 0).astype(np.int64)
-    return (label * base ** np.maximum(k, 0)).sum(1)
+    code = np.zeros(len(ids), np.int64)
+    np.add.at(code, rows, (ids[rows, cols].astype(np.int64) - n_words + 1) * np.int64(len(TAGS) + 1) ** k)
+    return code
 
 
 def decode_top(code: int) -> str:
