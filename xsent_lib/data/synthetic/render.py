@@ -52,7 +52,9 @@ class Renderer:
 
     # -- combinators (matrices are (width, rows)) -----------------------------------------------------------
     def leaf(self, tag: int | np.ndarray, word: np.ndarray) -> np.ndarray:
-        """A preterminal ``(tag word)``; rows with ``word == -1`` stay empty."""
+        """A preterminal ``(tag word)``; rows with ``word == -1`` stay empty.
+        Book: chapter 1 (Data: the synthetic world).
+        """
         w = _row(word)
         there = w >= 0
         if not there.any():
@@ -63,7 +65,9 @@ class Renderer:
         return np.concatenate([np.where(there, t, -1).astype(_DT), w, np.where(there, self.close, -1).astype(_DT)])
 
     def node(self, tag: int, parts: list[np.ndarray], present: np.ndarray | None = None) -> np.ndarray:
-        """A phrase over ``parts``; its brackets appear where ``present`` (default: where any child has a word)."""
+        """A phrase over ``parts``; its brackets appear where ``present`` (default: where any child has a word).
+        Book: chapter 1 (Data: the synthetic world).
+        """
         body = parts[0] if len(parts) == 1 else np.concatenate(parts)
         if not self.tree or body.shape[0] == 0:
             return body
@@ -75,7 +79,9 @@ class Renderer:
 
     @staticmethod
     def expand(sub: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Scatter the (compacted) columns of ``sub`` into an all-empty matrix where ``mask`` holds."""
+        """Scatter the (compacted) columns of ``sub`` into an all-empty matrix where ``mask`` holds.
+        Book: chapter 1 (Data: the synthetic world).
+        """
         sub = _compact_columns(sub)
         out = np.full((sub.shape[0], len(mask)), -1, _DT)
         out[:, mask] = sub
@@ -84,7 +90,9 @@ class Renderer:
     # -- phrases -------------------------------------------------------------------------------------------
     def noun_phrase(self, c: Clauses, noun: np.ndarray, num: np.ndarray, det: np.ndarray, adj: np.ndarray,
                     pro: np.ndarray, rel: np.ndarray, case: int, npi: np.ndarray | None = None) -> np.ndarray:
-        """An NP: determiner, adjective and noun in the language's order, or a pronoun; plus a relative clause."""
+        """An NP: determiner, adjective and noun in the language's order, or a pronoun; plus a relative clause.
+        Book: chapter 1 (Data: the synthetic world).
+        """
         T = self.T
         there = noun >= 0
         n0 = np.maximum(noun, 0)
@@ -108,7 +116,9 @@ class Renderer:
         return self.node(TAG["NP"], parts, present=has_rel)
 
     def relative(self, c: Clauses, rows: np.ndarray, person: np.ndarray) -> np.ndarray:
-        """A subject-gap relative clause: marker + clause, or clause + marker for prenominal relatives."""
+        """A subject-gap relative clause: marker + clause, or clause + marker for prenominal relatives.
+        Book: chapter 1 (Data: the synthetic world).
+        """
         marker = self.T.rel[person.astype(np.int64)]
         tag = np.where(person & (self.T.rel[1] != self.T.rel[0]), TAG["WP"], TAG["WDT"])
         s = self.node(TAG["S"], self.clause(c, rows, "rel"))
@@ -117,7 +127,9 @@ class Renderer:
         return self.node(TAG["SBAR"], [s, self.leaf(tag, marker)])
 
     def place_phrase(self, prep: np.ndarray, place: np.ndarray) -> np.ndarray:
-        """A locative PP ``in the garden`` (or ``garden-OBL in`` with postpositions); empty where place is -1."""
+        """A locative PP ``in the garden`` (or ``garden-OBL in`` with postpositions); empty where place is -1.
+        Book: chapter 1 (Data: the synthetic world).
+        """
         there = place >= 0
         p = np.where(there, self.T.prep[np.maximum(prep, 0)], -1)
         zeros = np.zeros(len(place), np.int64)
@@ -126,7 +138,9 @@ class Renderer:
         return self.node(TAG["PP"], parts, present=there)
 
     def subordinate(self, c: Clauses, rows: np.ndarray, conj: np.ndarray) -> np.ndarray:
-        """An adverbial clause ``because the cat sleeps`` (complementiser last in SOV languages)."""
+        """An adverbial clause ``because the cat sleeps`` (complementiser last in SOV languages).
+        Book: chapter 1 (Data: the synthetic world).
+        """
         there = rows >= 0
         s = self.expand(self.node(TAG["S"], self.clause(c, rows[there], "sub")), there)
         word = self.leaf(TAG["IN"], np.where(there, self.T.sub[np.maximum(conj, 0)], -1))
@@ -134,13 +148,17 @@ class Renderer:
         return self.node(TAG["SBAR"], parts, present=there)
 
     def adverb(self, table: np.ndarray, ids: np.ndarray) -> np.ndarray:
-        """An ADVP of one adverb from ``table``; empty where ``ids`` is -1."""
+        """An ADVP of one adverb from ``table``; empty where ``ids`` is -1.
+        Book: chapter 1 (Data: the synthetic world).
+        """
         return self.node(TAG["ADVP"], [self.leaf(TAG["RB"], np.where(ids >= 0, table[np.maximum(ids, 0)], -1))])
 
     def clause(self, c: Clauses, rows: np.ndarray, role: str, hide_time: np.ndarray | None = None,
                hide_pp: np.ndarray | None = None, sub_rows: np.ndarray | None = None,
                sub_conj: np.ndarray | None = None) -> list[np.ndarray]:
-        """The children of a clause's S node in the language's order (no subject for relative clauses)."""
+        """The children of a clause's S node in the language's order (no subject for relative clauses).
+        Book: chapter 1 (Data: the synthetic world).
+        """
         T = self.T
         g = lambda f: getattr(c, f)[rows]  # noqa: E731
         neg, num = g("neg"), g("subj_num")

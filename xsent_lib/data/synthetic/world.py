@@ -36,7 +36,8 @@ RENDER_CHUNK = 131_072
 
 class SyntheticWorld:
     """A seeded multilingual world. ``languages`` restricts which codes may be asked for (default: all of
-    :data:`~.typology.LANGUAGES`); ``config`` changes the form sampler's probabilities.
+    :data:`~.typology.LANGUAGES`); ``config`` changes the form sampler's probabilities for corpora and parallel
+    data (NLI, STS, documents and probing tasks use their own fixed grammars).
     Book: chapter 1 (Data: the synthetic world).
     """
 
