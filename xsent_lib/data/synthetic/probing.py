@@ -43,7 +43,7 @@ import numpy as np
 from .datasets import ProbingSet, ProbingSplit
 from .english import ENGLISH, TENSES
 from .forms import PRESENT, FormConfig, Forms, FormSampler
-from .render import compact, decode_top, join_rows, top_constituents, tree_depth
+from .render import decode_top, join_rows, top_constituents, tree_depth
 
 TASKS = ("SentLen", "WC", "TreeDepth", "TopConst", "BShift", "Tense", "SubjNum", "ObjNum", "SOMO", "CoordInv")
 MIN_WORDS, MAX_WORDS = 5, 28
@@ -106,8 +106,8 @@ class _Task:
     def reference(self) -> dict:
         def build() -> dict:
             forms = self.w.forms(REFERENCE_SIZE, "probing-reference", sampler=self.sampler_for(PROBING_CONFIG))
-            tree = self.r.ids(forms, tree=True)
-            words = compact(self.r.words(tree))
+            tree = self.r.ids(forms, tree=True, packed=False)
+            words = self.r.ids(forms)
             ok = (self.length(words) >= MIN_WORDS) & (self.length(words) <= MAX_WORDS)
             v = len(self.T.words)
             a, b = words[:, :-1], words[:, 1:]
@@ -132,10 +132,7 @@ class _Task:
         return ((words >= 0) & (words != self.T.comma) & (words != self.T.period)).sum(1)
 
     def words(self, forms: Forms, tree: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
-        if not tree:
-            return self.r.ids(forms), None
-        t = self.r.ids(forms, tree=True)
-        return compact(self.r.words(t)), t
+        return self.r.ids(forms), (self.r.ids(forms, tree=True, packed=False) if tree else None)
 
     # -- classes --------------------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -157,8 +154,9 @@ class _Task:
             self.target_index[band] = np.arange(len(band))
             self.classes = tuple(self.T.words[i] for i in band)
         elif n == "TreeDepth":
-            tree = self.r.ids(self.pool(REFERENCE_SIZE, "probing-reference-depth"), tree=True)
-            length = self.length(self.r.words(tree))
+            forms = self.pool(REFERENCE_SIZE, "probing-reference-depth")
+            tree = self.r.ids(forms, tree=True, packed=False)
+            length = self.length(self.r.ids(forms))
             ok = (length >= MIN_WORDS) & (length <= MAX_WORDS)
             depth = tree_depth(tree, self.r.n_words)[ok]
             joint = np.zeros((depth.max() + 9, N_LENGTHS))

@@ -242,10 +242,19 @@ class Renderer:
         return join_rows(ids, self.gloss_vocab if gloss else self.vocab, tidy=bool((ids >= self.n_words).any()))
 
 
+def _cumsum_rows(mask: np.ndarray) -> np.ndarray:
+    """Running count down axis 0 of a ``(width, rows)`` mask: one vectorised add per row of the width, which
+    is far faster than ``np.cumsum(axis=0)`` on this layout (numpy iterates it element-wise)."""
+    out = mask.astype(np.int16)
+    for i in range(1, len(out)):
+        out[i] += out[i - 1]
+    return out
+
+
 def _compact_columns(ids: np.ndarray) -> np.ndarray:
     """:func:`compact` for the transposed ``(width, rows)`` layout."""
     valid = ids >= 0
-    pos = np.cumsum(valid, axis=0, dtype=np.int16) - 1
+    pos = _cumsum_rows(valid) - 1
     height = int(pos[-1].max()) + 1 if ids.size else 0
     out = np.full((height, ids.shape[1]), -1, ids.dtype)
     out[pos[valid], np.nonzero(valid)[1]] = ids[valid]

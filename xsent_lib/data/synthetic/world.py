@@ -114,8 +114,9 @@ class SyntheticWorld:
         parts = [sampler.sample(CHUNK, self.rng(*stream, i)) for i in range(-(-n // CHUNK))]
         if not parts:
             return sampler.sample(0, self.rng(*stream))
-        out = parts[0] if len(parts) == 1 else Forms.concat(parts)
-        return out if len(out) == n else out.take(np.arange(n))
+        if n % CHUNK:
+            parts[-1] = parts[-1].take(np.arange(n % CHUNK))
+        return parts[0] if len(parts) == 1 else Forms.concat(parts)
 
     def ids(self, forms: Forms, lang: str, tree: bool = False) -> np.ndarray:
         """Packed token-id matrix of ``forms`` in ``lang`` (see :class:`~.render.Renderer`).
