@@ -91,7 +91,8 @@ def direct(p: dict, h: dict) -> bool:
     pos = p["neg"] == 0
     if not np_entails(p["subj"], p["subj_adj"], p["subj_rel"], h["subj"], h["subj_adj"], h["subj_rel"], True):
         return False
-    v_ok = h["verb"] == p["verb"] or (E.verb_hypernym[p["verb"] if pos else h["verb"]] == (h["verb"] if pos else p["verb"]))
+    narrow, broad = (p["verb"], h["verb"]) if pos else (h["verb"], p["verb"])
+    v_ok = broad == narrow or E.verb_hypernym[narrow] == broad
     if not v_ok or (p["obj"] < 0) != (h["obj"] < 0):
         return False
     if p["obj"] >= 0:

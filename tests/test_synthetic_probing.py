@@ -195,6 +195,9 @@ def test_somo_replaces_one_noun_or_verb_by_an_odd_word_of_the_same_tag(world, se
         assert (b[pos] in nouns and rep in nouns) or (b[pos] in verbs and rep in verbs)
         if old_tag in ("NN", "NNS"):  # same number: the replacement's singular/plural status matches
             assert (rep in E.plurals) == (old_tag == "NNS")
+        else:  # same inflection: base (VB/VBP), 3rd singular (VBZ) or past (VBD)
+            forms = {"VB": E.verbs, "VBP": E.verbs, "VBZ": E.verbs_3sg, "VBD": E.verbs_past}[old_tag]
+            assert rep in forms
     assert n_odd == SIZES[0] // 2
     reps = {s: set(getattr(p, s).meta["replacement"]) - {""} for s in ("train", "test")}
     assert not reps["train"] & reps["test"]

@@ -48,7 +48,8 @@ def test_simple_clauses_render_as_english(world):
     assert en(world, sentence([clause("dog", "chase", "cat")])) == "the dog chases a cat ."
     assert en(world, sentence([clause("dog", "chase", "cat", tense=0, neg=1, subj_num=1, obj_num=1)])) == \
         "the dogs did not chase any cats ."
-    assert en(world, sentence([clause("man", "sleep", tense=2, subj_def=0, subj_adj="old")])) == "an old man will sleep ."
+    old_man = sentence([clause("man", "sleep", tense=2, subj_def=0, subj_adj="old")])
+    assert en(world, old_man) == "an old man will sleep ."
     assert en(world, sentence([clause("woman", "eat", "apple", neg=1, obj_def=1, adv="quickly")])) == \
         "the woman does not eat the apple quickly ."
     assert en(world, sentence([clause("child", "run", subj_num=1, subj_def=0, tense=0)])) == "children ran ."
@@ -67,7 +68,8 @@ def test_relative_clause_coordination_inversion_and_fronting(world):
     assert en(world, f) == "he hugged the dog and the boy saw a dog ."
     f.conj[:] = 1
     assert en(world, f) == "he hugged the dog , but the boy saw a dog ."
-    assert en(world, sentence([clause("cat", "sleep", pp="garden")], front=FRONT_PP)) == "in the garden , the cat sleeps ."
+    fronted = sentence([clause("cat", "sleep", pp="garden")], front=FRONT_PP)
+    assert en(world, fronted) == "in the garden , the cat sleeps ."
     sub = clause("dog", "bark")
     assert en(world, sentence([clause("cat", "run"), sub], sub=1, sub_conj=0, front=FRONT_SUB)) == \
         "because the dog barks , the cat runs ."
@@ -150,7 +152,8 @@ def test_relative_clause_side_follows_the_typology(world, lang):
     main["subj_rel"] = 1
     f = sentence([main, rel])
     t = world.tables(lang)
-    head, rel_verb = _positions(world, lang, f, [t.noun[f.clauses.subj[0], 0, 0], t.verb[f.clauses.verb[1], 1, 0, 0, 2]])
+    tokens = [t.noun[f.clauses.subj[0], 0, 0], t.verb[f.clauses.verb[1], 1, 0, 0, 2]]
+    head, rel_verb = _positions(world, lang, f, tokens)
     assert (rel_verb > head) == (world.typology(lang).relative == "after")
 
 

@@ -8,7 +8,8 @@ what the world can talk about. The tables are plain text parsed once at import:
   ``prep=`` the prepositions a place takes, ``*`` marks a node whose children are mutually exclusive
   (a poodle is never a beagle; a teacher may be a woman, so ``person`` has no ``*``);
 * verbs give base, 3rd-singular and past forms, the noun classes allowed as subject and object (taxonomy node
-  names joined by ``|``; ``animate`` = animal|person, ``thing`` = food|object|plant, ``concrete`` = both),
+  names joined by ``|``; ``animate`` = animal|person, ``thing`` = food|object|plant, ``concrete`` = both,
+  ``adult`` = grown-up persons),
   ``m`` (takes manner adverbs), ``sym`` / ``asym`` (x V y entails / excludes y V x in the same event) and
   ``hyp=`` a verb it entails (``devour`` -> ``eat``);
 * adjectives and manner adverbs come as antonym pairs ``big/small`` (or alone) with the classes they modify.
@@ -315,7 +316,7 @@ carry carries carried     subj=person obj=animal|child|food|container|toy|book|t
 lift lifts lifted         subj=person obj=animal|child|food|container|toy|book|tool|instrument|device m asym
 meet meets met            subj=person obj=person m sym
 fight fights fought       subj=animate obj=animate m sym
-marry marries married     subj=man|woman|worker|artist|athlete|relative|king|queen|prince|princess obj=man|woman|worker|artist|athlete|relative|king|queen|prince|princess sym
+marry marries married     subj=adult obj=adult sym
 hug hugs hugged           subj=person obj=animate m
 kiss kisses kissed        subj=person obj=person|dog|cat|baby m
 push pushes pushed        subj=animate obj=animate|vehicle|container|toy|chair|table|sofa|desk m
@@ -432,7 +433,9 @@ PREPOSITIONS = ("in", "at", "near", "on", "behind", "under")
 CONJUNCTIONS = ("and", "but")
 SUBORDINATORS = ("because", "when", "after")
 CLASS_ALIASES = {"animate": ("animal", "person"), "thing": ("food", "object", "plant"),
-                 "concrete": ("animal", "person", "food", "object", "plant")}
+                 "concrete": ("animal", "person", "food", "object", "plant"),
+                 "adult": ("man", "woman", "worker", "artist", "athlete", "relative", "king", "queen", "prince",
+                           "princess")}
 TENSES = ("past", "present", "future")
 GENDERS = "mfnp"
 

@@ -401,7 +401,8 @@ class FormSampler:
         return Forms(clauses, i32(np.arange(n)), i32(coord_row), i32(conj), i32(sub_row), i32(sub_conj), i32(front),
                      i32(disc), np.zeros(n, bool))
 
-    def _corefer(self, rng: np.random.Generator, coord: dict, main: dict, ci: np.ndarray, same_subj: np.ndarray) -> None:
+    def _corefer(self, rng: np.random.Generator, coord: dict, main: dict, ci: np.ndarray,
+                 same_subj: np.ndarray) -> None:
         """Make coordinated clauses refer back: a shared subject becomes a pronoun (or ``the N``), and an object
         the first clause introduced may be picked up again."""
         E, cfg = ENGLISH, self.config

@@ -235,8 +235,9 @@ def invented_tables(code: str, seed: int) -> LanguageTables:
         cells = verb_cells(mk.word(lambda s: list(dict.fromkeys(verb_cells(s).values())), syl))
         for (tense, num, ng), form in cells.items():
             aux_form = tense == 2 and t.future == "aux"
-            gloss = lemma + ("" if aux_form else "." + _TENSE_GLOSS[tense]) \
-                + (".PL" if t.agreement[num] and not aux_form else "") + (".NEG" if ng and t.negation == "suffix" else "")
+            gloss = (lemma + ("" if aux_form else "." + _TENSE_GLOSS[tense])
+                     + (".PL" if t.agreement[num] and not aux_form else "")
+                     + (".NEG" if ng and t.negation == "suffix" else ""))
             main = voc.add(form, gloss)
             tag = TAG["VB"] if tense == 2 else (TAG["VBD"] if tense == 0 else (TAG["VBZ"], TAG["VBP"])[num])
             a = fut_aux[num] if aux_form else -1

@@ -29,8 +29,10 @@ Constructions per label (a row picks one at random among those that apply to its
   symmetric nor (in a positive clause) asymmetric; flip the polarity while narrowing what is denied
   ("chases a dog" / "does not chase any poodle", "runs" / "does not run quickly").
 
-Because additions, deletions, swaps and polarity flips occur under several labels, neither word overlap nor a
-"not" mismatch is a label oracle. Negation and tense change, which always apply, are drawn with half weight.
+Languages without articles (xb, xd) do not show definiteness, so in them a few pairs hinge on a distinction the
+sentence does not mark, as happens with real translations. Because additions, deletions, swaps and polarity
+flips occur under several labels, neither word overlap nor a "not" mismatch is a label oracle. Negation and
+tense change, which always apply, are drawn with half weight.
 Book: chapter 6 (XNLI and aligned encoders).
 """
 from __future__ import annotations

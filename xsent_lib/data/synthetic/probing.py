@@ -315,7 +315,8 @@ class _Task:
                 cand = np.arange(len(E.verbs))
                 ctok = T.verb[cand[None, :], tense[r][:, None], num[r][:, None], neg[r][:, None], 2]
                 o = obj[r][:, None]
-                fits = E.subj_ok[cand[None, :], subj[r][:, None]] & ((o < 0) | E.obj_ok[cand[None, :], np.maximum(o, 0)])
+                fits = E.subj_ok[cand[None, :], subj[r][:, None]] & (
+                    (o < 0) | E.obj_ok[cand[None, :], np.maximum(o, 0)])
                 valid = (~fits & (E.transitive[cand][None, :] == E.transitive[verb[r]][:, None])
                          & (cand[None, :] != verb[r][:, None]) & (part_v[cand] == split)[None, :])
             valid &= T.vowel_initial[ctok] == T.vowel_initial[tok[r]][:, None]

@@ -200,7 +200,8 @@ class SyntheticWorld:
         :mod:`.probing`). Book: chapter 4 (Probing).
         """
         self._check_lang(lang)
-        sizes = tuple(self._check_n(k, name) for k, name in ((n_train, "n_train"), (n_dev, "n_dev"), (n_test, "n_test")))
+        sizes = tuple(self._check_n(k, name)
+                      for k, name in ((n_train, "n_train"), (n_dev, "n_dev"), (n_test, "n_test")))
         return make_probing(self, task, sizes, lang)
 
     def describe(self) -> list[str]:
