@@ -6,10 +6,11 @@ import re
 import numpy as np
 import pytest
 
+import xsent_lib.data.synthetic.world as world_module
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.data.synthetic.english import ENGLISH as E
 from xsent_lib.data.synthetic.forms import FRONT_NONE, FRONT_PP, FRONT_SUB, Clauses, Forms
-from xsent_lib.data.synthetic.render import compact, decode_top, top_constituents, tree_depth
+from xsent_lib.data.synthetic.render import decode_top, top_constituents, tree_depth
 from xsent_lib.data.synthetic.typology import LANGUAGES
 
 _FIELDS = Clauses.__dataclass_fields__
@@ -174,11 +175,13 @@ def test_languages_differ_and_glosses_map_to_english(world):
     assert world.render(f, "xb", gloss=True)[0] == "dog.PL.NOM cat.ACC chase.PST ."
 
 
-def test_compact_and_chunked_rendering_agree(world, monkeypatch):
-    ids = np.array([[-1, 3, -1, 4], [5, -1, -1, -1]], np.int16)
-    assert compact(ids).tolist() == [[3, 4], [5, -1]]
+def test_packed_unpacked_and_chunked_rendering_agree(world, monkeypatch):
     forms = world.forms(40, "render-test")
+    r = world.renderer("xd")
+    loose, packed = r.ids(forms, packed=False), r.ids(forms)
+    assert [row[row >= 0].tolist() for row in loose] == [row[row >= 0].tolist() for row in packed]
+    assert all((row[: (row >= 0).sum()] >= 0).all() for row in packed)  # left-justified
+    assert packed.shape[1] == (packed >= 0).sum(1).max() < loose.shape[1]
     whole = world.render(forms, "xa")
-    import xsent_lib.data.synthetic.world as wmod
-    monkeypatch.setattr(wmod, "RENDER_CHUNK", 7)
+    monkeypatch.setattr(world_module, "RENDER_CHUNK", 7)
     assert world.render(forms, "xa") == whole

@@ -13,7 +13,7 @@ Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -146,16 +146,6 @@ class Forms:
                 cols = [np.where(c >= 0, c + o, -1) for c, o in zip(cols, offsets)]
             sent[f] = np.concatenate(cols)
         return Forms(Clauses.concat([p.clauses for p in parts]), **sent)
-
-    def replace_main(self, **cols: np.ndarray) -> Forms:
-        """A copy whose main clauses have the given fields replaced (arrays of length ``len(self)``).
-
-        Book: chapter 1 (Data: the synthetic world).
-        """
-        out = self.copy()
-        for f, v in cols.items():
-            getattr(out.clauses, f)[out.main] = v
-        return out
 
 
 @dataclass(frozen=True)
@@ -421,11 +411,3 @@ class FormSampler:
         coord["obj_def"][ok] = 1
         coord["obj_adj"][ok] = -1
         coord["obj_pro"] = np.where(ok, pro(np.maximum(coord["obj"], 0)), 0)
-
-
-def replace_fields(forms: Forms, **sentence_cols: np.ndarray) -> Forms:
-    """A copy of ``forms`` with sentence-level arrays replaced (e.g. ``inverted=...``).
-
-    Book: chapter 1 (Data: the synthetic world).
-    """
-    return replace(forms.copy(), **sentence_cols)

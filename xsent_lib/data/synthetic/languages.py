@@ -19,7 +19,6 @@ from .typology import Typology, typology
 TAGS = ("S", "NP", "VP", "PP", "ADVP", "SBAR", "WHNP", "DT", "JJ", "NN", "NNS", "PRP", "VB", "VBD", "VBZ",
         "VBP", "MD", "RB", "IN", "WDT", "WP", "CC", ",", ".")
 TAG = {t: i for i, t in enumerate(TAGS)}
-DET_KINDS = ("def", "indef", "any")
 N_PRON = 4  # pronoun cells: masculine, feminine, neuter singular; plural
 _TENSE_GLOSS = ("PST", "PRS", "FUT")
 

@@ -227,13 +227,6 @@ class Renderer:
         self.tree = False
         return np.ascontiguousarray((_compact_columns(out) if packed else out).T)
 
-    def words(self, ids: np.ndarray) -> np.ndarray:
-        """Drop bracket tokens: a tree matrix becomes the sentence's word matrix (same gaps convention).
-
-        Book: chapter 1 (Data: the synthetic world).
-        """
-        return np.where(ids < self.n_words, ids, -1)
-
     def strings(self, ids: np.ndarray, gloss: bool = False) -> list[str]:
         """Join each row's tokens with spaces (brackets tidied to ``(NN dog)``); ``gloss`` uses glosses.
 
@@ -252,26 +245,13 @@ def _cumsum_rows(mask: np.ndarray) -> np.ndarray:
 
 
 def _compact_columns(ids: np.ndarray) -> np.ndarray:
-    """:func:`compact` for the transposed ``(width, rows)`` layout."""
+    """Move each column's tokens (order kept) to the top of a ``(width, rows)`` matrix and trim the height to
+    the longest column; -1 fills the rest."""
     valid = ids >= 0
     pos = _cumsum_rows(valid) - 1
     height = int(pos[-1].max()) + 1 if ids.size else 0
     out = np.full((height, ids.shape[1]), -1, ids.dtype)
     out[pos[valid], np.nonzero(valid)[1]] = ids[valid]
-    return out
-
-
-def compact(ids: np.ndarray) -> np.ndarray:
-    """Left-justify each row's tokens (order kept) and trim the width to the longest row; -1 pads the rest.
-
-    Book: chapter 1 (Data: the synthetic world).
-    """
-    valid = ids >= 0
-    pos = np.cumsum(valid, axis=1) - 1
-    width = int(pos[:, -1].max()) + 1 if ids.size else 0
-    out = np.full((ids.shape[0], width), -1, ids.dtype)
-    rows = np.nonzero(valid)[0]
-    out[rows, pos[valid]] = ids[valid]
     return out
 
 
