@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -152,6 +153,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="small sizes (< 1 minute)")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # progress shows up when run in the background
     rng = np.random.default_rng(0)
     if args.quick:
         sizes = dict(gemm_n=2048, csls_small=4000, csls_full=12000, margin_small=4000, margin_full=12000,

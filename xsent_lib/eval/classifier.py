@@ -20,7 +20,7 @@ import torch
 from xsent_lib.runtime import pick_device
 
 Metric = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
-_SMALL_WORK = 4_000_000  # multiply-adds per forward below which extra threads cost more than they give
+_SMALL_WORK = 50_000_000  # multiply-adds per forward below which extra threads cost more than they give
 
 
 @contextmanager
@@ -217,7 +217,7 @@ class BatchedLogReg:
         theta0 = np.zeros(n_w + self.b.numel())
         with _threads_for(x.shape[0] * n_w):
             res = minimize(loss_and_grad, theta0, jac=True, method="L-BFGS-B",
-                           options={"maxiter": max_iter, "gtol": 1e-6 * self.n_models})
+                           options={"maxiter": max_iter, "gtol": 1e-6 * self.n_models, "ftol": 1e-8})
         th = torch.as_tensor(res.x, dtype=torch.float32, device=dev)
         self.w, self.b = th[:n_w].reshape(self.w.shape), th[n_w:].reshape(self.b.shape)
         self.n_iter = int(res.nit)
