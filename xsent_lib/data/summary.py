@@ -1,0 +1,573 @@
+"""Tables that describe the book's data: the catalogue, what the cache holds, samples, lengths, the synthetic world.
+
+Everything here reads (the catalogue, the cache's manifests and files, a :class:`SyntheticWorld`) and returns
+pandas tables or plain dicts that a chapter logs and shows; nothing is fetched or written.
+Book: chapter 1 (Data: the corpora and the synthetic world).
+"""
+from __future__ import annotations
+
+import os
+import time
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from xsent_lib.align.neighbors import knn
+from xsent_lib.data.cache import cache_status
+from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Catalogue
+from xsent_lib.data.corpora import (load_bitext, load_dictionary, load_glove50, load_labelled, load_ratings,
+                                    load_text)
+from xsent_lib.data.formats import (NLI_LABELS, ClassificationTask, DataFormatError, NLIData, PairTask, load_bucc,
+                                    load_moses_bitext, load_multinli, load_muse_dictionary, load_snli, load_task,
+                                    load_xnli, load_xnli_mt)
+from xsent_lib.data.formats.probing import PROBING_TASKS as SENTEVAL_PROBING
+from xsent_lib.data.synthetic import PROBING_TASKS, LANGUAGES, NLISet, STSSet, SyntheticWorld
+from xsent_lib.data.synthetic.forms import FRONT_NONE, FUTURE, Forms
+
+SHA_PREFIX = 12
+ROW_KEYS = ("pairs", "sentences", "fortunes", "words")
+TEXT_KINDS = ("bitext", "monolingual", "labelled")
+
+CHAPTER_TITLES: dict[int, str] = {
+    1: "Data", 2: "Evaluating sentence embeddings (SentEval)", 3: "InferSent", 4: "Probing",
+    5: "Word translation without parallel data (MUSE)", 6: "XNLI and aligned encoders",
+    7: "Joint vs transfer vs mapping", 8: "Paraphrastic embeddings from bitext", 9: "Embeddings from monolingual text",
+    10: "Cross-lingual language models (XLM)", 11: "Reproducibility report",
+}
+
+SYNTHETIC_USES: dict[str, tuple[str, tuple[int, ...]]] = {
+    "parallel": ("Europarl / UN / OpenSubtitles-style parallel corpora in many language pairs", (6, 7, 8, 9, 10)),
+    "sentences": ("monolingual corpora (Wikipedia-style), comparable across languages", (5, 9, 10)),
+    "nli / xnli": ("SNLI, MultiNLI and the 15-language XNLI", (3, 6, 7)),
+    "sts": ("STS12-16, STS-B and SICK-R graded similarity", (2, 3, 8)),
+    "probing": ("the ten probing tasks of Conneau et al. (2018)", (4,)),
+    "documents": ("documents for sentence-context objectives", (9,)),
+    "lexicon": ("MUSE's bilingual dictionaries for the invented languages", (5, 7)),
+}
+"""What each part of the synthetic world stands in for, and the chapters that use it (the plan of the book)."""
+
+
+# -- the catalogue and the cache ----------------------------------------------------------------------------------
+def _chapters(chapters: Sequence[int]) -> str:
+    return ", ".join(map(str, chapters))
+
+
+def _check_profile(profile: str | None) -> None:
+    if profile is not None and profile not in PROFILES[1:]:
+        raise ValueError(f"profile must be None or one of {PROFILES[1:]} (smoke fetches nothing), got {profile!r}.")
+
+
+def source_table(catalogue: Catalogue = CATALOGUE, profile: str | None = None) -> pd.DataFrame:
+    """One row per pinned archive: source, registry, package, version, sha256 prefix, licence, size (MB), chapters.
+
+    ``profile`` keeps the archives the datasets of that fetch profile need (``None``: all of them).
+    The sha256 is cut to its first 12 hex digits for display; the catalogue holds the full digest.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    _check_profile(profile)
+    datasets = [d for d in catalogue.datasets.values() if profile is None or profile in d.profiles]
+    rows = [{"source": s.name, "registry": s.client, "package": s.package, "version": s.version,
+             "sha256": s.sha256[:SHA_PREFIX], "licence": s.licence, "size_mb": round(s.size / 1e6, 2),
+             "chapters": _chapters(s.chapters)}
+            for s in catalogue.sources_of(datasets)]
+    return pd.DataFrame(rows, columns=["source", "registry", "package", "version", "sha256", "licence", "size_mb",
+                                       "chapters"])
+
+
+def _row_count(stats: Mapping[str, object]) -> int | None:
+    for key in ROW_KEYS:
+        if isinstance(stats.get(key), int):
+            return int(stats[key])
+    return None
+
+
+def dataset_table(catalogue: Catalogue = CATALOGUE, cache_dir: str | os.PathLike[str] | None = None,
+                  profile: str | None = None) -> pd.DataFrame:
+    """One row per dataset: kind, languages, rows, licence(s), download and cached size (MB), chapters, cached?
+
+    ``rows`` is read from the manifest of a cached dataset (the first of :data:`ROW_KEYS` its statistics
+    hold: pairs, sentences, fortunes or words) and is missing (``<NA>``) otherwise; ``download_mb`` sums the
+    archives the dataset is built from (shared archives count fully for each); ``cached`` is True when the
+    normalised files were built from the pinned archives.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    _check_profile(profile)
+    _, entries, _ = cache_status(cache_dir, catalogue)
+    by_name = {e.name: e for e in entries}
+    rows = []
+    for d in catalogue.datasets.values():
+        if profile is not None and profile not in d.profiles:
+            continue
+        sources = [catalogue.sources[s] for s in d.sources]
+        entry = by_name.get(d.name)
+        rows.append({
+            "dataset": d.name, "kind": d.kind, "languages": ", ".join(d.languages),
+            "rows": None if entry is None else _row_count(entry.stats),
+            "licence": "; ".join(dict.fromkeys(s.licence for s in sources)),
+            "download_mb": round(sum(s.size for s in sources) / 1e6, 2),
+            "cached_mb": None if entry is None else round(entry.norm_bytes / 1e6, 2),
+            "chapters": _chapters(d.chapters), "profiles": "/".join(d.profiles),
+            "cached": entry is not None and entry.ready,
+        })
+    frame = pd.DataFrame(rows, columns=["dataset", "kind", "languages", "rows", "licence", "download_mb", "cached_mb",
+                                        "chapters", "profiles", "cached"])
+    return frame.astype({"rows": "Int64", "cached_mb": "Float64", "cached": bool})
+
+
+def chapter_table(catalogue: Catalogue = CATALOGUE, profile: str | None = "book") -> pd.DataFrame:
+    """What each chapter (2-11) reads: the catalogue datasets of ``profile`` and the synthetic data sets.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    _check_profile(profile)
+    rows = []
+    for chapter in range(2, 12):
+        corpora = [d.name for d in catalogue.datasets.values()
+                   if chapter in d.chapters and (profile is None or profile in d.profiles)]
+        synthetic = [name for name, (_, chapters) in SYNTHETIC_USES.items() if chapter in chapters]
+        rows.append({"chapter": chapter, "title": CHAPTER_TITLES[chapter], "corpora": ", ".join(corpora),
+                     "synthetic": ", ".join(synthetic)})
+    return pd.DataFrame(rows, columns=["chapter", "title", "corpora", "synthetic"])
+
+
+def cached_datasets(kinds: Sequence[str] = TEXT_KINDS, catalogue: Catalogue = CATALOGUE,
+                    cache_dir: str | os.PathLike[str] | None = None,
+                    profile: str | None = "book") -> tuple[list[str], list[str]]:
+    """Names of the datasets of ``kinds`` (and ``profile``) that are ready in the cache, and of those that are not.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    table = dataset_table(catalogue, cache_dir, profile)
+    table = table[table["kind"].isin(list(kinds))]
+    return table.loc[table["cached"], "dataset"].tolist(), table.loc[~table["cached"], "dataset"].tolist()
+
+
+# -- token counts -------------------------------------------------------------------------------------------------
+SPACE, WORD, SYMBOL, IDEOGRAPH = range(4)
+_IDEOGRAPHS = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x2FA1F))
+_JOINERS = (ord("'"), ord("’"), ord("-"))
+_COUNT_CHUNK = 50_000
+
+
+@lru_cache(maxsize=None)
+def _char_class(code: int) -> int:
+    ch = chr(code)
+    if ch.isspace():
+        return SPACE
+    if any(lo <= code <= hi for lo, hi in _IDEOGRAPHS):
+        return IDEOGRAPH
+    cat = unicodedata.category(ch)
+    return WORD if cat[0] in "LMN" or cat == "Cf" or ch == "_" else SYMBOL
+
+
+@lru_cache(maxsize=1)
+def _bmp_classes() -> np.ndarray:
+    return np.array([_char_class(c) for c in range(0x10000)], dtype=np.int8)
+
+
+def _count_chunk(texts: list[str]) -> np.ndarray:
+    sizes = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    if codes.size == 0:
+        return np.zeros(len(texts), np.int64)
+    cls = _bmp_classes()[np.minimum(codes, 0xFFFF)]
+    astral = codes > 0xFFFF
+    if astral.any():  # outside the Basic Multilingual Plane: rare, classified one distinct character at a time
+        uniq, inverse = np.unique(codes[astral], return_inverse=True)
+        cls[astral] = np.array([_char_class(c) for c in uniq.tolist()], dtype=np.int8)[inverse]
+    text_of = np.repeat(np.arange(len(texts), dtype=np.int64), sizes)
+    first = np.zeros(codes.size, bool)
+    first[np.cumsum(sizes)[sizes > 0] - sizes[sizes > 0]] = True
+    # an apostrophe or hyphen between two word characters of the same text joins them ("don't", "well-known")
+    inner = np.zeros(codes.size, bool)
+    joiner = (codes == _JOINERS[0]) | (codes == _JOINERS[1]) | (codes == _JOINERS[2])
+    inner[1:-1] = (joiner[1:-1] & (cls[:-2] == WORD) & (cls[2:] == WORD)
+                   & (text_of[:-2] == text_of[2:]))
+    cls[inner] = WORD
+    prev_word = np.concatenate([[False], cls[:-1] == WORD]) & ~first
+    starts = (cls == SYMBOL) | (cls == IDEOGRAPH) | ((cls == WORD) & ~prev_word)
+    return np.bincount(text_of[starts], minlength=len(texts))
+
+
+def token_counts(texts: Sequence[str]) -> np.ndarray:
+    """Tokens per text, Moses-like: runs of letters, marks and digits are one token ("don't", "well-known" too),
+    every other visible character is one token, and every Chinese character or Japanese kana is one token.
+
+    Our choice, vectorised over all characters at once: XNLI counted Moses tokens, with a word segmenter for
+    Chinese, so our counts for Chinese and Japanese are character counts (about 1.5x a segmenter's words).
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    if isinstance(texts, str):
+        raise TypeError("token_counts takes a list of texts, not one string.")
+    texts = list(texts)
+    bad = next((i for i, t in enumerate(texts) if not isinstance(t, str)), None)
+    if bad is not None:
+        raise TypeError(f"texts[{bad}] is {type(texts[bad]).__name__}, not str.")
+    parts = [_count_chunk(texts[s:s + _COUNT_CHUNK]) for s in range(0, len(texts), _COUNT_CHUNK)]
+    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+
+# -- the cached corpora -------------------------------------------------------------------------------------------
+def corpus_sides(name: str, max_rows: int | None = None,
+                 cache_dir: str | os.PathLike[str] | None = None) -> dict[str, list[str]]:
+    """The texts of a cached bitext, monolingual or labelled dataset by language, e.g. ``{"en": [...], "fr": [...]}``.
+
+    ``max_rows`` keeps the first rows (file order). Dictionaries, vectors and encoders hold no sentences and
+    raise ValueError; an uncached dataset raises the reader's FileNotFoundError (it says what to fetch).
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    d = CATALOGUE.dataset(name)
+    if d.kind not in TEXT_KINDS:
+        raise ValueError(f"{name!r} is a {d.kind}, which holds no sentences; sentence datasets are of kinds "
+                         f"{TEXT_KINDS}.")
+    if max_rows is not None and max_rows < 1:
+        raise ValueError(f"max_rows must be a positive number of rows or None, got {max_rows!r}.")
+    if d.kind == "bitext":
+        src, tgt = load_bitext(name, max_rows, cache_dir)
+        return {d.languages[0]: src, d.languages[1]: tgt}
+    if d.kind == "monolingual":
+        return {d.languages[0]: load_text(name, max_rows, cache_dir)}
+    texts = load_ratings(name, cache_dir)[0] if name.startswith("vader-") else load_labelled(name, cache_dir).sentences
+    return {d.languages[0]: texts[:max_rows]}
+
+
+def corpus_lengths(names: Sequence[str], max_rows: int | None = None,
+                   cache_dir: str | os.PathLike[str] | None = None) -> dict[str, dict[str, np.ndarray]]:
+    """Token counts (:func:`token_counts`) of every side of each dataset: ``{dataset: {language: counts}}``.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    return {name: {lang: token_counts(texts) for lang, texts in corpus_sides(name, max_rows, cache_dir).items()}
+            for name in names}
+
+
+def length_stats(lengths: Mapping[str, Mapping[str, np.ndarray]]) -> pd.DataFrame:
+    """One row per (dataset, language): texts, mean, median, 95th percentile and maximum length in tokens.
+
+    Percentiles use numpy's default (linear) interpolation; empty sides are left out.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    rows = []
+    for name, sides in lengths.items():
+        for lang, counts in sides.items():
+            c = np.asarray(counts, dtype=np.float64)
+            if c.size == 0:
+                continue
+            rows.append({"dataset": name, "language": lang, "texts": int(c.size), "mean": round(float(c.mean()), 2),
+                         "median": float(np.median(c)), "p95": round(float(np.percentile(c, 95)), 2),
+                         "max": int(c.max())})
+    return pd.DataFrame(rows, columns=["dataset", "language", "texts", "mean", "median", "p95", "max"])
+
+
+def _pick(n: int, k: int, seed: int) -> np.ndarray:
+    return np.sort(np.random.default_rng(seed).choice(n, size=min(k, n), replace=False))
+
+
+def corpus_samples(name: str, k: int = 3, seed: int = 0,
+                   cache_dir: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """``k`` rows of a cached dataset drawn with ``seed`` (in file order), shown as the dataset's kind suggests.
+
+    Bitexts give one column per language; monolingual text a ``text`` column; labelled sets ``text`` and
+    ``label`` (VADER: the mean human rating); dictionaries ``k`` train and ``k`` test pairs; GloVe ``k``
+    words drawn among the 50,000 most frequent with their three nearest neighbours by cosine. Encoders hold
+    no text and raise ValueError.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    if k < 1:
+        raise ValueError(f"k must be a positive number of samples, got {k!r}.")
+    d = CATALOGUE.dataset(name)
+    if d.kind == "bitext" or d.kind == "monolingual":
+        sides = corpus_sides(name, cache_dir=cache_dir)
+        idx = _pick(len(next(iter(sides.values()))), k, seed)
+        columns = list(sides) if d.kind == "bitext" else ["text"]
+        return pd.DataFrame({c: [texts[i] for i in idx] for c, texts in zip(columns, sides.values())})
+    if d.kind == "labelled":
+        if name.startswith("vader-"):
+            texts, labels = load_ratings(name, cache_dir)
+        else:
+            data = load_labelled(name, cache_dir)
+            texts, labels = data.sentences, data.labels
+        idx = _pick(len(texts), k, seed)
+        return pd.DataFrame({"text": [texts[i] for i in idx], "label": np.asarray(labels)[idx]})
+    if d.kind == "dictionary":
+        parts = []
+        for split in ("train", "test"):
+            pairs = load_dictionary(name, split, cache_dir)
+            idx = _pick(len(pairs), k, seed)
+            parts.append(pd.DataFrame({d.languages[0]: [pairs.source[i] for i in idx],
+                                       d.languages[1]: [pairs.target[i] for i in idx], "split": split}))
+        return pd.concat(parts, ignore_index=True)
+    if d.kind == "vectors":
+        vecs = load_glove50(50_000, cache_dir)
+        idx = _pick(len(vecs), k, seed)
+        _, nn = knn(vecs.vectors[idx], vecs.vectors, 4)
+        return pd.DataFrame({"rank": idx, "word": [vecs.words[i] for i in idx],
+                             "nearest neighbours": [", ".join(vecs.words[j] for j in row[1:]) for row in nn]})
+    raise ValueError(f"{name!r} is a {d.kind}: it holds a model, not text; load it with "
+                     "xsent_lib.data.corpora.import_encoder.")
+
+
+# -- the synthetic world ------------------------------------------------------------------------------------------
+def synthetic_table() -> pd.DataFrame:
+    """The parts of the synthetic world, what each stands in for, and the chapters that use it.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    return pd.DataFrame([{"data set": name, "stands in for": what, "chapters": _chapters(chapters)}
+                         for name, (what, chapters) in SYNTHETIC_USES.items()])
+
+
+def typology_table(languages: Sequence[str] | None = None) -> pd.DataFrame:
+    """One row per language of the synthetic world: word order, modifier order, adpositions, negation, future and
+    the morphemes (plural, case, tense and agreement suffixes; ``-`` where the language marks nothing).
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    codes = list(LANGUAGES) if languages is None else list(languages)
+    unknown = [c for c in codes if c not in LANGUAGES]
+    if unknown:
+        raise ValueError(f"unknown languages {unknown}; the synthetic world knows {sorted(LANGUAGES)}.")
+
+    def morphs(xs: Sequence[str]) -> str:
+        return " / ".join(x or "-" for x in xs) if any(xs) else "-"
+
+    rows = []
+    for code in codes:
+        t = LANGUAGES[code]
+        rows.append({"code": t.code, "name": t.name, "order": t.order, "adjective": t.adjective,
+                     "relative clause": t.relative, "adposition": t.adposition, "articles": t.articles,
+                     "negation": t.negation, "future": t.future, "plural": t.plural or "-",
+                     "case (nom / acc / obl)": morphs(t.cases), "tense (past / pres / fut)": morphs(t.tense_suffixes),
+                     "agreement (sg / pl)": morphs(t.agreement)})
+    return pd.DataFrame(rows)
+
+
+def showcase_forms(world: SyntheticWorld, pool: int = 4096, stream: str = "showcase") -> Forms:
+    """Three logical forms that show the typologies: a plain transitive clause with a subject adjective, a clause
+    with a relative clause on its subject, and a negated future clause with a place phrase.
+
+    Taken (first match) from ``pool`` forms of the stream ``stream``; ValueError if the pool has none.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    f = world.forms(pool, stream)
+    c, m = f.clauses, f.main
+    plain = ((f.coord < 0) & (f.sub < 0) & (f.front == FRONT_NONE) & (c.obj[m] >= 0) & (c.subj_pro[m] == 0)
+             & (c.obj_pro[m] == 0) & (c.adv[m] < 0) & (c.time[m] < 0) & (c.obj_rel[m] < 0) & (c.obj_adj[m] < 0)
+             & (c.subj[m] != c.obj[m]))
+    wanted = [
+        plain & (c.subj_adj[m] >= 0) & (c.subj_rel[m] < 0) & (c.pp[m] < 0) & (c.neg[m] == 0),
+        plain & (c.subj_adj[m] < 0) & (c.subj_rel[m] >= 0) & (c.pp[m] < 0) & (c.neg[m] == 0),
+        plain & (c.subj_adj[m] < 0) & (c.subj_rel[m] < 0) & (c.pp[m] >= 0) & (c.neg[m] == 1) & (c.tense[m] == FUTURE),
+    ]
+    found = [np.flatnonzero(w) for w in wanted]
+    if any(len(x) == 0 for x in found):
+        raise ValueError(f"no showcase form among {pool} forms; pass a larger pool.")
+    return f.take(np.array([x[0] for x in found]))
+
+
+def renderings_table(world: SyntheticWorld, forms: Forms, languages: Sequence[str] | None = None) -> pd.DataFrame:
+    """Every form rendered in every language, with its interlinear gloss: columns form, language, sentence, gloss.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    rows = []
+    for lang in languages or world.languages:
+        for i, (s, g) in enumerate(zip(world.render(forms, lang), world.render(forms, lang, gloss=True))):
+            rows.append({"form": i, "language": lang, "sentence": s, "gloss": g})
+    return pd.DataFrame(rows).sort_values(["form"], kind="stable").reset_index(drop=True)
+
+
+def word_roles(world: SyntheticWorld, forms: Forms, index: int = 0,
+               languages: Sequence[str] | None = None) -> dict[str, list[tuple[str, str, str]]]:
+    """The words of form ``index`` in each language as ``(word, gloss, role)``; roles are ``subject``, ``verb``,
+    ``object``, ``adjective`` (of the subject) or ``other``, read off the word-form tables of each language.
+
+    Meant for the single-clause forms of :func:`showcase_forms` (the subject's and object's heads, the main verb).
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    one = forms.take(np.array([index]))
+    c, m = one.clauses, int(one.main[0])
+    out = {}
+    for lang in languages or world.languages:
+        t = world.tables(lang)
+        roles = {}
+        for role, ids in (("subject", t.noun[c.subj[m]]), ("object", t.noun[c.obj[m]] if c.obj[m] >= 0 else []),
+                          ("verb", t.verb[c.verb[m], ..., 2]),
+                          ("adjective", t.adj[c.subj_adj[m]] if c.subj_adj[m] >= 0 else [])):
+            roles.update({int(i): role for i in np.ravel(ids) if i >= 0})
+        ids = world.ids(one, lang)[0]
+        ids = ids[ids >= 0]
+        words, glosses = world.render(one, lang)[0].split(" "), world.render(one, lang, gloss=True)[0].split(" ")
+        out[lang] = [(w, g, roles.get(int(i), "other")) for w, g, i in zip(words, glosses, ids)]
+    return out
+
+
+def nli_samples(nli: NLISet, per_label: int = 2) -> pd.DataFrame:
+    """The first ``per_label`` pairs of each label: premise, hypothesis, label name and the construction used.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    rows = []
+    for label, name in enumerate(nli.label_names):
+        for i in np.flatnonzero(nli.label == label)[:per_label]:
+            rows.append({"premise": nli.premise[i], "hypothesis": nli.hypothesis[i], "label": name,
+                         "construction": nli.strategy[i]})
+    return pd.DataFrame(rows, columns=["premise", "hypothesis", "label", "construction"])
+
+
+def sts_samples(sts: STSSet, k: int = 5) -> pd.DataFrame:
+    """``k`` pairs spread over the score range (the pairs at evenly spaced ranks of the score), highest first.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    if len(sts) == 0:
+        raise ValueError("the STS set is empty.")
+    order = np.argsort(-sts.score, kind="stable")
+    picks = order[np.unique(np.linspace(0, len(sts) - 1, min(k, len(sts))).round().astype(int))]
+    return pd.DataFrame({"a": [sts.a[i] for i in picks], "b": [sts.b[i] for i in picks],
+                         "score": np.round(sts.score[picks], 3)})
+
+
+def probing_samples(world: SyntheticWorld, tasks: Sequence[str] = PROBING_TASKS, per_task: int = 2,
+                    lang: str = "en", n_test: int = 16) -> pd.DataFrame:
+    """For each probing task, ``per_task`` test sentences with distinct labels when possible, the class name, the
+    number of classes and the task's extra fields (e.g. the swapped position of BShift).
+
+    Each task is built with ``n_test`` test sentences (and two train and dev ones, never shown).
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    rows = []
+    for task in tasks:
+        p = world.probing(task, 2, 2, n_test, lang)
+        labels = p.test.labels
+        first = np.unique(labels, return_index=True)[1]
+        picks = np.concatenate([np.sort(first), np.setdiff1d(np.arange(len(labels)), first)])[:per_task]
+        for i in picks:
+            extra = {k: (v[i].item() if hasattr(v[i], "item") else v[i]) for k, v in p.test.meta.items()}
+            rows.append({"task": task, "sentence": p.test.sentences[i], "class": p.classes[labels[i]],
+                         "classes": len(p.classes), "extra": ", ".join(f"{k}={v}" for k, v in extra.items())})
+    return pd.DataFrame(rows, columns=["task", "sentence", "class", "classes", "extra"])
+
+
+def synthetic_stats(world: SyntheticWorld, n: int, languages: Sequence[str] | None = None,
+                    split: str = "train") -> pd.DataFrame:
+    """Per language, ``n`` sentences of the same forms (parallel): mean, median and maximum tokens, the distinct
+    words they use and the size of the language's vocabulary.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    forms = world.forms(n, "parallel", split)
+    rows = []
+    for lang in languages or world.languages:
+        ids = world.ids(forms, lang)
+        lengths = (ids >= 0).sum(1)
+        rows.append({"language": lang, "sentences": n, "mean tokens": round(float(lengths.mean()), 2),
+                     "median": float(np.median(lengths)), "max": int(lengths.max()),
+                     "distinct words": int(np.unique(ids[ids >= 0]).size),
+                     "vocabulary": len(world.tables(lang).words)})
+    return pd.DataFrame(rows)
+
+
+def nli_token_means(sets: Mapping[str, NLISet]) -> dict[str, dict[str, float]]:
+    """Mean tokens (:func:`token_counts`) of premises and hypotheses per language, as ``{"Premise": {lang: x},
+    "Hypothesis": {...}}``: the layout of the thesis's Table 4.8 (XNLI).
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    return {"Premise": {lang: round(float(token_counts(s.premise).mean()), 2) for lang, s in sets.items()},
+            "Hypothesis": {lang: round(float(token_counts(s.hypothesis).mean()), 2) for lang, s in sets.items()}}
+
+
+def generation_speed(world: SyntheticWorld, n: int, lang: str = "en", split: str = "train") -> dict[str, float]:
+    """Time the library's generator on ``n`` sentences of ``lang``: sampling the forms, then rendering strings.
+
+    Exactly what ``world.sentences(n, lang, split)`` does, split in two timed steps after a 1,000-sentence
+    warm-up (which builds the language's tables). Returns seconds, sentences/s and mean tokens.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    if n < 1:
+        raise ValueError(f"n must be a positive number of sentences, got {n!r}.")
+    world.render(world.forms(1000, "warm-up"), lang)
+    t0 = time.perf_counter()
+    forms = world.forms(n, "corpus", split, lang)
+    t1 = time.perf_counter()
+    sentences = world.render(forms, lang)
+    t2 = time.perf_counter()
+    spaces = np.fromiter(map(str.count, sentences, [" "] * len(sentences)), dtype=np.int64, count=len(sentences))
+    return {"language": lang, "sentences": n, "forms_s": round(t1 - t0, 3), "render_s": round(t2 - t1, 3),
+            "total_s": round(t2 - t0, 3), "sentences_per_s": round(n / (t2 - t0)),
+            "mean_tokens": round(float(spaces.mean()) + 1, 2)}
+
+
+# -- the papers' formats ------------------------------------------------------------------------------------------
+def _nli_row(data: NLIData) -> tuple[str, str]:
+    return f"{len(data)} pairs", f"{data.premises[0]} ||| {data.hypotheses[0]} -> {NLI_LABELS[data.labels[0]]}"
+
+
+def _task_row(task: ClassificationTask | PairTask) -> tuple[str, str]:
+    sizes = " / ".join(f"{k} {len(v)}" for k, v in task.splits.items())
+    split = next(iter(task.splits.values()))
+    if hasattr(split, "sentences"):
+        label = task.label_names[split.labels[0]] if task.label_names else split.labels[0]
+        return sizes, f"{split.sentences[0]} -> {label}"
+    label = task.label_names[split.labels[0]] if task.label_names else round(float(split.labels[0]), 3)
+    return sizes, f"{split.first[0]} ||| {split.second[0]} -> {label}"
+
+
+def _format_loaders() -> list[tuple[str, str, Callable[[Path], tuple[str, str]]]]:
+    tasks = ("MR", "CR", "SUBJ", "MPQA", "SST2", "SST5", "TREC", "MRPC", "SICK-R", "SICK-E", "STSBenchmark",
+             "STS12", "STS13", "STS14", "STS15", "STS16")
+    out: list[tuple[str, str, Callable[[Path], tuple[str, str]]]] = [
+        ("SNLI dev", "load_snli", lambda d: _nli_row(load_snli(d, "dev"))),
+        ("MultiNLI dev matched", "load_multinli", lambda d: _nli_row(load_multinli(d, "dev_matched"))),
+        ("XNLI dev", "load_xnli", lambda d: _nli_row(load_xnli(d, "dev"))),
+        ("XNLI-MT train (fr)", "load_xnli_mt", lambda d: _nli_row(load_xnli_mt(d, "fr"))),
+    ]
+    out += [(t, "load_task", lambda d, t=t: _task_row(load_task(t, d))) for t in tasks]
+    out += [(t, "load_task", lambda d, t=t: _task_row(load_task(t, d))) for t in SENTEVAL_PROBING]
+
+    def muse(d: Path) -> tuple[str, str]:
+        train, test = load_muse_dictionary(d, "en", "fr", "0-5000"), load_muse_dictionary(d, "en", "fr")
+        return f"train {len(train)} / test {len(test)}", f"{train.source[0]} -> {train.target[0]}"
+
+    def bucc(d: Path) -> tuple[str, str]:
+        b = load_bucc(d / "bucc2018" / "de-en", "de", "en", "sample")
+        gold = 0 if b.gold is None else len(b.gold)
+        return (f"{len(b.source_sentences)} de / {len(b.target_sentences)} en, {gold} gold pairs",
+                f"{b.source_sentences[0]}")
+
+    def moses(d: Path) -> tuple[str, str]:
+        b = load_moses_bitext(d / "bitext" / "corpus", "en", "fr")
+        return f"{len(b)} pairs", f"{b.source[0]} ||| {b.target[0]}"
+
+    out += [("MUSE en-fr dictionaries", "load_muse_dictionary", muse), ("BUCC 2018 de-en sample", "load_bucc", bucc),
+            ("Moses bitext bitext/corpus.en-fr", "load_moses_bitext", moses)]
+    return out
+
+
+def format_inventory(data_dir: str | os.PathLike[str]) -> pd.DataFrame:
+    """Try every loader of :mod:`xsent_lib.data.formats` on its usual place under ``data_dir``: one row per data
+    set with its status (``ok``, ``not found`` or ``format error``), sizes, a first example and the message.
+
+    Only a missing file (FileNotFoundError) or a malformed one (DataFormatError) is caught and reported; any
+    other error propagates. Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    root = Path(data_dir)
+    if not root.is_dir():
+        raise FileNotFoundError(f"data_dir {root} is not a folder; point it at the folder holding the papers' data.")
+    rows = []
+    for name, loader, read in _format_loaders():
+        try:
+            size, example = read(root)
+            status, note = "ok", ""
+        except FileNotFoundError as exc:
+            status, size, example, note = "not found", "", "", str(exc).split("\n")[0]
+        except DataFormatError as exc:
+            status, size, example, note = "format error", "", "", str(exc).split("\n")[0]
+        rows.append({"data set": name, "loader": loader, "status": status, "size": size, "example": example,
+                     "note": note})
+    return pd.DataFrame(rows, columns=["data set", "loader", "status", "size", "example", "note"])

@@ -1,0 +1,1 @@
+"""Figures of the book: one module per chapter or figure kind, each function returns a matplotlib Figure."""
