@@ -123,3 +123,18 @@ def test_pair_classification_and_relatedness_learn_overlap():
     rel = PairTask("rel", {k: _pairs(rng, n, True) for k, n in (("train", 300), ("dev", 100), ("test", 100))})
     res = ev.eval(RelatednessTask(rel))
     assert res["n_classes"] == 5 and res["pearson"] > 0.5 and res["metric"] == "trained-regressor"
+
+
+def test_transfer_aggregates_hand_computed():
+    from xsent_lib.eval.transfer import transfer_aggregates
+
+    results = {"MR": {"devacc": 80.0, "ndev": 100, "acc": 79.0, "ntest": 100},
+               "TREC": {"devacc": 90.0, "ndev": 300, "acc": 88.0, "ntest": 50},
+               "SICKRelatedness": {"devpearson": 0.5, "ndev": 100, "pearson": 0.6, "ntest": 50},
+               "STS12": {"mean": {"pearson": 0.3}}}
+    dev = transfer_aggregates(results)
+    assert dev["macro"] == pytest.approx((80 + 90 + 50) / 3)
+    assert dev["micro"] == pytest.approx((80 * 100 + 90 * 300 + 50 * 100) / 500)
+    assert dev["skipped"] == ["STS12"]
+    test = transfer_aggregates(results, "test")
+    assert test["micro"] == pytest.approx((79 * 100 + 88 * 50 + 60 * 50) / 200)

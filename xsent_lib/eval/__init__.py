@@ -20,7 +20,13 @@ from xsent_lib.eval.probing import ProbingTask, probing_baselines
 from xsent_lib.eval.retrieval import RankingTask, ranking_metrics
 from xsent_lib.eval.protocols import cv_then_test, nested_cv, split_select, stratified_folds
 from xsent_lib.eval.sts import STSTask, sts_aggregates
-from xsent_lib.eval.transfer import PairClassificationTask, RelatednessTask, TransferTask, pair_features
+from xsent_lib.eval.transfer import (
+    PairClassificationTask,
+    RelatednessTask,
+    TransferTask,
+    pair_features,
+    transfer_aggregates,
+)
 
 __all__ = [
     "BUCCTask", "CrossLingualTransferTask", "RankingTask", "SentenceRetrievalTask", "bucc_evaluate",
@@ -29,5 +35,5 @@ __all__ = [
     "BatchedClassifier", "BatchedLogReg", "ClassifierConfig", "Evaluation", "PairClassificationTask", "Params",
     "ProbingTask", "RelatednessTask", "STSTask", "TransferTask", "batcher_from_encoder", "batcher_from_function",
     "cv_then_test", "nested_cv", "pair_features", "probing_baselines", "split_select", "stratified_folds",
-    "sts_aggregates",
+    "sts_aggregates", "transfer_aggregates",
 ]

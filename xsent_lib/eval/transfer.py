@@ -213,3 +213,34 @@ class RelatednessTask:
                 "spearman": float(spearmanr(pred, gold)[0]), "mse": float(np.mean((pred - gold) ** 2)),
                 "ndev": len(self.splits["dev"].labels), "ntest": int(gold.size), "selected": res["selected"],
                 "n_classes": self.n_classes, "features": self.features, "metric": "trained-regressor"}
+
+
+def transfer_aggregates(results: dict[str, dict], key: str = "dev") -> dict:
+    """The thesis's aggregates over transfer tasks: ``macro`` (plain mean) and ``micro`` (weighted by size).
+
+    ``results`` maps task names to result dicts from :meth:`Evaluation.eval`; ``key="dev"`` aggregates dev
+    scores over dev sizes (the thesis's model-selection numbers), ``"test"`` test scores over test sizes.
+    Classification tasks contribute their accuracy, relatedness tasks their Pearson x 100 (our choice:
+    the thesis does not say how SICK-R / STS-B enter the average); tasks without these (STS, probing,
+    retrieval) are skipped and listed under ``"skipped"``.
+    Book: chapter 3 (InferSent).
+    """
+    if key not in ("dev", "test"):
+        raise ValueError(f"key must be 'dev' or 'test', got {key!r}.")
+    acc_key, pearson_key, n_key = ("devacc", "devpearson", "ndev") if key == "dev" else ("acc", "pearson", "ntest")
+    scores, sizes, used, skipped = [], [], [], []
+    for name, res in results.items():
+        if acc_key in res and n_key in res:
+            scores.append(float(res[acc_key]))
+        elif pearson_key in res and n_key in res:
+            scores.append(100 * float(res[pearson_key]))
+        else:
+            skipped.append(name)
+            continue
+        sizes.append(float(res[n_key]))
+        used.append(name)
+    if not scores:
+        raise ValueError("no transfer task results with accuracy/Pearson and sizes to aggregate.")
+    s, n = np.array(scores), np.array(sizes)
+    return {"macro": float(s.mean()), "micro": float((s * n).sum() / n.sum()), "tasks": used, "skipped": skipped,
+            "split": key}
