@@ -138,3 +138,16 @@ def test_transfer_aggregates_hand_computed():
     assert dev["skipped"] == ["STS12"]
     test = transfer_aggregates(results, "test")
     assert test["micro"] == pytest.approx((79 * 100 + 88 * 50 + 60 * 50) / 200)
+
+
+def test_senteval_classifier_dict_is_understood():
+    params = {"task_path": "/unused", "usepytorch": True, "kfold": 10,
+              "classifier": {"nhid": 0, "optim": "adam", "batch_size": 64, "tenacity": 5, "epoch_size": 4}}
+    cfg = Evaluation(params, senteval_batcher).classifier_config()
+    assert cfg.nhid == (0,) and cfg.solver == "adam" and cfg.batch_size == 64 and cfg.kfold == 10
+    proto = {"classifier": {"nhid": 50, "optim": "rmsprop", "batch_size": 128, "tenacity": 3, "epoch_size": 2}}
+    with pytest.warns(UserWarning, match="rmsprop"):
+        cfg = Evaluation(proto, senteval_batcher).classifier_config()
+    assert cfg.nhid == (50,) and cfg.tenacity == 3
+    with pytest.raises(ValueError, match="unknown keys"):
+        Evaluation({"classifier": {"nhdi": 0}}, senteval_batcher).classifier_config()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import time
+import warnings
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
 import numpy as np
@@ -57,8 +58,8 @@ class Evaluation:
 
     ``params`` keys (all optional): ``batch_size`` (sentences per ``batcher`` call, 128), ``seed`` (1111, as
     SentEval), ``kfold`` (10), ``mode`` (``"fast"`` or ``"full"`` classifier budgets, see
-    :class:`~xsent_lib.eval.classifier.ClassifierConfig`), ``classifier`` (a ClassifierConfig overriding
-    ``mode``), ``tokenized`` (True: the batcher receives token lists split on whitespace, as SentEval
+    :class:`~xsent_lib.eval.classifier.ClassifierConfig`), ``classifier`` (a ClassifierConfig, or SentEval's
+    dict such as ``{'nhid': 0, 'optim': 'adam', 'batch_size': 64, 'tenacity': 5, 'epoch_size': 4}``), ``tokenized`` (True: the batcher receives token lists split on whitespace, as SentEval
     gives them; False: raw strings), ``device``. User code may add its own fields in ``prepare``.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -87,9 +88,11 @@ class Evaluation:
             return ClassifierConfig.probe(self.params.mode, seed=int(self.params.seed),
                                           device=self.params.get("device", "auto"))
         cfg = self.params.get("classifier")
+        if isinstance(cfg, dict):
+            return _from_senteval_dict(cfg, self.params)
         if cfg is not None:
             if not isinstance(cfg, ClassifierConfig):
-                raise TypeError("params['classifier'] must be a ClassifierConfig (see ClassifierConfig.full()).")
+                raise TypeError("params['classifier'] must be a ClassifierConfig or SentEval's classifier dict.")
             return cfg
         make = ClassifierConfig.full if self.params.mode == "full" else ClassifierConfig.fast
         overrides = {"seed": int(self.params.seed), "device": self.params.get("device", "auto")}
@@ -157,6 +160,35 @@ class Evaluation:
             res["seconds"] = round(time.perf_counter() - start, 3)
             results[t.name] = res
         return results[names[0]] if single else results
+
+
+_SENTEVAL_KEYS = {"nhid", "optim", "batch_size", "tenacity", "epoch_size", "dropout", "max_epoch", "noreg"}
+
+
+def _from_senteval_dict(spec: dict, params: Params):
+    """Map SentEval's ``params['classifier']`` dict onto a ClassifierConfig trained SentEval's way (Adam).
+
+    SentEval's ``optim`` strings other than ``adam`` (e.g. the prototyping ``rmsprop``) are run with Adam
+    and a warning; ``noreg`` searches only a zero penalty.
+    """
+    from xsent_lib.eval.classifier import ClassifierConfig
+
+    unknown = set(spec) - _SENTEVAL_KEYS
+    if unknown:
+        raise ValueError(f"unknown keys {sorted(unknown)} in params['classifier']; SentEval's are {sorted(_SENTEVAL_KEYS)}.")
+    optim = str(spec.get("optim", "adam"))
+    if not optim.startswith("adam"):
+        warnings.warn(f"optim={optim!r} is run with Adam: xsent_lib implements SentEval's default optimiser only.",
+                      stacklevel=3)
+    over = {"nhid": (int(spec.get("nhid", 0)),), "dropout": (float(spec.get("dropout", 0.0)),), "solver": "adam",
+            "seed": int(params.seed), "kfold": int(params.kfold), "device": params.get("device", "auto")}
+    for ours, theirs in (("batch_size", "batch_size"), ("tenacity", "tenacity"), ("epoch_size", "epoch_size"),
+                         ("max_epochs", "max_epoch")):
+        if theirs in spec:
+            over[ours] = int(spec[theirs])
+    if spec.get("noreg"):
+        over["l2"] = (0.0,)
+    return ClassifierConfig.full(**over)
 
 
 def batcher_from_encoder(encoder: Any, batch_size: int = 128, device: str = "auto") -> Batcher:
