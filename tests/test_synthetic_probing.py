@@ -252,3 +252,10 @@ def _clauses(tree: str) -> list[str]:
 def test_probing_rejects_unknown_tasks(world):
     with pytest.raises(ValueError, match="unknown probing task"):
         world.probing("Length", 4, 2, 2)
+
+
+def test_empty_split_is_a_clear_error():
+    from xsent_lib.data.synthetic import SyntheticWorld
+
+    with pytest.raises(ValueError, match="at least 1"):
+        SyntheticWorld(seed=0).probing("BShift", 20, 0, 0)

@@ -77,9 +77,21 @@ def start_chapter(name: str, *, profile: str, device: str, seed: int, results_di
     all_params = {"profile": profile, "device": str(device), "seed": seed, "data_dir": data_dir,
                   "results_dir": str(results_dir), **params}
     run = start_run(name, profile, results_dir, params=all_params, seed=seed, device=str(dev))
+    _inline_figures()
     print(f"xsent_lib {xsent_lib.__version__} (commit {git_commit()}, library hash {library_hash()}) · "
           f"profile '{profile}' · {device_description(dev)} · seed {seed}")
     return Chapter(name=name, profile=profile, device=dev, seed=seed, rng=rng, run=run)
+
+
+def _inline_figures() -> None:
+    """Inside a notebook, display returned matplotlib figures inline (also those built without pyplot)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "run_line_magic"):
+        shell.run_line_magic("matplotlib", "inline")
 
 
 def show_source(obj: Callable[..., Any] | type) -> Any:

@@ -60,10 +60,9 @@ def _read_state(path: Path) -> dict[str, torch.Tensor]:
         state = torch.load(path, map_location="cpu", weights_only=True)
     except (pickle.UnpicklingError, RuntimeError, AttributeError, EOFError) as err:
         raise ValueError(
-            f"{path} cannot be read with torch.load(weights_only=True) ({type(err).__name__}: {err}). If you trust the "
-            "file, convert it once in a separate Python session: sd = torch.load(path, weights_only=False); "
-            "sd = sd.state_dict() if hasattr(sd, 'state_dict') else sd; torch.save({k: v for k, v in sd.items() "
-            "if k.startswith('enc_lstm.')}, 'infersent_weights.pt'); then load the converted file."
+            f"{path} cannot be read as plain weights ({type(err).__name__}: {err}). If you trust the file, convert "
+            "it once in a separate Python session: unpickle it fully (weights_only disabled), take its state_dict, "
+            "keep the 'enc_lstm.*' tensors and torch.save that dict; then load the converted file here."
         ) from err
     if not isinstance(state, dict):
         raise ValueError(f"{path} holds a {type(state).__name__}, not a state dict of tensors.")

@@ -389,6 +389,9 @@ def make_probing(world, name: str, sizes: tuple[int, int, int], lang: str) -> Pr
     """Build task ``name`` with (train, dev, test) sizes in ``lang``; test is drawn first, then dev, then
     train, each excluding the sentences of the previous ones. Book: chapter 4 (Probing).
     """
+    if min(sizes) < 1:
+        raise ValueError(f"probing task {name!r}: train, dev and test sizes must each be at least 1, got {sizes}; "
+                         "an evaluation needs examples in every split.")
     task = _Task(world, name, lang)
     task.setup()
     exclude: set[str] = set()
