@@ -102,3 +102,25 @@ def test_compare_puts_ours_next_to_the_paper():
     assert np.isnan(out.iloc[1]["paper"]) or out.iloc[1]["paper"] is None
     with pytest.raises(KeyError, match="has no table"):
         paper_table("thesis", "table_99")
+
+
+def test_report_collects_runs_and_claims(tmp_path: Path):
+    from xsent_lib.results import collect_claims, collect_runs
+
+    for name, claims in [("01_a", [{"claim": "x beats y", "paper": "1", "ours": "2", "holds": True}]), ("02_b", [])]:
+        run = start_run(name, "smoke", tmp_path, seed=3)
+        run.log("claims", claims)
+        run.log("table", {"r": {"c": 1.0}})
+        run.finish()
+    start_run("03_unfinished", "smoke", tmp_path).log("claims", [])  # no provenance: not a finished run
+    runs = collect_runs(tmp_path, "smoke")
+    assert list(runs["chapter"]) == ["01_a", "02_b"] and list(runs["metrics"]) == [2, 2]
+    claims = collect_claims(tmp_path, "smoke")
+    assert claims.to_dict("records") == [{"chapter": "01_a", "claim": "x beats y", "paper": "1", "ours": "2",
+                                          "holds": True}]
+    assert collect_runs(tmp_path, "book").empty
+    bad = start_run("04_bad", "smoke", tmp_path)
+    bad.log("claims", [{"paper": "1"}])
+    bad.finish()
+    with pytest.raises(ValueError, match="lacks"):
+        collect_claims(tmp_path, "smoke")

@@ -1,0 +1,53 @@
+"""Gather every chapter run of a profile into one report: provenance per run, and the papers' claims tested.
+
+Book: chapter 11 (Reproducibility report).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+_RUN_COLUMNS = ["chapter", "profile", "commit", "xsent_lib_version", "xsent_lib_hash", "device", "torch", "seed",
+                "wall_time_s", "timestamp_utc", "metrics"]
+_CLAIM_COLUMNS = ["chapter", "claim", "paper", "ours", "holds"]
+
+
+def _runs(results_dir: str | Path, profile: str):
+    root = Path(results_dir).expanduser()
+    for prov_path in sorted(root.glob(f"*/{profile}/provenance.json")):
+        metrics_path = prov_path.with_name("metrics.json")
+        metrics = json.loads(metrics_path.read_text()) if metrics_path.exists() else {}
+        yield json.loads(prov_path.read_text()), metrics
+
+
+def collect_runs(results_dir: str | Path, profile: str) -> pd.DataFrame:
+    """One row per finished chapter run of ``profile`` under ``results_dir``: who produced it, where, how long.
+
+    Book: chapter 11 (Reproducibility report).
+    """
+    rows = []
+    for prov, metrics in _runs(results_dir, profile):
+        row = {k: prov.get(k) for k in _RUN_COLUMNS if k != "metrics"}
+        row["metrics"] = len(metrics)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=_RUN_COLUMNS)
+
+
+def collect_claims(results_dir: str | Path, profile: str) -> pd.DataFrame:
+    """Every ``claims`` list logged by a chapter (``claim``, ``paper``, ``ours``, ``holds``), with its chapter.
+
+    Book: chapter 11 (Reproducibility report).
+    """
+    rows = []
+    for prov, metrics in _runs(results_dir, profile):
+        claims = metrics.get("claims", [])
+        if not isinstance(claims, list):
+            raise ValueError(f"{prov.get('chapter')}: 'claims' must be a list of dicts, got {type(claims).__name__}.")
+        for claim in claims:
+            missing = {"claim", "holds"} - set(claim)
+            if missing:
+                raise ValueError(f"{prov.get('chapter')}: a claim lacks {sorted(missing)}: {claim}")
+            rows.append({"chapter": prov.get("chapter"), **{k: claim.get(k) for k in _CLAIM_COLUMNS[1:]}})
+    return pd.DataFrame(rows, columns=_CLAIM_COLUMNS)
