@@ -16,6 +16,7 @@ from typing import Callable
 
 import numpy as np
 import torch
+from threadpoolctl import threadpool_limits
 
 from xsent_lib.runtime import pick_device
 
@@ -25,12 +26,16 @@ _SMALL_WORK = 50_000_000  # multiply-adds per forward below which extra threads 
 
 @contextmanager
 def _threads_for(work: int):
-    """Run tiny problems on one thread: OpenMP start-up dominates them, worse still on a busy machine."""
-    before = torch.get_num_threads()
-    if work < _SMALL_WORK and before > 1:
-        torch.set_num_threads(1)
-    try:
+    """Run small problems on one thread (torch and BLAS): thread start-up and spinning dominate them,
+    and on a busy machine two spinning threads per process slow everything down many times over."""
+    if work >= _SMALL_WORK:
         yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with threadpool_limits(limits=1):
+            yield
     finally:
         torch.set_num_threads(before)
 

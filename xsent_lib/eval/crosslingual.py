@@ -163,7 +163,7 @@ class CrossLingualTransferTask:
     test set is passed through ``translate(texts, lang, "en")`` and scored by the English model);
     ``translate-train`` (the English training and dev sets go through ``translate(texts, "en", lang)``
     and one classifier per language is trained). The classifier is P3's: one hidden layer of 128 units,
-    dropout 0.1, Adam; the L2 value is chosen on the English dev set (``select_on="en"``) or, as P3 did
+    dropout 0.1, Adam (P3 does not name the activation; we use SentEval's Sigmoid); the L2 value is chosen on the English dev set (``select_on="en"``) or, as P3 did
     for its X-BiLSTMs (not strictly zero-shot), on each language's dev set (``select_on="target"``).
     Book: chapter 6 (XNLI and aligned encoders).
     """
