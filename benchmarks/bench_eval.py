@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences, PairTask, SentencePairs
 from xsent_lib.eval import ClassifierConfig, Evaluation, nested_cv
@@ -149,7 +150,8 @@ def main() -> None:
         ours = [nested_cv(x, y, 2, cfg)["acc"] for x, y in feats]
         t_ours = time.perf_counter() - t
         t = time.perf_counter()
-        naive = [naive_nested_cv(x, y, cfg) for x, y in feats]
+        with threadpool_limits(limits=1):  # same treatment as our small fits: no BLAS thread spinning
+            naive = [naive_nested_cv(x, y, cfg) for x, y in feats]
         t_naive = time.perf_counter() - t
         n_models = cfg.kfold * cfg.kfold * len(cfg.l2) + cfg.kfold
         rows.append({"mode": mode, "kfold": cfg.kfold, "l2_grid": list(cfg.l2), "models_per_task": n_models,
