@@ -158,13 +158,13 @@ def pearson_metric(probs: torch.Tensor, targets: torch.Tensor, mask: torch.Tenso
 
 
 class BatchedLogReg:
-    """``M`` independent L2-penalised multinomial logistic regressions, solved exactly in one L-BFGS run.
+    """``M`` independent L2-penalised multinomial logistic regressions, solved exactly side by side.
 
     Each model minimises the mean cross-entropy over its training rows plus ``l2/2 * ||W||^2`` (bias not
     penalised). The models are independent, so minimising their sum with one L-BFGS run solves all of them;
     the answer is the penalised optimum, not an early-stopped approximation, which makes the choice of
-    penalty reproducible. Loss and gradient are two float32 GEMMs in numpy and scipy's L-BFGS-B runs on
-    the CPU (``config.device`` is not used). This plays the role of SentEval's scikit-learn logistic
+    penalty reproducible. Loss and gradient are two float32 GEMMs in numpy, minimised by
+    :func:`batched_lbfgs` on the CPU (``config.device`` is not used). This plays the role of SentEval's scikit-learn logistic
     regression path; the thesis's Adam-trained variant is :class:`BatchedClassifier` with ``nhid=0``.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -193,8 +193,6 @@ class BatchedLogReg:
 
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
         """
-        from scipy.optimize import minimize
-
         train_mask = np.asarray(train_mask, bool)
         if train_mask.shape != (self.n_models, x.shape[0]):
             raise ValueError(f"train_mask must be (n_models, n) = {(self.n_models, x.shape[0])}, got {train_mask.shape}.")
@@ -210,24 +208,24 @@ class BatchedLogReg:
         tcm = np.ascontiguousarray(tf.T[:, :, None])  # (C, n, 1): classes on the leading axis keeps reductions fast
         wcm = weight[None]  # (1, n, M)
 
-        def loss_and_grad(theta: np.ndarray) -> tuple[float, np.ndarray]:
-            w = theta[:n_w].astype(np.float32).reshape(d, c, m)
-            b = theta[n_w:].astype(np.float32).reshape(c, 1, m)
-            logp = _log_softmax0((xf @ w.reshape(d, c * m)).reshape(-1, c, m).transpose(1, 0, 2) + b)
-            loss = -float((logp * tcm * wcm).sum(dtype=np.float64))
-            loss += 0.5 * float((l2 * w * w).sum(dtype=np.float64))
-            resid = (np.exp(logp) - tcm) * wcm  # (C, n, M)
-            g_w = (xf.T @ resid.transpose(1, 0, 2).reshape(-1, c * m)).reshape(d, c, m) + l2 * w
-            return loss, np.concatenate([g_w.ravel(), resid.sum(1).ravel()]).astype(np.float64)
+        p_w = d * c  # weight rows per model; the C bias rows follow
 
-        # Stopping: the largest gradient entry below 1e-5 or a relative objective change below 1e-9 per
-        # model (scikit-learn stops at 1e-4); each model's own gradient is part of the joint one.
+        def loss_and_grad(theta: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """Losses (k,) and gradients (P, k) of the models ``cols`` at their parameters theta (P, k)."""
+            k = len(cols)
+            w = theta[:p_w].reshape(d, c, k)
+            b = theta[p_w:].reshape(c, 1, k)
+            wk, l2k = wcm[:, :, cols], l2[:, :, cols]
+            logp = _log_softmax0((xf @ w.reshape(d, c * k)).reshape(-1, c, k).transpose(1, 0, 2) + b)
+            loss = -(logp * tcm * wk).sum((0, 1), dtype=np.float64) + 0.5 * (l2k[0, 0] * (w * w).sum((0, 1)))
+            resid = (np.exp(logp) - tcm) * wk  # (C, n, k)
+            g_w = (xf.T @ resid.transpose(1, 0, 2).reshape(-1, c * k)).reshape(d, c, k) + l2k * w
+            return loss, np.concatenate([g_w.reshape(p_w, k), resid.sum(1)])
+
         with _threads_for(x.shape[0] * n_w):
-            res = minimize(loss_and_grad, np.zeros(n_w + m * c), jac=True, method="L-BFGS-B",
-                           options={"maxiter": max_iter, "gtol": 1e-5, "ftol": 1e-9})
-        self.w = res.x[:n_w].astype(np.float32).reshape(d, c, m)
-        self.b = res.x[n_w:].astype(np.float32).reshape(c, 1, m)
-        self.n_iter = int(res.nit)
+            theta, self.n_iter = batched_lbfgs(loss_and_grad, np.zeros((p_w + c, m), np.float32), max_iter)
+        self.w = theta[:p_w].reshape(d, c, m)
+        self.b = theta[p_w:].reshape(c, 1, m)
         if val_mask is not None:
             probs = torch.as_tensor(self.predict_proba(xf))
             vm = torch.as_tensor(np.asarray(val_mask, bool), dtype=torch.float32)
@@ -249,6 +247,74 @@ def _log_softmax0(z: np.ndarray) -> np.ndarray:
     """Log-softmax over the leading (class) axis."""
     z = z - z.max(0, keepdims=True)
     return z - np.log(np.exp(z).sum(0, keepdims=True))
+
+
+def batched_lbfgs(
+    loss_and_grad: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
+    theta: np.ndarray, max_iter: int = 500, tol: float = 1e-5, history: int = 10,
+) -> tuple[np.ndarray, int]:
+    """Minimise ``M`` independent smooth functions at once: L-BFGS with a step size per model.
+
+    ``theta`` is (P, M), one column per model; ``loss_and_grad(theta_cols, cols)`` returns the losses
+    (k,) and gradients (P, k) of the models ``cols`` (so a failed step re-evaluates only those). Each model has its own two-loop recursion, Armijo backtracking step and stopping test
+    (largest gradient entry below ``tol``, scikit-learn's lbfgs uses 1e-4); a converged model is frozen,
+    and so is one whose backtracking finds no decrease within float32 precision.
+    The work per iteration is one batched evaluation, and the iteration count is that of the slowest
+    model, not that of a joint problem whose shared line search would serve all models at once.
+    Returns the solution and the number of iterations.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    every = np.arange(theta.shape[1])
+    f, g = loss_and_grad(theta, every)
+    hist: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    active = np.abs(g).max(0) > tol
+    it = 0
+    for it in range(1, max_iter + 1):
+        if not active.any():
+            break
+        q = g.astype(np.float64)
+        alphas = []
+        for s_k, y_k, rho in reversed(hist):
+            a_k = rho * (s_k * q).sum(0)
+            q -= a_k * y_k
+            alphas.append(a_k)
+        if hist:
+            s_k, y_k, _ = hist[-1]
+            yy = (y_k * y_k).sum(0)
+            q *= np.where(yy > 0, (s_k * y_k).sum(0) / np.where(yy > 0, yy, 1.0), 1.0)
+        else:
+            q /= np.maximum(np.abs(q).sum(0), 1.0)  # first step: at most unit length per model
+        for (s_k, y_k, rho), a_k in zip(hist, reversed(alphas)):
+            q += s_k * (a_k - rho * (y_k * q).sum(0))
+        direction = -q
+        slope = (g * direction).sum(0)
+        uphill = slope >= 0
+        direction[:, uphill] = -g[:, uphill]
+        slope = np.where(uphill, -(g.astype(np.float64) ** 2).sum(0), slope)
+        direction[:, ~active] = 0.0
+        step = np.ones(theta.shape[1])
+        trial = theta + direction.astype(np.float32)
+        f_new, g_new = loss_and_grad(trial, every)
+        for _ in range(20):
+            ok = (f_new <= f + 1e-4 * step * slope) | ~active
+            if ok.all():
+                break
+            redo = np.flatnonzero(~ok)  # only the models whose step failed are evaluated again
+            step[redo] *= 0.5
+            trial[:, redo] = theta[:, redo] + (step[redo] * direction[:, redo]).astype(np.float32)
+            f_new[redo], g_new[:, redo] = loss_and_grad(trial[:, redo], redo)
+        else:  # no decrease found within float32 precision: that model is as good as it gets
+            active &= ok
+            trial = np.where(ok, trial, theta)
+            f_new, g_new = np.where(ok, f_new, f), np.where(ok, g_new, g)
+        s_new = (trial - theta).astype(np.float64)
+        y_new = (g_new - g).astype(np.float64)
+        sy = (s_new * y_new).sum(0)
+        hist.append((s_new, y_new, np.where(sy > 1e-12, 1.0 / np.where(sy > 1e-12, sy, 1.0), 0.0)))
+        hist = hist[-history:]
+        theta, f, g = trial, f_new, g_new
+        active &= np.abs(g).max(0) > tol
+    return theta, it
 
 
 def make_classifier(dim: int, n_classes: int, settings: list[dict], config: ClassifierConfig):
