@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -63,6 +64,16 @@ def gemm_rate(n: int, d: int) -> dict:
             "shaped": f"8192x{d} @ {d}x8192", "shaped_gflops": 2 * 8192 * 8192 * d / t_sh / 1e9}
 
 
+def gemm_now(n: int = 4096) -> float:
+    """The square float32 GEMM rate right now (GFLOP/s): measured next to each fast path, so that a busy
+    machine lowers both numbers alike."""
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((n, n), dtype=np.float32)
+    a @ a
+    t, _ = timed(lambda: a @ a, 2)
+    return 2 * n**3 / t / 1e9
+
+
 def naive_csls(src: np.ndarray, tgt: np.ndarray, k: int) -> np.ndarray:
     """What one writes first: materialise the full matrix, partition it twice, argmax the CSLS matrix."""
     sim = src @ tgt.T
@@ -84,49 +95,53 @@ def naive_margin(x: np.ndarray, y: np.ndarray, k: int) -> tuple[np.ndarray, np.n
             np.take_along_axis(cand_yx, m_yx.argmax(1)[:, None], 1)[:, 0])
 
 
-def bench_csls(rng, n_small: int, n_full: int, d: int, k: int, gemm: float) -> dict:
-    """CSLS for every source word: naive vs fallback vs faiss at n_small, faiss alone at n_full."""
-    src, tgt = unit_vectors(rng, n_small, d), unit_vectors(rng, n_small, d)
+def bench_csls_small(rng, n: int, d: int, k: int) -> dict:
+    """CSLS for every source word at a size where the full matrix fits: naive vs torch fallback vs faiss."""
+    src, tgt = unit_vectors(rng, n, d), unit_vectors(rng, n, d)
     t_naive, i_naive = timed(lambda: naive_csls(src, tgt, k))
     t_torch, (_, i_torch) = timed(lambda: nb.csls_knn(src, tgt, k, use_faiss=False))
+    gemm = gemm_now()
     t_fast, (_, i_fast) = timed(lambda: nb.csls_knn(src, tgt, k))
-    flops_small = 3 * 2 * n_small * n_small * (d + 1)
-    out = {"k": k, "d": d, "small_n": n_small,
-           "small": {"naive_numpy_s": t_naive, "torch_blocked_s": t_torch, "faiss_s": t_fast,
-                     "speedup_vs_naive": t_naive / t_fast, "torch_vs_faiss": t_torch / t_fast,
-                     "agree_naive": float((i_naive == i_fast[:, 0]).mean()),
-                     "agree_torch": float((i_torch[:, 0] == i_fast[:, 0]).mean()),
-                     "faiss_frac_gemm": flops_small / t_fast / 1e9 / gemm}}
-    del src, tgt
-    if n_full > n_small:
-        src, tgt = unit_vectors(rng, n_full, d), unit_vectors(rng, n_full, d)
-        t_full, _ = timed(lambda: nb.csls_knn(src, tgt, k))
-        q = rng.choice(n_full, 1500, replace=False)
-        t_muse, _ = timed(lambda: nb.csls_knn(src, tgt, k, queries=q))
-        flops = 3 * 2 * n_full * n_full * (d + 1)
-        out["full_n"] = n_full
-        out["full"] = {"faiss_s": t_full, "gflops": flops / t_full / 1e9, "frac_gemm": flops / t_full / 1e9 / gemm,
-                       "naive_estimate_s": t_naive * (n_full / n_small) ** 2,
-                       "muse_protocol_1500_queries_s": t_muse}
-    return out
+    flops = 3 * 2 * n * n * (d + 1)
+    return {"n": n, "d": d, "k": k, "naive_numpy_s": t_naive, "torch_blocked_s": t_torch, "faiss_s": t_fast,
+            "speedup_vs_naive": t_naive / t_fast, "torch_vs_faiss": t_torch / t_fast,
+            "agree_naive": float((i_naive == i_fast[:, 0]).mean()),
+            "agree_torch": float((i_torch[:, 0] == i_fast[:, 0]).mean()),
+            "gemm_gflops_now": gemm, "faiss_frac_gemm": flops / t_fast / 1e9 / gemm}
 
 
-def bench_margin(rng, n_small: int, n_full: int, d: int, k: int, gemm: float) -> dict:
-    """Both-direction ratio-margin mining: naive full matrix vs our two exact passes."""
-    x, y = unit_vectors(rng, n_small, d), unit_vectors(rng, n_small, d)
-    t_naive, (a_xy, a_yx) = timed(lambda: naive_margin(x, y, k))
+def bench_csls_full(rng, n: int, d: int, k: int, naive_small: dict) -> dict:
+    """CSLS for every source word at full size (faiss only; the full matrix would not fit), and MUSE's
+    protocol (1,500 queries against the whole target vocabulary)."""
+    src, tgt = unit_vectors(rng, n, d), unit_vectors(rng, n, d)
+    gemm = gemm_now()
+    t_full, _ = timed(lambda: nb.csls_knn(src, tgt, k))
+    q = rng.choice(n, 1500, replace=False)
+    t_muse, _ = timed(lambda: nb.csls_knn(src, tgt, k, queries=q))
+    flops = 3 * 2 * n * n * (d + 1)
+    return {"n": n, "d": d, "k": k, "faiss_s": t_full, "gflops": flops / t_full / 1e9, "gemm_gflops_now": gemm,
+            "frac_gemm": flops / t_full / 1e9 / gemm,
+            "naive_estimate_s": naive_small["naive_numpy_s"] * (n / naive_small["n"]) ** 2,
+            "full_matrix_gib": n * n * 4 / 2**30, "muse_protocol_1500_queries_s": t_muse}
+
+
+def bench_margin(rng, n: int, d: int, k: int, naive_small: dict | None = None) -> dict:
+    """Both-direction ratio-margin mining: naive full matrix (when ``naive_small`` is None) vs two exact passes."""
+    x, y = unit_vectors(rng, n, d), unit_vectors(rng, n, d)
+    out = {"n": n, "d": d, "k": k}
+    if naive_small is None:
+        t_naive, (a_xy, a_yx) = timed(lambda: naive_margin(x, y, k))
+        out["naive_numpy_s"] = t_naive
+    gemm = gemm_now()
     t_fast, res = timed(lambda: nb.bidirectional_margin_knn(x, y, k))
-    out = {"k": k, "d": d, "small_n": n_small,
-           "small": {"naive_numpy_s": t_naive, "faiss_s": t_fast, "speedup_vs_naive": t_naive / t_fast,
-                     "agree_naive": float(((a_xy == res[1]).mean() + (a_yx == res[3]).mean()) / 2),
-                     "faiss_frac_gemm": 2 * 2 * n_small * n_small * d / t_fast / 1e9 / gemm}}
-    if n_full > n_small:
-        x, y = unit_vectors(rng, n_full, d), unit_vectors(rng, n_full, d)
-        t_full, _ = timed(lambda: nb.bidirectional_margin_knn(x, y, k))
-        flops = 2 * 2 * n_full * n_full * d
-        out["full_n"] = n_full
-        out["full"] = {"faiss_s": t_full, "gflops": flops / t_full / 1e9, "frac_gemm": flops / t_full / 1e9 / gemm,
-                       "naive_estimate_s": t_naive * (n_full / n_small) ** 2}
+    flops = 2 * 2 * n * n * d
+    out.update({"faiss_s": t_fast, "gflops": flops / t_fast / 1e9, "gemm_gflops_now": gemm,
+                "frac_gemm": flops / t_fast / 1e9 / gemm})
+    if naive_small is None:
+        out["speedup_vs_naive"] = t_naive / t_fast
+        out["agree_naive"] = float(((a_xy == res[1]).mean() + (a_yx == res[3]).mean()) / 2)
+    else:
+        out["naive_estimate_s"] = naive_small["naive_numpy_s"] * (n / naive_small["n"]) ** 2
     return out
 
 
@@ -159,42 +174,46 @@ def main() -> None:
         sizes = dict(gemm_n=2048, csls_small=4000, csls_full=12000, margin_small=4000, margin_full=12000,
                      ivf_n=20000, ivf_q=2000, nprobes=[1, 8])
     else:
-        sizes = dict(gemm_n=4096, csls_small=20000, csls_full=200000, margin_small=20000, margin_full=100000,
+        sizes = dict(gemm_n=4096, csls_small=10000, csls_full=200000, margin_small=10000, margin_full=100000,
                      ivf_n=200000, ivf_q=20000, nprobes=[4, 32])
     d = 300
+    record = {"load_average_start": os.getloadavg(),
+              "provenance": collect_provenance({"quick": args.quick, **sizes, "d": d}, device="cpu")}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+
+    def save(key: str, value: dict) -> None:  # every section is written as soon as it is done
+        record[key] = value
+        record["load_average_now"] = os.getloadavg()
+        args.out.write_text(json.dumps(record, indent=2))
+
     gemm = gemm_rate(sizes["gemm_n"], d)
-    peak = gemm["square_gflops"]
-    print(f"GEMM float32: {peak:.1f} GFLOP/s square {sizes['gemm_n']}^3; {gemm['shaped_gflops']:.1f} GFLOP/s "
-          f"{gemm['shaped']} (torch threads {torch.get_num_threads()})")
-    csls = bench_csls(rng, sizes["csls_small"], sizes["csls_full"], d, 10, peak)
-    s = csls["small"]
-    print(f"CSLS all-words n={csls['small_n']}: naive {s['naive_numpy_s']:.2f}s | torch blocked "
-          f"{s['torch_blocked_s']:.2f}s | faiss {s['faiss_s']:.2f}s | naive/faiss {s['speedup_vs_naive']:.1f}x | "
-          f"agree {s['agree_naive']:.4f}/{s['agree_torch']:.4f} | {100 * s['faiss_frac_gemm']:.0f}% of GEMM")
-    if "full" in csls:
-        f = csls["full"]
-        print(f"CSLS all-words n={csls['full_n']}: faiss {f['faiss_s']:.1f}s = {f['gflops']:.1f} GFLOP/s = "
-              f"{100 * f['frac_gemm']:.0f}% of GEMM (naive would be ~{f['naive_estimate_s']:.0f}s and "
-              f"{csls['full_n'] ** 2 * 4 / 2**30:.0f} GiB); MUSE protocol 1500 queries {f['muse_protocol_1500_queries_s']:.1f}s")
-    margin = bench_margin(rng, sizes["margin_small"], sizes["margin_full"], d, 4, peak)
-    s = margin["small"]
-    print(f"margin mining n={margin['small_n']}: naive {s['naive_numpy_s']:.2f}s | faiss {s['faiss_s']:.2f}s | "
-          f"naive/faiss {s['speedup_vs_naive']:.1f}x | agree {s['agree_naive']:.4f} | "
-          f"{100 * s['faiss_frac_gemm']:.0f}% of GEMM")
-    if "full" in margin:
-        f = margin["full"]
-        print(f"margin mining n={margin['full_n']}: faiss {f['faiss_s']:.1f}s = {f['gflops']:.1f} GFLOP/s = "
-              f"{100 * f['frac_gemm']:.0f}% of GEMM (naive would be ~{f['naive_estimate_s']:.0f}s)")
+    save("gemm", gemm)
+    print(f"GEMM float32: {gemm['square_gflops']:.1f} GFLOP/s square {sizes['gemm_n']}^3; {gemm['shaped_gflops']:.1f} "
+          f"GFLOP/s {gemm['shaped']} (torch threads {torch.get_num_threads()}, load {os.getloadavg()[0]:.1f})")
+    s = bench_csls_small(rng, sizes["csls_small"], d, 10)
+    save("csls_small", s)
+    print(f"CSLS all-words n={s['n']}: naive {s['naive_numpy_s']:.2f}s | torch blocked {s['torch_blocked_s']:.2f}s | "
+          f"faiss {s['faiss_s']:.2f}s | naive/faiss {s['speedup_vs_naive']:.1f}x | agree {s['agree_naive']:.4f}/"
+          f"{s['agree_torch']:.4f} | {100 * s['faiss_frac_gemm']:.0f}% of GEMM now ({s['gemm_gflops_now']:.0f} GFLOP/s)")
+    m = bench_margin(rng, sizes["margin_small"], d, 4)
+    save("margin_small", m)
+    print(f"margin mining n={m['n']}: naive {m['naive_numpy_s']:.2f}s | faiss {m['faiss_s']:.2f}s | naive/faiss "
+          f"{m['speedup_vs_naive']:.1f}x | agree {m['agree_naive']:.4f} | {100 * m['frac_gemm']:.0f}% of GEMM now")
     ivf = bench_ivf(rng, sizes["ivf_n"], sizes["ivf_q"], d, sizes["nprobes"])
+    save("ivf", ivf)
     for row in ivf["ivf"]:
         print(f"IVF n={ivf['n_keys']} q={ivf['n_queries']} nlist={ivf['nlist']} nprobe={row['nprobe']}: "
               f"{row['ivf_s_incl_training']:.2f}s vs exact {ivf['exact_s']:.2f}s ({row['speedup_vs_exact']:.1f}x) "
               f"R@1 {row['recall_at_1']:.3f} R@10 {row['recall_at_10']:.3f}")
-    params = {"quick": args.quick, **sizes, "d": d}
-    record = {"gemm": gemm, "csls": csls, "margin": margin, "ivf": ivf,
-              "provenance": collect_provenance(params, device="cpu")}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(record, indent=2))
+    f = bench_margin(rng, sizes["margin_full"], d, 4, naive_small=m)
+    save("margin_full", f)
+    print(f"margin mining n={f['n']}: faiss {f['faiss_s']:.1f}s = {f['gflops']:.1f} GFLOP/s = {100 * f['frac_gemm']:.0f}% "
+          f"of GEMM now ({f['gemm_gflops_now']:.0f}); naive would be ~{f['naive_estimate_s']:.0f}s")
+    f = bench_csls_full(rng, sizes["csls_full"], d, 10, s)
+    save("csls_full", f)
+    print(f"CSLS all-words n={f['n']}: faiss {f['faiss_s']:.1f}s = {f['gflops']:.1f} GFLOP/s = {100 * f['frac_gemm']:.0f}% "
+          f"of GEMM now ({f['gemm_gflops_now']:.0f}); naive would be ~{f['naive_estimate_s']:.0f}s and "
+          f"{f['full_matrix_gib']:.0f} GiB; MUSE protocol 1500 queries {f['muse_protocol_1500_queries_s']:.1f}s")
     print(f"wrote {args.out}")
 
 
