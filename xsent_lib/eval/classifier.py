@@ -161,11 +161,11 @@ class BatchedLogReg:
     """``M`` independent L2-penalised multinomial logistic regressions, solved exactly side by side.
 
     Each model minimises the mean cross-entropy over its training rows plus ``l2/2 * ||W||^2`` (bias not
-    penalised). The models are independent, so minimising their sum with one L-BFGS run solves all of them;
-    the answer is the penalised optimum, not an early-stopped approximation, which makes the choice of
-    penalty reproducible. Loss and gradient are two float32 GEMMs in numpy, minimised by
-    :func:`batched_lbfgs` on the CPU (``config.device`` is not used). This plays the role of SentEval's scikit-learn logistic
-    regression path; the thesis's Adam-trained variant is :class:`BatchedClassifier` with ``nhid=0``.
+    penalised). The answer is the penalised optimum, not an early-stopped approximation, which makes the
+    choice of penalty reproducible. Loss and gradient of all models are two float32 GEMMs in numpy,
+    minimised by :func:`batched_lbfgs` on the CPU (``config.device`` is not used). This plays the role of
+    SentEval's scikit-learn logistic regression path; the thesis's Adam-trained variant is
+    :class:`BatchedClassifier` with ``solver='adam'``.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -203,11 +203,8 @@ class BatchedLogReg:
         weight = (train_mask / train_mask.sum(1, keepdims=True)).T.astype(np.float32)  # (n, M)
         m, c, d = self.n_models, self.n_classes, self.dim
         l2 = self.l2[None, None, :]
-        n_w = d * m * c
-
         tcm = np.ascontiguousarray(tf.T[:, :, None])  # (C, n, 1): classes on the leading axis keeps reductions fast
         wcm = weight[None]  # (1, n, M)
-
         p_w = d * c  # weight rows per model; the C bias rows follow
 
         def loss_and_grad(theta: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -222,7 +219,7 @@ class BatchedLogReg:
             g_w = (xf.T @ resid.transpose(1, 0, 2).reshape(-1, c * k)).reshape(d, c, k) + l2k * w
             return loss, np.concatenate([g_w.reshape(p_w, k), resid.sum(1)])
 
-        with _threads_for(x.shape[0] * n_w):
+        with _threads_for(x.shape[0] * p_w * m):
             theta, self.n_iter = batched_lbfgs(loss_and_grad, np.zeros((p_w + c, m), np.float32), max_iter)
         self.w = theta[:p_w].reshape(d, c, m)
         self.b = theta[p_w:].reshape(c, 1, m)
