@@ -1,6 +1,8 @@
 """The InferSent recipe: sizes, vocabulary, batching, training, aggregates, size sweep, scenes, max-pool attribution."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -11,6 +13,15 @@ from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.encoders import build_encoder
 from xsent_lib.recipes import infersent as rec
 from xsent_lib.results.paper import paper_table
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    """These models are tiny: one thread avoids synchronising two for microsecond kernels."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
 
 
 @pytest.fixture(scope="module")
@@ -102,12 +113,24 @@ def test_aggregates_by_hand():
 
 
 def test_transfer_row_maps_tasks_to_table_3_7_columns():
-    results = {"MR": {"acc": 71.0}, "MRPC": {"acc": 70.0, "f1": 80.0}, "SICK-R": {"pearson": 0.8},
-               "STS14": {"all": {"pearson": 0.6, "spearman": 0.55}}, "other": {"acc": 1.0}}
+    results = {"MR": {"acc": 71.0}, "MRPC": {"acc": 70.0, "f1": 80.0}, "SICKRelatedness": {"pearson": 0.8},
+               "STS14": {"mean": {"pearson": 0.6, "spearman": 0.55}, "all": {"pearson": 0.1, "spearman": 0.1}},
+               "SST2": {"acc": 60.0}, "other": {"acc": 1.0}}
     row = rec.transfer_row(results)
     assert row == {"MR": 71.0, "MRPC acc": 70.0, "MRPC F1": 80.0, "SICK-R": 0.8, "STS14 Pearson": 0.6,
-                   "STS14 Spearman": 0.55}
+                   "STS14 Spearman": 0.55, "SST": 60.0}
     assert set(row) <= set(paper_table("thesis", "table_3_7").columns)
+    columns = {c for cols in rec.TASK_COLUMNS.values() for c in cols}
+    assert columns == set(paper_table("thesis", "table_3_7").columns)  # every column of Table 3.7 can be filled
+
+
+def test_senteval_suite_reads_what_is_there_and_skips_the_rest(tmp_path):
+    fixtures = Path(__file__).parent / "fixtures" / "formats"
+    suite = rec.senteval_suite(fixtures, ["MR", "MRPC", "SICKEntailment", "STS14"])
+    assert [t.name for t in suite.tasks] == ["MR", "MRPC", "SICKEntailment"]
+    assert list(suite.skipped) == ["STS14"]  # the fixtures hold STS12 and STS16 only
+    with pytest.raises(FileNotFoundError, match="none of the SentEval tasks"):
+        rec.senteval_suite(tmp_path)
 
 
 def test_size_sweep_gives_one_point_per_width(words: rec.WordSetup, easy_corpus: rec.NLICorpus):
@@ -191,3 +214,35 @@ def test_claims_follow_the_numbers():
     assert verdicts["BiLSTM-Max has the best NLI test accuracy of the seven"] is True
     assert verdicts["BiLSTM-Mean has the lowest NLI test accuracy of the seven"] is False  # LSTM is lowest here
     assert all(verdicts.values()) is False and sum(verdicts.values()) == len(claims) - 1
+
+
+def test_maxpool_gallery_draws_the_percentages():
+    from xsent_lib.viz.infersent import maxpool_bars, maxpool_gallery
+
+    tokens = ["<s>", "a", "dog", "</s>"]
+    percents = {"untrained": np.array([40.0, 10.0, 20.0, 30.0]), "trained": np.array([5.0, 5.0, 80.0, 10.0])}
+    fig = maxpool_bars(tokens, percents, "s")
+    axes = fig.get_axes()
+    assert len(axes) == 2
+    for ax, model in zip(axes, percents):
+        np.testing.assert_allclose([b.get_height() for b in ax.patches], percents[model])
+        assert [t.get_text() for t in ax.get_xticklabels()] == tokens
+        assert ax.get_ylim()[1] == pytest.approx(88.0)  # shared scale: 1.1 x the largest bar
+    with pytest.raises(ValueError, match="one per token"):
+        maxpool_bars(tokens[:3], percents)
+    with pytest.raises(ValueError, match="every item must give the models"):
+        maxpool_gallery([{"title": "a", "tokens": tokens, "percents": percents},
+                         {"title": "b", "tokens": tokens, "percents": {"trained": percents["trained"]}}])
+
+
+def test_transfer_vs_size_plots_points_in_size_order():
+    from xsent_lib.viz.infersent import transfer_vs_size
+
+    points = {"BiLSTM-Max": [{"dim": 64, "micro": 70.0, "nli_dev": 60.0}, {"dim": 16, "micro": 65.0, "nli_dev": 61.0}]}
+    fig = transfer_vs_size(points)
+    left, right = fig.get_axes()
+    x, y = left.get_lines()[0].get_data()
+    assert list(x) == [16, 64] and list(y) == [65.0, 70.0]
+    assert list(right.get_lines()[0].get_data()[1]) == [61.0, 60.0]
+    with pytest.raises(ValueError, match="lacks"):
+        transfer_vs_size({"x": [{"dim": 8}]})

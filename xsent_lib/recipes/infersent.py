@@ -31,6 +31,7 @@ from xsent_lib.encoders import BagOfVectorsEncoder, NLIClassifier, NLIModel, Rec
 from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.eval import (Evaluation, PairClassificationTask, RankingTask, RelatednessTask, STSTask, TransferTask,
                             batcher_from_encoder)
+from xsent_lib.eval.suite import senteval_tasks
 from xsent_lib.losses.nli import nli_loss
 from xsent_lib.results.paper import compare, paper_table
 from xsent_lib.runtime import pick_device, seed_everything
@@ -42,12 +43,17 @@ from xsent_lib.train import History, InferSentSchedule, fit
 SEVEN: tuple[str, ...] = ("lstm", "gru", "bigru-last", "bilstm-mean", "inner-attention", "hconvnet", "bilstm-max")
 PAPER_ROWS: dict[str, str] = {"lstm": "LSTM", "gru": "GRU", "bigru-last": "BiGRU-last", "bilstm-mean": "BiLSTM-Mean",
                               "inner-attention": "Inner-attention", "hconvnet": "HConvNet", "bilstm-max": "BiLSTM-Max"}
-# Table 3.7 columns each transfer task fills (tasks keep the SentEval names of what they stand in for).
+# Table 3.7 columns each transfer task fills: our stand-ins keep the names of the SentEval tasks they stand in
+# for, the real SentEval tasks (full profile) use xsent_lib.eval.suite's names. STS14 is the mean over its subsets.
 TASK_COLUMNS: dict[str, dict[str, str]] = {
     "MR": {"MR": "acc"}, "CR": {"CR": "acc"}, "SUBJ": {"SUBJ": "acc"}, "MPQA": {"MPQA": "acc"}, "SST": {"SST": "acc"},
-    "MRPC": {"MRPC acc": "acc", "MRPC F1": "f1"}, "SICK-R": {"SICK-R": "pearson"}, "SICK-E": {"SICK-E": "acc"},
-    "STS14": {"STS14 Pearson": "pearson", "STS14 Spearman": "spearman"},
+    "SST2": {"SST": "acc"}, "TREC": {"TREC": "acc"}, "MRPC": {"MRPC acc": "acc", "MRPC F1": "f1"},
+    "SICK-R": {"SICK-R": "pearson"}, "SICKRelatedness": {"SICK-R": "pearson"}, "SICK-E": {"SICK-E": "acc"},
+    "SICKEntailment": {"SICK-E": "acc"}, "STS14": {"STS14 Pearson": "pearson", "STS14 Spearman": "spearman"},
 }
+# The SentEval tasks of Table 3.7, by xsent_lib.eval.suite's names.
+SENTEVAL_TABLE_3_7: tuple[str, ...] = ("MR", "CR", "SUBJ", "MPQA", "SST2", "TREC", "MRPC", "SICKEntailment",
+                                       "SICKRelatedness", "STS14")
 # Real labelled sets standing in for SentEval's single-sentence tasks, when they are in the data cache.
 REAL_STANDINS: dict[str, tuple[str, str]] = {
     "MR": ("rt-mr", "Rotten Tomatoes critic snippets, fresh vs rotten"),
@@ -449,6 +455,28 @@ def transfer_suite(seed: int, n_pairs: int, real: bool = True, max_real: int = 3
     return TransferSuite(tasks + syn_tasks, {**standins, **syn_standins}, skipped)
 
 
+def senteval_suite(data_dir: str | Path, names: Sequence[str] = SENTEVAL_TABLE_3_7) -> TransferSuite:
+    """The real SentEval tasks of Table 3.7 from ``data_dir`` (SentEval's ``downstream/`` layout), for the full profile.
+
+    Tasks whose files are missing are skipped with the loader's message in ``skipped``; if none is found the
+    FileNotFoundError says where SentEval's data should be.
+    Book: chapter 3 (InferSent: transfer).
+    """
+    tasks, standins, skipped = [], {}, {}
+    for name in names:
+        try:
+            (task,) = senteval_tasks(data_dir, [name])
+        except FileNotFoundError as err:
+            skipped[name] = str(err)
+            continue
+        tasks.append(task)
+        standins[name] = f"SentEval {name} from {data_dir}"
+    if not tasks:
+        raise FileNotFoundError(f"none of the SentEval tasks {list(names)} is under {data_dir}; get them with "
+                                "SentEval's data/downstream/get_transfer_data.bash and pass that folder's parent.")
+    return TransferSuite(tasks, standins, skipped)
+
+
 def aggregate_transfer(results: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
     """Thesis aggregates over the tasks with a dev accuracy: ``macro`` = mean, ``micro`` = mean weighted by dev size.
 
@@ -463,13 +491,14 @@ def aggregate_transfer(results: Mapping[str, Mapping[str, Any]]) -> dict[str, fl
 
 
 def evaluate_transfer(encoder: SentenceEncoder, suite: TransferSuite, seed: int = 1111,
-                      device: str | torch.device = "auto", batch_size: int = 256) -> dict[str, Any]:
-    """Run every task of ``suite`` on the frozen ``encoder`` (SentEval's fast classifier setting).
+                      device: str | torch.device = "auto", batch_size: int = 256, mode: str = "fast") -> dict[str, Any]:
+    """Run every task of ``suite`` on the frozen ``encoder`` with SentEval's ``"fast"`` or the thesis's ``"full"``
+    classifier setting.
 
     Returns ``{"tasks": {name: result}, "micro", "macro", "row": {Table 3.7 column: value}}``.
     Book: chapter 3 (InferSent: transfer).
     """
-    params = {"seed": seed, "device": str(pick_device(device)), "tokenized": False, "batch_size": 1024, "mode": "fast"}
+    params = {"seed": seed, "device": str(pick_device(device)), "tokenized": False, "batch_size": 1024, "mode": mode}
     ev = Evaluation(params, batcher_from_encoder(encoder, batch_size=batch_size, device=device))
     results = ev.eval(suite.tasks)
     return {"tasks": results, **aggregate_transfer(results), "row": transfer_row(results)}
@@ -483,7 +512,7 @@ def transfer_row(results: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
     row = {}
     for task, res in results.items():
         for column, key in TASK_COLUMNS.get(task, {}).items():
-            value = res["all"][key] if task == "STS14" else res[key]
+            value = res["mean"][key] if task == "STS14" else res[key]
             row[column] = float(value)
     return row
 
@@ -501,10 +530,11 @@ def bag_of_words_encoder(words: WordSetup) -> BagOfVectorsEncoder:
 # --------------------------------------------------------------------------------------------- size sweep
 def size_sweep(name: str, widths: Sequence[int], corpus: NLICorpus, words: WordSetup, suite: TransferSuite,
                config: InferSentConfig = InferSentConfig(), *, device: str | torch.device = "auto", seed: int = 0,
-               done: Mapping[int, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+               done: Mapping[int, Mapping[str, Any]] | None = None, mode: str = "fast") -> list[dict[str, Any]]:
     """Figure 3.5's points for one architecture: train at each width, then NLI and transfer (micro/macro).
 
-    ``done`` maps widths already trained (e.g. the chapter's main run) to their point, which is reused.
+    ``done`` maps widths already trained (e.g. the chapter's main run) to their point, which is reused;
+    ``mode`` is the classifier budget of :func:`evaluate_transfer`.
     Returns one point per width, sorted by embedding size.
     Book: chapter 3 (InferSent: embedding size).
     """
@@ -519,7 +549,7 @@ def size_sweep(name: str, widths: Sequence[int], corpus: NLICorpus, words: WordS
             points.append({**done[width], "width": int(width), "reused": True})
             continue
         run = train_nli_encoder(name, corpus, words, config, width=width, device=device, seed=seed)
-        transfer = evaluate_transfer(run.encoder, suite, seed=seed, device=device)
+        transfer = evaluate_transfer(run.encoder, suite, seed=seed, device=device, mode=mode)
         points.append(sweep_point(run, transfer))
     return sorted(points, key=lambda p: p["dim"])
 
