@@ -61,7 +61,10 @@ def _pairs(rng, n, scores: bool, n_classes=3):
 
 
 def make_suite(rng, n: int) -> list:
-    """The SentEval-shaped task list at ``n`` training sentences per task."""
+    """The SentEval-shaped task list at ``n`` training sentences per task.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
     tasks = [TransferTask(ClassificationTask(name, {"all": _labelled(rng, n, 2)}, ("neg", "pos")))
              for name in ("MR", "CR", "SUBJ", "MPQA")]
     for name, c in (("SST2", 2), ("SST5", 5)):
@@ -84,7 +87,10 @@ def make_suite(rng, n: int) -> list:
 
 
 def bow_encoder(dim: int = 300, seed: int = 0):
-    """A SentEval batcher averaging fixed random word vectors."""
+    """A SentEval batcher averaging fixed random word vectors.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
     table = np.random.default_rng(seed).standard_normal((len(VOCAB), dim)).astype(np.float32)
     index = {w: i for i, w in enumerate(VOCAB)}
 
@@ -95,7 +101,10 @@ def bow_encoder(dim: int = 300, seed: int = 0):
 
 
 def naive_nested_cv(x: np.ndarray, y: np.ndarray, cfg: ClassifierConfig) -> float:
-    """SentEval's route: one scikit-learn fit per (outer fold, inner fold, penalty), then one per outer fold."""
+    """SentEval's route: one scikit-learn fit per (outer fold, inner fold, penalty), then one per outer fold.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
     from sklearn.linear_model import LogisticRegression
 
     k, grid = cfg.kfold, cfg.l2

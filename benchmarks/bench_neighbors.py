@@ -31,7 +31,10 @@ OUT = Path("_build/benchmarks/neighbors.json")
 
 
 def unit_vectors(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
-    """Random float32 unit vectors, generated in chunks to keep memory flat."""
+    """Random float32 unit vectors, generated in chunks to keep memory flat.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     out = np.empty((n, d), np.float32)
     for s in range(0, n, 50_000):
         chunk = rng.standard_normal((min(50_000, n - s), d), dtype=np.float32)
@@ -40,7 +43,10 @@ def unit_vectors(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
 
 
 def timed(fn, repeat: int = 1):
-    """Best wall time of ``repeat`` calls and the last result."""
+    """Best wall time of ``repeat`` calls and the last result.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     best, res = np.inf, None
     for _ in range(repeat):
         t = time.perf_counter()
@@ -50,7 +56,10 @@ def timed(fn, repeat: int = 1):
 
 
 def gemm_rate(n: int, d: int) -> dict:
-    """Achievable float32 FLOP/s: a large square matmul and one shaped (n x d) @ (d x n)."""
+    """Achievable float32 FLOP/s: a large square matmul and one shaped (n x d) @ (d x n).
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     rng = np.random.default_rng(0)
     a = rng.standard_normal((n, n), dtype=np.float32)
     b = rng.standard_normal((n, n), dtype=np.float32)
@@ -66,7 +75,10 @@ def gemm_rate(n: int, d: int) -> dict:
 
 def gemm_now(n: int = 4096) -> float:
     """The square float32 GEMM rate right now (GFLOP/s): measured next to each fast path, so that a busy
-    machine lowers both numbers alike."""
+    machine lowers both numbers alike.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     rng = np.random.default_rng(1)
     a = rng.standard_normal((n, n), dtype=np.float32)
     a @ a
@@ -75,7 +87,10 @@ def gemm_now(n: int = 4096) -> float:
 
 
 def naive_csls(src: np.ndarray, tgt: np.ndarray, k: int) -> np.ndarray:
-    """What one writes first: materialise the full matrix, partition it twice, argmax the CSLS matrix."""
+    """What one writes first: materialise the full matrix, partition it twice, argmax the CSLS matrix.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     sim = src @ tgt.T
     r_src = -np.partition(-sim, k - 1, axis=1)[:, :k].mean(1)
     r_tgt = -np.partition(-sim, k - 1, axis=0)[:k].mean(0)
@@ -83,7 +98,10 @@ def naive_csls(src: np.ndarray, tgt: np.ndarray, k: int) -> np.ndarray:
 
 
 def naive_margin(x: np.ndarray, y: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Full-matrix ratio-margin mining over the k cosine candidates, both directions."""
+    """Full-matrix ratio-margin mining over the k cosine candidates, both directions.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     sim = x @ y.T
     cand_xy = np.argpartition(-sim, k - 1, axis=1)[:, :k]
     cand_yx = np.argpartition(-sim, k - 1, axis=0)[:k].T
@@ -96,7 +114,10 @@ def naive_margin(x: np.ndarray, y: np.ndarray, k: int) -> tuple[np.ndarray, np.n
 
 
 def bench_csls_small(rng, n: int, d: int, k: int) -> dict:
-    """CSLS for every source word at a size where the full matrix fits: naive vs torch fallback vs faiss."""
+    """CSLS for every source word at a size where the full matrix fits: naive vs torch fallback vs faiss.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     src, tgt = unit_vectors(rng, n, d), unit_vectors(rng, n, d)
     t_naive, i_naive = timed(lambda: naive_csls(src, tgt, k))
     t_torch, (_, i_torch) = timed(lambda: nb.csls_knn(src, tgt, k, use_faiss=False))
@@ -112,7 +133,10 @@ def bench_csls_small(rng, n: int, d: int, k: int) -> dict:
 
 def bench_csls_full(rng, n: int, d: int, k: int, naive_small: dict) -> dict:
     """CSLS for every source word at full size (faiss only; the full matrix would not fit), and MUSE's
-    protocol (1,500 queries against the whole target vocabulary)."""
+    protocol (1,500 queries against the whole target vocabulary).
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     src, tgt = unit_vectors(rng, n, d), unit_vectors(rng, n, d)
     gemm = gemm_now()
     t_full, _ = timed(lambda: nb.csls_knn(src, tgt, k))
@@ -126,7 +150,10 @@ def bench_csls_full(rng, n: int, d: int, k: int, naive_small: dict) -> dict:
 
 
 def bench_margin(rng, n: int, d: int, k: int, naive_small: dict | None = None) -> dict:
-    """Both-direction ratio-margin mining: naive full matrix (when ``naive_small`` is None) vs two exact passes."""
+    """Both-direction ratio-margin mining: naive full matrix (when ``naive_small`` is None) vs two exact passes.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     x, y = unit_vectors(rng, n, d), unit_vectors(rng, n, d)
     out = {"n": n, "d": d, "k": k}
     if naive_small is None:
@@ -146,7 +173,10 @@ def bench_margin(rng, n: int, d: int, k: int, naive_small: dict | None = None) -
 
 
 def bench_ivf(rng, n: int, n_q: int, d: int, nprobes: list[int]) -> dict:
-    """IVF vs exact flat search on clustered keys; queries are perturbed keys."""
+    """IVF vs exact flat search on clustered keys; queries are perturbed keys.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     centers = unit_vectors(rng, max(n // 100, 10), d)
     keys = nb.l2_normalize(centers[rng.integers(0, centers.shape[0], n)] + 1.0 * unit_vectors(rng, n, d))
     q = nb.l2_normalize(keys[rng.choice(n, n_q, replace=False)] + 0.7 * unit_vectors(rng, n_q, d))

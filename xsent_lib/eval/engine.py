@@ -47,10 +47,16 @@ class Task(Protocol):
     name: str
 
     def sentences(self) -> list[str]:
-        """Every sentence the task will encode (given to ``prepare``)."""
+        """Every sentence the task will encode (given to ``prepare``).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
 
     def run(self, ev: Evaluation) -> dict:
-        """Encode through ``ev.encode`` and return a JSON-ready result dict."""
+        """Encode through ``ev.encode`` and return a JSON-ready result dict.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
 
 
 class Evaluation:
