@@ -93,7 +93,7 @@ def test_offline_suite_has_the_expected_tasks_and_consistent_splits(suite):
     assert all(len(v.first) == len(v.second) == len(v.labels) for v in nli.values())
     assert set(np.concatenate([v.labels for v in nli.values()]).tolist()) == {0, 1, 2}
     rel, para, sts = (suite[n].data.splits for n in ("Syn-Relatedness", "Syn-Paraphrase", "Syn-STS"))
-    assert np.array_equal(para["test"].labels, (rel["test"].labels >= 4.5).astype(int))
+    assert np.array_equal(para["test"].labels, (rel["test"].labels >= 4.5).astype(int)) and set(para) == set(rel)
     assert sum(len(v) for v in sts.values()) == len(rel["test"]) == 90
     assert all(0 <= v.labels.min() and v.labels.max() <= 5 for v in rel.values())
     again = se.offline_suite(SyntheticWorld(seed=3), SIZES, real=False, protocol="split", seed=5)
@@ -101,6 +101,8 @@ def test_offline_suite_has_the_expected_tasks_and_consistent_splits(suite):
 
 
 def test_senteval_protocol_keeps_one_split_for_cross_validation(world):
+    pairs = se.synthetic_pair_tasks(world, SIZES, protocol="senteval")
+    assert set(pairs["Syn-Paraphrase"].data.splits) == {"train", "test"}  # MRPC: CV on train, then test
     single = se.synthetic_single_tasks(world, 100, protocol="senteval", seed=5)
     assert all(list(t.data.splits) == ["all"] and len(t.data.splits["all"]) == 100 for t in single.tasks)
     merged = se.as_cross_validation(se.synthetic_single_tasks(world, 100, seed=5)["Syn-Number"])
@@ -308,9 +310,10 @@ def test_claims_are_computed_from_the_rows():
     bag = by_text["A bag of word vectors is within 5 points of the best sentence encoder (mean accuracy)"]
     assert bag["ours"].startswith("USE - GloVe BoW = +6.0") and bag["holds"] is False  # (78 + 84 - 70 - 80) / 2
     mlp = by_text["An MLP adds at most 2 points over logistic regression (mean over tasks)"]
-    assert mlp["ours"] == "GloVe +1.0, USE +0.5" and mlp["holds"] is True
+    assert mlp["ours"] == "GloVe +3.0, USE +0.5" and mlp["holds"] is False  # the sub-suite's rows come first
     size = by_text["The MLP gain is no larger for the largest embedding than for the smallest"]
-    assert size["holds"] is True and "USE (512-d) +0.5" in size["ours"]
+    assert size["holds"] is True and size["ours"] == "USE (512-d) +0.5 vs GloVe (50-d) +3.0"
+    assert se.senteval_claims(t33, t34, {"GloVe": 50})[1]["ours"] == "GloVe +1.0"
     assert by_text["Word vectors trained like fastText beat GloVe on unsupervised STS"]["holds"] is True
     assert by_text["Cosine STS scores below a trained relatedness head on the same kind of pairs"]["holds"] is True
     assert by_text["Every baseline beats content-free random vectors by a wide margin (>= 5 points)"]["holds"] is True

@@ -79,7 +79,10 @@ class PTBWordTokenizer(Tokenizer):
     kind = "ptb-words"
 
     def tokenize(self, sentence: str) -> list[str]:
-        """Split one sentence (typographic apostrophes read as ``'``). Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        """Split one sentence (typographic apostrophes read as ``'``).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         if not isinstance(sentence, str):
             raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
         return _PTB_RE.findall(sentence.lower().replace("\u2019", "'"))
@@ -137,16 +140,25 @@ class SuiteTask:
 
     @property
     def n_items(self) -> int:
-        """Sentences (single-sentence tasks) or pairs over all splits. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        """Sentences (single-sentence tasks) or pairs over all splits.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         return sum(len(s) for s in self.data.splits.values())
 
     @property
     def n_classes(self) -> int | None:
-        """Number of classes, None for graded scores. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        """Number of classes, None for graded scores.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         return len(self.data.label_names) if self.kind in ("classification", "pairs") else None
 
     def sentences(self) -> list[str]:
-        """Every sentence of every split (both sides of pairs). Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        """Every sentence of every split (both sides of pairs).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         if self.kind in SINGLE_KINDS:
             return [s for p in self.data.splits.values() for s in p.sentences]
         return [s for p in self.data.splits.values() for s in (*p.first, *p.second)]
@@ -201,7 +213,10 @@ class Suite:
         raise KeyError(f"no task {name!r}; the suite has {[t.name for t in self.tasks]}.")
 
     def sentences(self) -> list[str]:
-        """Every distinct sentence of the suite, in first-seen order. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        """Every distinct sentence of the suite, in first-seen order.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         return list(dict.fromkeys(s for t in self.tasks for s in t.sentences()))
 
     def select(self, kinds: Sequence[str]) -> list[SuiteTask]:
@@ -395,16 +410,18 @@ def synthetic_single_tasks(world: SyntheticWorld, n: int, protocol: str = "split
     return Suite(tasks)
 
 
-def synthetic_pair_tasks(world: SyntheticWorld, sizes: SuiteSizes = SuiteSizes()) -> Suite:
+def synthetic_pair_tasks(world: SyntheticWorld, sizes: SuiteSizes = SuiteSizes(), protocol: str = "split") -> Suite:
     """NLI, paraphrase, relatedness and STS pairs from the synthetic world (SICK-E, MRPC, SICK-R, STS'14).
 
     The three similarity tasks share one pool of graded pairs per split: relatedness trains a head on
     train/dev and scores test; paraphrase labels a pair 1 when its exact score is at least
-    :data:`PARAPHRASE_MIN_SCORE` (a negated copy always scores below it), CV on train then test as MRPC;
-    STS scores the test pool by cosine alone, in subsets by the first sentence's length (:data:`STS_LENGTH_BINS`).
+    :data:`PARAPHRASE_MIN_SCORE` (a negated copy always scores below it) and, as MRPC, cross-validates on
+    train then tests (``protocol='senteval'``) or selects on dev (``'split'``, k times cheaper); STS scores
+    the test pool by cosine alone, in subsets by the first sentence's length (:data:`STS_LENGTH_BINS`).
     Pair features are SentEval's ``[|u-v|, u*v]`` (its code's choice for SICK and MRPC).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
+    _check_protocol(protocol)
     splits = ("train", "dev", "test")
     nli = {s: world.nli(n, s, "en") for s, n in zip(splits, sizes.nli)}
     sick_e = PairTask("Syn-NLI", {s: SentencePairs(d.premise, d.hypothesis, d.label) for s, d in nli.items()},
@@ -412,7 +429,7 @@ def synthetic_pair_tasks(world: SyntheticWorld, sizes: SuiteSizes = SuiteSizes()
     pool = {s: world.sts(n, "en", split=s) for s, n in zip(splits, sizes.sts)}
     pairs = {s: SentencePairs(d.a, d.b, d.score) for s, d in pool.items()}
     para = {s: SentencePairs(pairs[s].first, pairs[s].second, (pairs[s].labels >= PARAPHRASE_MIN_SCORE).astype(np.int64))
-            for s in ("train", "test")}
+            for s in (("train", "test") if protocol == "senteval" else splits)}
     length = np.fromiter((len(a.split()) for a in pairs["test"].first), np.int64, len(pairs["test"]))
     subsets = {}
     for lo, hi, label in STS_LENGTH_BINS:
@@ -448,7 +465,7 @@ def offline_suite(world: SyntheticWorld, sizes: SuiteSizes = SuiteSizes(), real:
             single.notes.append("no sentiment corpus is cached (run `xsent-data fetch rt-mr rt-subj uci-imdb uci-amazon "
                                 "uci-yelp vader-nyt vader-movies`): synthetic single-sentence tasks stand in.")
         single = Suite(synthetic_single_tasks(world, sizes.single or 3000, protocol, seed).tasks, single.notes)
-    pairs = synthetic_pair_tasks(world, sizes)
+    pairs = synthetic_pair_tasks(world, sizes, protocol)
     return Suite(single.tasks + pairs.tasks, single.notes)
 
 
@@ -538,11 +555,12 @@ def suite_table(suite: Suite, single: bool = True) -> pd.DataFrame:
     rows = []
     for t in suite.select(SINGLE_KINDS if single else ("pairs", "relatedness", "sts")):
         out = f"[{t.score_range[0]}, {t.score_range[1]}]" if t.n_classes is None else t.n_classes
-        ref = t.paper if t.paper in paper.index else ("STS14" if t.paper and t.paper.startswith("STS'") else None)
+        ref = {"STS'14": "STS14"}.get(t.paper, t.paper)  # Table 3.2 spells it without the apostrophe
+        known = ref in paper.index
         rows.append({"task": t.name, "stands in for": t.paper or "-", "data": t.source, "N": t.n_items,
                      "what": t.description, "C / output": out, **t.example(),
-                     "paper N": None if ref is None or ref not in paper.index else 1000 * float(paper.at[ref, "N (thousands)"]),
-                     "paper C": None if ref is None or ref not in paper.index else paper.at[ref, c_col]})
+                     "paper N": 1000 * float(paper.at[ref, "N (thousands)"]) if known else None,
+                     "paper C": paper.at[ref, c_col] if known else None})
     return pd.DataFrame(rows).set_index("task")
 
 
@@ -606,8 +624,11 @@ class RandomSentenceEncoder:
             raise ValueError(f"dim must be a positive integer, got {dim!r}.")
         self.output_dim, self.seed = int(dim), int(seed)
 
-    def encode(self, sentences: Sequence[str], batch_size: int = 0) -> np.ndarray:
-        """Vectors of ``sentences`` (float32, ``[N, dim]``). Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+    def encode(self, sentences: Sequence[str]) -> np.ndarray:
+        """Vectors of ``sentences`` (float32, ``[N, dim]``).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         if isinstance(sentences, str) or not all(isinstance(s, str) for s in sentences):
             raise TypeError("encode expects a list of strings.")
         key = np.fromiter((int.from_bytes(hashlib.blake2b(s.encode("utf-8"), digest_size=8,
@@ -630,7 +651,10 @@ def _vocab(tokens: Sequence[str], counts: Sequence[int]) -> Vocab:
 
 
 def word_counts(texts: Sequence[str], tokenizer: Tokenizer) -> Counter:
-    """Token counts of ``texts`` under ``tokenizer`` (SIF's word frequencies). Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+    """Token counts of ``texts`` under ``tokenizer`` (SIF's word frequencies).
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
     counts: Counter = Counter()
     for toks in tokenizer.tokenize_batch(list(texts)):
         counts.update(toks)
@@ -693,7 +717,10 @@ class CachedEncoder:
 
     @property
     def speed(self) -> float | None:
-        """Sentences per second so far (None before the first call). Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        """Sentences per second so far (None before the first call).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         return self.n_encoded / self.seconds if self.seconds > 0 else None
 
     def encode(self, sentences: Sequence[str]) -> np.ndarray:
@@ -784,7 +811,10 @@ class Baseline:
 
     @property
     def batcher(self) -> Callable[[Any, list], np.ndarray]:
-        """SentEval's ``batcher(params, batch)`` around this encoder. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        """SentEval's ``batcher(params, batch)`` around this encoder.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         return batcher_from_encoder(self.encoder, batch_size=1024, device=self.device)
 
 
@@ -829,7 +859,10 @@ def bag_baselines(suite_sentences: Sequence[str], own: WordVectors, counts_text:
 
 def reference_baselines(names: Sequence[str], threads: int | None = None,
                         cache_dir: str | Path | None = None) -> list[Baseline]:
-    """USE and/or mE5-small as baselines (each a :class:`CachedEncoder`). Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+    """USE and/or mE5-small as baselines (each a :class:`CachedEncoder`).
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
     return [Baseline(n, "reference", REFERENCE_ENCODERS[n][1], reference_encoder(n, threads, cache_dir)) for n in names]
 
 
@@ -1029,8 +1062,8 @@ def senteval_claims(t33: Mapping[str, Mapping[str, float]], t34: Mapping[str, Ma
                              "no trained sentence encoder in this run", None))
     # 2. an MLP adds little over LogReg
     paper_gain = float((paper33.loc[g + "GloVe MLP", cols33] - paper33.loc[g + "GloVe LogReg", cols33]).mean())
-    gains = {}
-    for table in (t33, t33_reference or {}):
+    gains = {}  # per model, from the reference sub-suite first: there the models share the data
+    for table in (t33_reference or {}, t33):
         for k, v in table.items():
             if k.endswith(" MLP") and k[:-4] + " LogReg" in table:
                 lr = table[k[:-4] + " LogReg"]
