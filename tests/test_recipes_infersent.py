@@ -104,6 +104,16 @@ def test_training_lifts_nli_accuracy_far_above_chance(words: rec.WordSetup, easy
     assert summary["dim"] == 32 and summary["epochs"] == len(run.history.epoch)
 
 
+def test_small_encoders_run_on_one_cpu_thread():
+    torch.set_num_threads(2)
+    with rec.cpu_threads_for(rec.SMALL_WIDTH, "cpu"):
+        assert torch.get_num_threads() == 1
+    assert torch.get_num_threads() == 2
+    with rec.cpu_threads_for(rec.SMALL_WIDTH + 1, "cpu"):
+        assert torch.get_num_threads() == 2
+    torch.set_num_threads(1)
+
+
 def test_aggregates_by_hand():
     results = {"A": {"devacc": 80.0, "ndev": 100}, "B": {"devacc": 60.0, "ndev": 300}, "C": {"pearson": 0.5}}
     agg = rec.aggregate_transfer(results)
@@ -200,6 +210,9 @@ def test_paper_vs_ours_places_the_papers_numbers():
     assert wide.loc["BiLSTM-Max", ("NLI test", "paper")] == 84.5
     assert wide.loc["BiLSTM-Max", ("NLI test", "ours")] == 50.0
     assert np.isnan(wide.loc["mine", ("dim", "paper")]) and list(wide.index) == ["BiLSTM-Max", "mine"]
+    row = "Supervised representation training / BiLSTM-Max (on SNLI)"
+    t37 = rec.paper_vs_ours("table_3_7", {row: {"MR": 1.0}, "x / y": {"MR": 2.0}}, rename={row: "ours"})
+    assert list(t37.index) == ["ours", "y"] and t37.loc["ours", ("MR", "paper")] == 79.9
 
 
 def test_claims_follow_the_numbers():

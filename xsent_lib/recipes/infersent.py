@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -90,6 +91,29 @@ def encoder_size_kwargs(name: str, width: int) -> dict[str, int]:
     if name not in sizes:
         raise ValueError(f"unknown encoder {name!r}; the seven of Table 3.6 are {list(SEVEN)}.")
     return sizes[name]
+
+
+# Encoders at most this wide (per direction) run on one CPU thread: their kernels take microseconds, and two
+# threads that must meet at every time step's barrier make a busy 2-core machine many times slower (our choice).
+SMALL_WIDTH = 128
+
+
+@contextmanager
+def cpu_threads_for(width: int, device: str | torch.device = "auto") -> Iterator[None]:
+    """Run the block on one torch thread when ``device`` is the CPU and ``width`` <= :data:`SMALL_WIDTH`.
+
+    The previous thread count is restored afterwards; GPUs and wide encoders are left alone.
+    Book: chapter 3 (InferSent: training details).
+    """
+    if pick_device(device).type != "cpu" or width > SMALL_WIDTH:
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 # --------------------------------------------------------------------------------------------- NLI data
@@ -336,19 +360,20 @@ def train_nli_encoder(name: str, corpus: NLICorpus, words: WordSetup, config: In
     """Train encoder ``name`` on ``corpus.train`` with the thesis recipe (:class:`InferSentConfig`) through :func:`fit`.
 
     The dev accuracy after each epoch drives the schedule and picks the weights kept; the test accuracy
-    is measured once, with those weights.
+    is measured once, with those weights. Small encoders train on one CPU thread (:func:`cpu_threads_for`).
     Book: chapter 3 (InferSent: training details).
     """
     width = config.width if width is None else width
     model = build_nli_model(name, words, width, config, seed)
     start = time.perf_counter()
-    history = fit(model, nli_step_loss, nli_batches(words.pipeline, corpus.train, config.batch_size, seed),
-                  optimizer="sgd", lr=config.lr, epochs=config.epochs, device=device, seed=seed,
-                  dev_fn=lambda m: nli_accuracy(m, corpus.dev, config.eval_batch_size, device),
-                  schedule=InferSentSchedule(config.decay, config.shrink, config.min_lr), clip_norm=config.clip_norm,
-                  progress=progress)
-    seconds = time.perf_counter() - start
-    test = nli_accuracy(model, corpus.test, config.eval_batch_size, device)
+    with cpu_threads_for(width, device):
+        history = fit(model, nli_step_loss, nli_batches(words.pipeline, corpus.train, config.batch_size, seed),
+                      optimizer="sgd", lr=config.lr, epochs=config.epochs, device=device, seed=seed,
+                      dev_fn=lambda m: nli_accuracy(m, corpus.dev, config.eval_batch_size, device),
+                      schedule=InferSentSchedule(config.decay, config.shrink, config.min_lr),
+                      clip_norm=config.clip_norm, progress=progress)
+        seconds = time.perf_counter() - start
+        test = nli_accuracy(model, corpus.test, config.eval_batch_size, device)
     return NLIRun(name, width, model, history, float(history.best_dev), test, seconds)
 
 
@@ -500,7 +525,8 @@ def evaluate_transfer(encoder: SentenceEncoder, suite: TransferSuite, seed: int 
     """
     params = {"seed": seed, "device": str(pick_device(device)), "tokenized": False, "batch_size": 1024, "mode": mode}
     ev = Evaluation(params, batcher_from_encoder(encoder, batch_size=batch_size, device=device))
-    results = ev.eval(suite.tasks)
+    with cpu_threads_for(encoder.output_dim // 2, device):
+        results = ev.eval(suite.tasks)
     return {"tasks": results, **aggregate_transfer(results), "row": transfer_row(results)}
 
 
@@ -626,7 +652,8 @@ def evaluate_ranking(encoder: SentenceEncoder, task: RankingTask, seed: int = 11
     Book: chapter 3 (InferSent: caption-image retrieval).
     """
     params = {"seed": seed, "device": str(pick_device(device)), "tokenized": False, "batch_size": 1024}
-    res = Evaluation(params, batcher_from_encoder(encoder, device=device)).eval(task)
+    with cpu_threads_for(encoder.output_dim // 2, device):
+        res = Evaluation(params, batcher_from_encoder(encoder, device=device)).eval(task)
     row = {}
     for side, direction in (("Caption", "item_to_query"), ("Image", "query_to_item")):
         for k in (1, 5, 10):
@@ -763,12 +790,13 @@ def table_3_6_ours(runs: Mapping[str, NLIRun],
             for name, run in runs.items()}
 
 
-def paper_vs_ours(table_id: str, ours: Mapping[str, Mapping[str, float | None]],
-                  short_rows: bool = True) -> pd.DataFrame:
+def paper_vs_ours(table_id: str, ours: Mapping[str, Mapping[str, float | None]], short_rows: bool = True,
+                  rename: Mapping[str, str] | None = None) -> pd.DataFrame:
     """Thesis table ``table_id`` beside our numbers: one row per table row, columns (paper column, paper | ours).
 
-    Rows keep the order of ``ours``; columns the paper's order. ``short_rows`` drops the paper's group from
-    the row labels (``"group / name"`` -> ``"name"``) for display. Built on :func:`xsent_lib.results.paper.compare`.
+    Rows keep the order of ``ours``; columns the paper's order. For display, ``rename`` relabels rows (full
+    labels as keys, e.g. to say what our run trained on) and ``short_rows`` drops the paper's group from the
+    other labels (``"group / name"`` -> ``"name"``). Built on :func:`xsent_lib.results.paper.compare`.
     Book: chapter 3 (InferSent).
     """
     long = compare("thesis", table_id, ours)
@@ -780,8 +808,9 @@ def paper_vs_ours(table_id: str, ours: Mapping[str, Mapping[str, float | None]],
     order += sorted(present - set(order))
     wide = wide.reindex(columns=pd.MultiIndex.from_product([order, ["paper", "ours"]]),
                         index=list(dict.fromkeys(long["row"])))
-    if short_rows:
-        wide.index = [label.rsplit(" / ", 1)[-1] for label in wide.index]
+    rename = dict(rename or {})
+    wide.index = [rename[label] if label in rename else label.rsplit(" / ", 1)[-1] if short_rows else label
+                  for label in wide.index]
     return wide
 
 
