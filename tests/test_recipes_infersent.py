@@ -114,6 +114,21 @@ def test_small_encoders_run_on_one_cpu_thread():
     torch.set_num_threads(1)
 
 
+def test_labelled_task_splits_60_20_20_without_overlap():
+    from xsent_lib.data.formats.containers import LabelledSentences
+
+    data = LabelledSentences([f"s{i}" for i in range(100)], np.arange(100) % 2)
+    task = rec.labelled_task("MR", data, 50, seed=0)
+    sizes = {k: len(v) for k, v in task.splits.items()}
+    assert sizes == {"train": 30, "dev": 10, "test": 10}
+    seen = [s for v in task.splits.values() for s in v.sentences]
+    assert len(set(seen)) == 50
+    for split in task.splits.values():  # labels travel with their sentences
+        assert [int(s[1:]) % 2 for s in split.sentences] == split.labels.tolist()
+    with pytest.raises(ValueError, match="at least 10"):
+        rec.labelled_task("MR", data, 5, seed=0)
+
+
 def test_aggregates_by_hand():
     results = {"A": {"devacc": 80.0, "ndev": 100}, "B": {"devacc": 60.0, "ndev": 300}, "C": {"pearson": 0.5}}
     agg = rec.aggregate_transfer(results)

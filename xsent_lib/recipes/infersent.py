@@ -410,6 +410,9 @@ def labelled_task(name: str, data: LabelledSentences, max_sentences: int, seed: 
     One fixed split with model selection on dev replaces SentEval's 10-fold CV for MR/CR/SUBJ/MPQA (budget).
     Book: chapter 3 (InferSent: transfer).
     """
+    if not isinstance(max_sentences, (int, np.integer)) or max_sentences < 10 or len(data) < 10:
+        raise ValueError(f"need at least 10 sentences for train/dev/test splits of {name}, got max_sentences="
+                         f"{max_sentences!r} and {len(data)} sentences.")
     rng = np.random.default_rng(seed)
     keep = rng.permutation(len(data))[:max_sentences]
     labels = np.asarray(data.labels)[keep]
