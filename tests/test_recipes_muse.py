@@ -190,6 +190,11 @@ def test_toy_run_follows_every_step_and_selects_by_the_criterion():
     assert muse.rotation_angle(np.array([[0.0, -1.0], [1.0, 0.0]])) == pytest.approx(90.0)
 
 
+def test_language_seeds_differ_between_languages_and_follow_the_base_seed():
+    assert muse.language_seed("en") != muse.language_seed("fr")
+    assert muse.language_seed("en", 5) == muse.language_seed("en") + 5
+
+
 def test_missing_real_data_names_what_an_empty_cache_lacks(tmp_path):
     missing = muse.missing_real_data(["en", "xx"], [("en", "de")], cache_dir=tmp_path)
     assert "freedict-en-de" in missing and "nlp-en-fr" in missing and "monolingual text for 'xx'" in missing

@@ -26,7 +26,9 @@ def test_criterion_vs_accuracy_with_and_without_restarts():
     history = [{"epoch": e, "criterion": 0.5 + 0.01 * e, "p@1 csls": 10.0 + e} for e in range(5)]
     fig = muse.criterion_vs_accuracy(history)
     assert len(fig.axes) == 2  # the criterion axis and its twin for P@1
-    assert "r = 1.00" in fig.axes[0].get_title()
+    assert "r = 1.00" in fig.axes[0].get_title() and not fig.axes[0].patches
+    history[-1]["stage"] = "refinement"
+    assert len(muse.criterion_vs_accuracy(history).axes[0].patches) == 1  # the refinement steps are shaded
     restarts = [{"refined_criterion": 0.6, "refined p@1 csls": 30.0, "chosen": True},
                 {"refined_criterion": 0.5, "refined p@1 csls": 1.0, "chosen": False}]
     fig = muse.criterion_vs_accuracy(history, restarts)

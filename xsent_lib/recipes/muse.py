@@ -15,6 +15,7 @@ Book: chapter 5 (Word translation without parallel data).
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -93,18 +94,32 @@ def make_space(lang: str, words: Sequence[str], vectors: np.ndarray, *, max_voca
     return LanguageSpace(lang, list(words[:n]), center_and_normalize(np.asarray(vectors)[:n], center=center))
 
 
-def real_space(lang: str, *, dim: int = 100, max_vocab: int | None = 50_000, seed: int = 0, epochs: int = 5,
-               sources: Sequence[tuple[str, str]] | None = None, cache_dir: str | os.PathLike[str] | None = None
-               ) -> LanguageSpace:
+def language_seed(lang: str, seed: int = 0) -> int:
+    """A gensim seed of its own for each language: ``seed + crc32(lang) % 10000``.
+
+    gensim draws the starting vectors row by row in frequency order from one seeded generator, so
+    two languages trained with the same seed would start their rank-``i`` words from the same random
+    vector, a small spurious "translation" signal between unrelated words that survives training
+    for rare words. Distinct seeds remove it.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    return int(seed) + zlib.crc32(lang.encode("utf-8")) % 10_000
+
+
+def real_space(lang: str, *, dim: int = 100, max_vocab: int | None = 50_000, seed: int | None = None,
+               epochs: int = 5, sources: Sequence[tuple[str, str]] | None = None,
+               cache_dir: str | os.PathLike[str] | None = None) -> LanguageSpace:
     """Skip-gram vectors of ``lang`` on its cached monolingual text (trained once, then loaded), as a space.
 
-    Uses :func:`xsent_lib.data.wordvecs.train_wordvecs` with ``workers=1`` (bit-reproducible). MUSE
-    uses 300-d fastText on Wikipedia; with 0.5-4M tokens per language we default to 100 dimensions,
-    which train three times faster and align no worse on this much text.
+    Uses :func:`xsent_lib.data.wordvecs.train_wordvecs` with ``workers=1`` (bit-reproducible) and, by
+    default, the gensim seed :func:`language_seed` of the language. MUSE uses 300-d fastText on
+    Wikipedia; with 0.5-4M tokens per language we default to 100 dimensions, which train three times
+    faster (the book profile's choice; the thesis value is 300).
     Book: chapter 5 (Word translation without parallel data).
     """
     from xsent_lib.data.wordvecs import train_wordvecs
 
+    seed = language_seed(lang) if seed is None else seed
     wv = train_wordvecs(lang, sources=sources, dim=dim, epochs=epochs, seed=seed, cache_dir=cache_dir)
     return make_space(lang, wv.words, wv.vectors, max_vocab=max_vocab)
 
@@ -118,12 +133,22 @@ def synthetic_space(world, lang: str, *, n_sentences: int = 20_000, dim: int = 3
     set to 1e-3 (the text is tiny, gensim's 1e-4 default would discard most tokens).
     Book: chapter 5 (Word translation without parallel data).
     """
+    return sentences_space(lang, world.sentences(n_sentences, lang), dim=dim, seed=seed, epochs=epochs,
+                           min_count=min_count, sample=1e-3, cache_dir=cache_dir)
+
+
+def sentences_space(lang: str, sentences: Sequence[str], *, dim: int = 100, seed: int = 0, epochs: int = 5,
+                    min_count: int = 5, sample: float = 1e-4, max_vocab: int | None = None,
+                    cache_dir: str | os.PathLike[str] | None = None) -> LanguageSpace:
+    """Skip-gram vectors on the given ``sentences`` (cached by their text and the parameters), as a space.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     from xsent_lib.data.wordvecs import train_wordvecs
 
-    sentences = world.sentences(n_sentences, lang)
-    wv = train_wordvecs(lang, sentences=sentences, dim=dim, epochs=epochs, min_count=min_count, sample=1e-3,
+    wv = train_wordvecs(lang, sentences=sentences, dim=dim, epochs=epochs, min_count=min_count, sample=sample,
                         seed=seed, cache_dir=cache_dir)
-    return make_space(f"{lang}", wv.words, wv.vectors)
+    return make_space(lang, wv.words, wv.vectors, max_vocab=max_vocab)
 
 
 # -- dictionaries and settings -----------------------------------------------------------------------------
@@ -259,12 +284,16 @@ def evaluate_map(setting: WordTranslationSetting, W: np.ndarray, methods: tuple[
     return word_translation(apply_map(setting.src.vectors, W), setting.tgt.vectors, setting.test, methods, ks)
 
 
-def criterion_of(setting: WordTranslationSetting, W: np.ndarray, n_words: int = 10_000) -> float:
+def criterion_of(setting: WordTranslationSetting, W: np.ndarray, n_words: int = 10_000,
+                 vocab: int | None = None) -> float:
     """The unsupervised validation criterion of map ``W`` on a setting (no dictionary involved).
 
+    ``vocab`` restricts both spaces to their most frequent words first (as ``align_vocab`` does in
+    :func:`unsupervised_align`), so the CSLS neighbourhoods are those the pipeline saw.
     Book: chapter 5 (Word translation without parallel data).
     """
-    return unsupervised_criterion(apply_map(setting.src.vectors, W), setting.tgt.vectors, n_words=n_words)
+    return unsupervised_criterion(apply_map(setting.src.vectors[:vocab], W), setting.tgt.vectors[:vocab],
+                                  n_words=n_words)
 
 
 # -- the unsupervised pipeline -----------------------------------------------------------------------------
@@ -375,8 +404,8 @@ def starting_map(kind: str, dim: int, seed: int) -> np.ndarray:
 
 def unsupervised_align(setting: WordTranslationSetting, config: AdversarialConfig, *, n_restarts: int = 3,
                        seed: int = 0, device: str | torch.device = "cpu", init: str = "identity",
-                       refine_iters: int = 5, max_rank: int = 15_000, monitor_every_epoch: bool = False,
-                       score_restarts: bool = True) -> UnsupervisedResult:
+                       refine_iters: int = 5, max_rank: int = 15_000, align_vocab: int | None = None,
+                       monitor_every_epoch: bool = False, score_restarts: bool = True) -> UnsupervisedResult:
     """Adversarial training from ``n_restarts`` seeds, each refined, and the restart with the best criterion kept.
 
     Restart ``r`` uses seed ``seed + r``; with ``init="random"`` every restart after the first starts
@@ -386,13 +415,18 @@ def unsupervised_align(setting: WordTranslationSetting, config: AdversarialConfi
     ranked by the refined map's unsupervised criterion, which needs no dictionary. The thesis selects
     epochs and hyper-parameters with the same criterion; ranking restarts after refinement is our
     choice (a refined wrong map scores far below a refined right one, so the ranking is sharper).
-    ``monitor_every_epoch`` adds the test P@1 (NN and CSLS) to every epoch record (Figure 4.2).
+    ``align_vocab`` (a frequency cut-off) gives the adversarial game, the refinement and the criterion
+    only the most frequent words of each side, which also makes every criterion evaluation cheaper;
+    the maps are then evaluated against the whole target vocabulary. ``monitor_every_epoch`` adds the
+    test P@1 (NN and CSLS) to every epoch record (Figure 4.2).
     Book: chapter 5 (Word translation without parallel data).
     """
     if n_restarts < 1:
         raise ValueError(f"n_restarts must be >= 1, got {n_restarts}.")
+    if align_vocab is not None and align_vocab < 2 * config.k_neighbors:
+        raise ValueError(f"align_vocab={align_vocab} is too small for k_neighbors={config.k_neighbors}.")
     dev = torch.device(device) if not isinstance(device, torch.device) else device
-    src, tgt = setting.src.vectors, setting.tgt.vectors
+    src, tgt = setting.src.vectors[:align_vocab], setting.tgt.vectors[:align_vocab]
 
     def test_p1(W: np.ndarray) -> dict:
         res = evaluate_map(setting, W, methods=("nn", "csls"), ks=(1,))
@@ -706,3 +740,191 @@ def identical_string_pairs(src: LanguageSpace, tgt: LanguageSpace, max_rank: int
     limit = max_rank or max(len(src), len(tgt))
     pairs = [(i, j) for i, w in enumerate(src.words[:limit]) if (j := tgt.word2id.get(w)) is not None and j < limit]
     return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def rotate_every_plane(W: np.ndarray, degrees: float, seed: int = 0) -> np.ndarray:
+    """``R W`` where the rotation ``R`` turns every vector by ``degrees`` (random planes, seeded).
+
+    ``R = Q B Q^T`` with ``B`` block-diagonal 2x2 rotations by ``degrees`` and ``Q`` random orthogonal,
+    so no direction stays close to where it was (an odd dimension leaves one axis fixed).
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    W = np.asarray(W, dtype=np.float64)
+    dim = W.shape[0]
+    t = np.radians(degrees)
+    block = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    B = np.eye(dim)
+    for k in range(dim // 2):
+        B[2 * k:2 * k + 2, 2 * k:2 * k + 2] = block
+    Q = random_orthogonal(dim, np.random.default_rng(seed))
+    return (Q @ B @ Q.T @ W).astype(np.float32)
+
+
+def refinement_basin(setting: WordTranslationSetting, W: np.ndarray, angles: Sequence[float], *,
+                     refine_iters: int = 2, max_rank: int = 10_000, align_vocab: int | None = 10_000,
+                     criterion_words: int = 5_000, seed: int = 0) -> list[dict]:
+    """How far from a good map refinement can start and still find it: one record per angle.
+
+    Every plane of ``W`` (e.g. the supervised map) is turned by ``angle`` (:func:`rotate_every_plane`),
+    then refined without any dictionary; the record holds test P@1 (CSLS) and the criterion before and
+    after. This is the target the adversarial stage has to hit: a map inside this basin.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    src, tgt = setting.src.vectors[:align_vocab], setting.tgt.vectors[:align_vocab]
+    out = []
+    for angle in angles:
+        start = rotate_every_plane(W, angle, seed)
+        ref = refine(src, tgt, start, n_iter=refine_iters, max_rank=max_rank, criterion_words=criterion_words)
+        p1 = [evaluate_map(setting, M, methods=("csls",), ks=(1,))["csls"]["p@1"] for M in (start, ref.W)]
+        out.append({"angle": float(angle), "start p@1 csls": p1[0], "refined p@1 csls": p1[1],
+                    "start criterion": ref.history[0]["criterion"],
+                    "refined criterion": max(h["criterion"] for h in ref.history)})
+    return out
+
+
+def cbow_space(lang: str, sentences: Sequence[str], *, dim: int = 100, seed: int = 0, epochs: int = 5,
+               min_count: int = 5, max_vocab: int | None = None) -> LanguageSpace:
+    """CBOW vectors (gensim, one worker, seeded) on ``sentences``: Figure 4.3's "different model".
+
+    Same settings as :func:`xsent_lib.data.wordvecs.train_wordvecs` except ``sg=0``. Not cached: CBOW
+    trains about three times faster than skip-gram, a few seconds on a 1-2M-token text.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    from gensim.models import Word2Vec
+
+    corpus = [toks for toks in map(word_tokens, sentences) if toks]
+    if not corpus:
+        raise ValueError("the text holds no word tokens: nothing to train on.")
+    model = Word2Vec(sentences=corpus, vector_size=dim, window=5, min_count=min_count, sg=0, negative=10,
+                     sample=1e-4, epochs=epochs, seed=seed, workers=1)
+    return make_space(lang, list(model.wv.index_to_key), np.asarray(model.wv.vectors), max_vocab=max_vocab)
+
+
+def reverse_direction(setting: WordTranslationSetting, forward: UnsupervisedResult, *, refine_iters: int = 5,
+                      max_rank: int = 15_000, align_vocab: int | None = None, criterion_words: int = 10_000
+                      ) -> UnsupervisedResult:
+    """The unsupervised map of the reverse direction from a forward run: transpose, then refine this way.
+
+    An orthogonal map's inverse is its transpose, so the forward adversarial map already aligns the
+    reverse direction; MUSE trains each direction separately, we reuse the forward adversarial stage
+    to halve its cost and refine in the reverse direction (mutual neighbours and criterion from the
+    new source side). ``setting`` is the reverse setting (its source is the forward target).
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    W_adv = np.ascontiguousarray(forward.W_adversarial.T)
+    src, tgt = setting.src.vectors[:align_vocab], setting.tgt.vectors[:align_vocab]
+    ref = refine(src, tgt, W_adv, n_iter=refine_iters, max_rank=max_rank, criterion_words=criterion_words)
+    records = [{"restart": forward.chosen, "start": "transposed forward map", "chosen": True,
+                "refined_criterion": max(h["criterion"] for h in ref.history)}]
+    return UnsupervisedResult(ref.W, W_adv, forward.chosen, records, forward.adversarial, ref)
+
+
+def monitored_run(setting: WordTranslationSetting, config: AdversarialConfig, *, seed: int = 0,
+                  refine_iters: int = 3, max_rank: int = 15_000, align_vocab: int | None = None,
+                  device: str | torch.device = "cpu") -> list[dict]:
+    """One unsupervised run with the test P@1 recorded after every adversarial epoch and refinement step.
+
+    For Figure 4.2: each record has ``stage`` (``adversarial`` / ``refinement``), ``step`` (a running
+    index), the unsupervised criterion and the test P@1 (NN and CSLS). Refinement follows
+    :func:`~xsent_lib.align.refinement.refine` step by step (mutual CSLS dictionary, Procrustes),
+    starting from the adversarial stage's selected map.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    dev = torch.device(device) if not isinstance(device, torch.device) else device
+    src, tgt = setting.src.vectors[:align_vocab], setting.tgt.vectors[:align_vocab]
+
+    def test_p1(W: np.ndarray) -> dict:
+        res = evaluate_map(setting, W, methods=("nn", "csls"), ks=(1,))
+        return {"p@1 nn": res["nn"]["p@1"], "p@1 csls": res["csls"]["p@1"]}
+
+    with _CPUThreads(dev):
+        adv = run_adversarial(src, tgt, config, seed=seed, device=dev, monitor=test_p1)
+    records = [{"stage": "adversarial", **h} for h in adv.history]
+    W = adv.W
+    for it in range(1, refine_iters + 1):
+        dico = mutual_nn_dictionary(apply_map(src, W), tgt, max_rank=max_rank, k_neighbors=config.k_neighbors)
+        if len(dico) < 2:
+            break
+        W = procrustes(src[dico[:, 0]], tgt[dico[:, 1]])
+        crit = unsupervised_criterion(apply_map(src, W), tgt, n_words=config.criterion_words,
+                                      k_neighbors=config.k_neighbors)
+        records.append({"stage": "refinement", "epoch": config.n_epochs - 1 + it, "criterion": crit,
+                        "n_pairs": int(len(dico)), **test_p1(W)})
+    for step, rec in enumerate(records):
+        rec["step"] = step
+    return records
+
+
+# -- the chapter's settings, whatever the data ----------------------------------------------------------------
+
+SYNTHETIC_PAIRS = (("en", "xa"), ("en", "xe"), ("en", "xb"), ("en", "xd"))
+
+
+def fasttext_files(data_dir: str | os.PathLike[str] | None, pairs: Iterable[tuple[str, str]]) -> bool:
+    """Whether ``data_dir`` holds MUSE's setting for every pair: ``wiki.<lang>.vec`` and both dictionaries.
+
+    Expected layout: ``<data_dir>/wiki.<lang>.vec`` (fastText Wikipedia vectors) and
+    ``<data_dir>/crosslingual/dictionaries/<src>-<tgt>.{0-5000,5000-6500}.txt`` in both directions.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    if data_dir is None:
+        return False
+    from pathlib import Path
+
+    root = Path(data_dir)
+    need = [root / f"wiki.{lang}.vec" for p in pairs for lang in p]
+    need += [root / "crosslingual" / "dictionaries" / f"{a}-{b}.{split}.txt" for s, t in pairs
+             for a, b in ((s, t), (t, s)) for split in ("0-5000", "5000-6500")]
+    return all(p.is_file() for p in need)
+
+
+def build_settings(source: str, pairs: Sequence[tuple[str, str]], *, dim: int = 100, max_vocab: int | None = 20_000,
+                   seed: int = 0, n_train: int | None = 5000, n_test: int | None = 1500, world=None,
+                   n_sentences: int = 20_000, data_dir: str | os.PathLike[str] | None = None,
+                   cache_dir: str | os.PathLike[str] | None = None) -> dict[str, WordTranslationSetting]:
+    """Both directions of every pair as settings, keyed ``"src-tgt"``; each language's space is built once.
+
+    ``source``: ``"real"`` (our skip-gram vectors on the cached text, FreeDict dictionaries),
+    ``"synthetic"`` (vectors on ``world``'s sentences, gold lexicons) or ``"fasttext"`` (MUSE's own
+    setting from ``data_dir``, see :func:`fasttext_files`: 300-d Wikipedia vectors, MUSE dictionaries
+    trained on ``0-5000`` and tested on ``5000-6500``).
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    if source not in ("real", "synthetic", "fasttext"):
+        raise ValueError(f"source must be 'real', 'synthetic' or 'fasttext', got {source!r}.")
+    if source == "synthetic" and world is None:
+        raise ValueError("source='synthetic' needs world=SyntheticWorld(...).")
+    langs = list(dict.fromkeys(lang for p in pairs for lang in p))
+    spaces: dict[str, LanguageSpace] = {}
+    for lang in langs:
+        if source == "real":
+            spaces[lang] = real_space(lang, dim=dim, max_vocab=max_vocab, seed=language_seed(lang, seed),
+                                      cache_dir=cache_dir)
+        elif source == "synthetic":
+            spaces[lang] = synthetic_space(world, lang, n_sentences=n_sentences, dim=dim,
+                                           seed=language_seed(lang, seed), cache_dir=cache_dir)
+        else:
+            from pathlib import Path
+
+            from xsent_lib.data.formats import load_vec
+
+            wv = load_vec(Path(data_dir) / f"wiki.{lang}.vec", max_words=max_vocab)
+            spaces[lang] = make_space(lang, wv.words, wv.vectors)
+    out = {}
+    for s, t in pairs:
+        for a, b in ((s, t), (t, s)):
+            if source == "real":
+                train, test, name = freedict_pairs(a, b, cache_dir=cache_dir)
+            elif source == "synthetic":
+                lex = world.lexicon(a, b)
+                train, test, name = lex.train, lex.test, f"synthetic gold lexicon {a}-{b}"
+            else:
+                from xsent_lib.data.formats import load_muse_dictionary
+
+                tr = load_muse_dictionary(data_dir, a, b, "0-5000")
+                te = load_muse_dictionary(data_dir, a, b, "5000-6500")
+                train, test = list(zip(tr.source, tr.target)), list(zip(te.source, te.target))
+                name = f"MUSE {a}-{b}"
+            out[f"{a}-{b}"] = make_setting(spaces[a], spaces[b], train, test, dictionary=name, n_train=n_train,
+                                           n_test=n_test, seed=seed)
+    return out

@@ -67,7 +67,7 @@ def criterion_vs_accuracy(history: Sequence[Mapping], restarts: Sequence[Mapping
     """Figure 4.2: the unsupervised criterion (black) and test P@1 (blue) per adversarial epoch.
 
     ``history`` holds epoch records with ``epoch``, ``criterion`` and ``accuracy_key``; the epoch
-    with the best criterion is marked. With ``restarts`` (records with ``refined_criterion`` and
+    with the best criterion is marked, and records with ``stage == "refinement"`` are shaded. With ``restarts`` (records with ``refined_criterion`` and
     ``refined <accuracy_key>``), a second panel plots criterion against P@1 per restart, the chosen one
     ringed.
     Book: chapter 5 (Word translation without parallel data).
@@ -88,6 +88,10 @@ def criterion_vs_accuracy(history: Sequence[Mapping], restarts: Sequence[Mapping
     twin.set_ylabel(f"test {accuracy_key} (%)", color=TARGET_COLOUR)
     best = int(np.argmax(crit))
     ax.axvline(epochs[best], c="0.6", ls="--", lw=0.8)
+    refined = [e for e, h in zip(epochs, history) if h.get("stage") == "refinement"]
+    if refined:
+        ax.axvspan(min(refined) - 0.5, max(refined) + 0.5, color="0.92", zorder=0)
+        ax.set_xlabel("adversarial epoch, then refinement step (shaded)")
     r = np.corrcoef(crit, acc)[0, 1] if len(crit) > 2 and crit.std() > 0 and acc.std() > 0 else float("nan")
     ax.set_title(f"{title} selected epoch {epochs[best]}, Pearson r = {r:.2f}".strip(), fontsize=9)
     if restarts:
