@@ -106,6 +106,7 @@ def speed_vs_score(speed: Mapping[str, float], score: Mapping[str, float], ylabe
         ax.scatter(speed[m], score[m], s=30)
         ax.annotate(m, (speed[m], score[m]), textcoords="offset points", xytext=(4, 4), fontsize=8)
     ax.set_xscale("log")
+    ax.margins(x=0.35, y=0.12)  # room for the labels
     ax.set_xlabel("sentences per second (this machine)")
     ax.set_ylabel(ylabel)
     ax.set_title("Cost and quality of the baselines")
