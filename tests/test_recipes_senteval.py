@@ -142,6 +142,15 @@ def test_senteval_suite_reads_the_fixture_files_with_the_papers_names():
         se.senteval_suite(FIXTURES, ["MRR"])
 
 
+def test_senteval_tasks_run_under_their_own_protocols():
+    suite = se.senteval_suite(FIXTURES, ["MR", "TREC", "SICK-R", "STSBenchmark"])
+    floor = se.Baseline("floor", "random", 16, se.RandomSentenceEncoder(16, seed=0))
+    res = se.evaluate_baseline(floor, suite.tasks, ClassifierConfig.fast(kfold=2, device="cpu"))
+    assert res["MR"]["protocol"] == "nested 2-fold CV" and res["TREC"]["protocol"].startswith("2-fold CV on train")
+    assert res["SICK-R"]["n_classes"] == 5 and res["STS-B"]["n_classes"] == 6  # scores 1..5 and 0..5
+    assert all(-1 <= res[k]["pearson"] <= 1 for k in ("SICK-R", "STS-B"))
+
+
 def test_subsample_suite_shrinks_every_split_by_the_same_fraction(suite):
     small = se.subsample_suite(suite, 50, seed=0)
     for big, cut in zip(suite.tasks, small.tasks):
