@@ -12,6 +12,7 @@ from xsent_lib.data.formats.vectors import WordVectors
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.encoders import build_encoder
 from xsent_lib.recipes import infersent as rec
+from xsent_lib.recipes.senteval import SuiteSizes
 from xsent_lib.results.paper import paper_table
 
 
@@ -114,21 +115,6 @@ def test_small_encoders_run_on_one_cpu_thread():
     torch.set_num_threads(1)
 
 
-def test_labelled_task_splits_60_20_20_without_overlap():
-    from xsent_lib.data.formats.containers import LabelledSentences
-
-    data = LabelledSentences([f"s{i}" for i in range(100)], np.arange(100) % 2)
-    task = rec.labelled_task("MR", data, 50, seed=0)
-    sizes = {k: len(v) for k, v in task.splits.items()}
-    assert sizes == {"train": 30, "dev": 10, "test": 10}
-    seen = [s for v in task.splits.values() for s in v.sentences]
-    assert len(set(seen)) == 50
-    for split in task.splits.values():  # labels travel with their sentences
-        assert [int(s[1:]) % 2 for s in split.sentences] == split.labels.tolist()
-    with pytest.raises(ValueError, match="at least 10"):
-        rec.labelled_task("MR", data, 5, seed=0)
-
-
 def test_aggregates_by_hand():
     results = {"A": {"devacc": 80.0, "ndev": 100}, "B": {"devacc": 60.0, "ndev": 300}, "C": {"pearson": 0.5}}
     agg = rec.aggregate_transfer(results)
@@ -138,29 +124,36 @@ def test_aggregates_by_hand():
 
 
 def test_transfer_row_maps_tasks_to_table_3_7_columns():
-    results = {"MR": {"acc": 71.0}, "MRPC": {"acc": 70.0, "f1": 80.0}, "SICKRelatedness": {"pearson": 0.8},
-               "STS14": {"mean": {"pearson": 0.6, "spearman": 0.55}, "all": {"pearson": 0.1, "spearman": 0.1}},
-               "SST2": {"acc": 60.0}, "other": {"acc": 1.0}}
-    row = rec.transfer_row(results)
+    results = {"RT-MR": {"acc": 71.0}, "Syn-Paraphrase": {"acc": 70.0, "f1": 80.0}, "Syn-Relatedness": {"pearson": 0.8},
+               "Syn-STS": {"mean": {"pearson": 0.6, "spearman": 0.55}, "all": {"pearson": 0.1, "spearman": 0.1}},
+               "VADER-SST2": {"acc": 60.0}, "VADER-SST5": {"acc": 1.0}}
+    papers = {"RT-MR": "MR", "Syn-Paraphrase": "MRPC", "Syn-Relatedness": "SICK-R", "Syn-STS": "STS'14",
+              "VADER-SST2": "SST-2", "VADER-SST5": "SST-5"}
+    row = rec.transfer_row(results, papers)
     assert row == {"MR": 71.0, "MRPC acc": 70.0, "MRPC F1": 80.0, "SICK-R": 0.8, "STS14 Pearson": 0.6,
                    "STS14 Spearman": 0.55, "SST": 60.0}
-    assert set(row) <= set(paper_table("thesis", "table_3_7").columns)
-    columns = {c for cols in rec.TASK_COLUMNS.values() for c in cols}
+    columns = {c for cols in rec.TABLE_3_7_COLUMNS.values() for c in cols}
     assert columns == set(paper_table("thesis", "table_3_7").columns)  # every column of Table 3.7 can be filled
 
 
-def test_senteval_suite_reads_what_is_there_and_skips_the_rest(tmp_path):
+def test_suites_keep_only_table_3_7_tasks(tmp_path):
+    suite = rec.transfer_suite(seed=11, sizes=SuiteSizes(single=60, nli=(30, 10, 10), sts=(30, 10, 20)), real=False)
+    assert suite.papers == {"Syn-Polarity": "MR", "Syn-Number": "SUBJ", "Syn-NLI": "SICK-E",
+                            "Syn-Paraphrase": "MRPC", "Syn-Relatedness": "SICK-R", "Syn-STS": "STS'14"}
+    assert [t.name for t in suite.tasks] == list(suite.papers)
+    sick_e = next(t for t in suite.tasks if t.name == "Syn-NLI").data.splits["train"]
+    assert list(sick_e.first) == list(SyntheticWorld(12).nli(30, "train").premise)  # the world of seed + 1 ...
+    assert list(sick_e.first) != list(SyntheticWorld(11).nli(30, "train").premise)  # ... not the training world
     fixtures = Path(__file__).parent / "fixtures" / "formats"
-    suite = rec.senteval_suite(fixtures, ["MR", "MRPC", "SICKEntailment", "STS14"])
-    assert [t.name for t in suite.tasks] == ["MR", "MRPC", "SICKEntailment"]
-    assert list(suite.skipped) == ["STS14"]  # the fixtures hold STS12 and STS16 only
+    real = rec.senteval_transfer_suite(fixtures, ["MR", "MRPC", "SICK-E", "SST5", "STS14"])
+    assert real.papers == {"MR": "MR", "MRPC": "MRPC", "SICK-E": "SICK-E"}  # SST-5 has no column, STS14 is missing
+    assert any("STS14" in note for note in real.notes)
     with pytest.raises(FileNotFoundError, match="none of the SentEval tasks"):
-        rec.senteval_suite(tmp_path)
+        rec.senteval_transfer_suite(tmp_path)
 
 
 def test_size_sweep_gives_one_point_per_width(words: rec.WordSetup, easy_corpus: rec.NLICorpus):
-    suite = rec.transfer_suite(seed=11, n_pairs=40, real=False)
-    assert [t.name for t in suite.tasks] == ["MRPC", "SICK-R", "SICK-E", "STS14"]
+    suite = rec.transfer_suite(seed=11, sizes=SuiteSizes(single=60, nli=(30, 10, 10), sts=(30, 10, 20)), real=False)
     reused = {"name": "bilstm-max", "width": 8, "dim": 16, "nli_dev": 50.0, "nli_test": 50.0, "micro": 1.0,
               "macro": 1.0, "seconds": 0.0, "reused": False}
     config = rec.InferSentConfig(epochs=1)

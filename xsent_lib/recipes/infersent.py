@@ -22,18 +22,15 @@ import numpy as np
 import pandas as pd
 import torch
 
-from xsent_lib.data.corpora import load_labelled
 from xsent_lib.data.formats import NLIData, load_snli
-from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences, PairTask, SentencePairs
 from xsent_lib.data.formats.vectors import WordVectors
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.data.synthetic.forms import Forms
 from xsent_lib.encoders import BagOfVectorsEncoder, NLIClassifier, NLIModel, RecurrentEncoder, build_encoder
 from xsent_lib.encoders.base import SentenceEncoder
-from xsent_lib.eval import (Evaluation, PairClassificationTask, RankingTask, RelatednessTask, STSTask, TransferTask,
-                            batcher_from_encoder)
-from xsent_lib.eval.suite import senteval_tasks
+from xsent_lib.eval import Evaluation, RankingTask, batcher_from_encoder
 from xsent_lib.losses.nli import nli_loss
+from xsent_lib.recipes.senteval import Suite, SuiteSizes, offline_suite, senteval_suite
 from xsent_lib.results.paper import compare, paper_table
 from xsent_lib.runtime import pick_device, seed_everything
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
@@ -44,25 +41,17 @@ from xsent_lib.train import History, InferSentSchedule, fit
 SEVEN: tuple[str, ...] = ("lstm", "gru", "bigru-last", "bilstm-mean", "inner-attention", "hconvnet", "bilstm-max")
 PAPER_ROWS: dict[str, str] = {"lstm": "LSTM", "gru": "GRU", "bigru-last": "BiGRU-last", "bilstm-mean": "BiLSTM-Mean",
                               "inner-attention": "Inner-attention", "hconvnet": "HConvNet", "bilstm-max": "BiLSTM-Max"}
-# Table 3.7 columns each transfer task fills: our stand-ins keep the names of the SentEval tasks they stand in
-# for, the real SentEval tasks (full profile) use xsent_lib.eval.suite's names. STS14 is the mean over its subsets.
-TASK_COLUMNS: dict[str, dict[str, str]] = {
-    "MR": {"MR": "acc"}, "CR": {"CR": "acc"}, "SUBJ": {"SUBJ": "acc"}, "MPQA": {"MPQA": "acc"}, "SST": {"SST": "acc"},
-    "SST2": {"SST": "acc"}, "TREC": {"TREC": "acc"}, "MRPC": {"MRPC acc": "acc", "MRPC F1": "f1"},
-    "SICK-R": {"SICK-R": "pearson"}, "SICKRelatedness": {"SICK-R": "pearson"}, "SICK-E": {"SICK-E": "acc"},
-    "SICKEntailment": {"SICK-E": "acc"}, "STS14": {"STS14 Pearson": "pearson", "STS14 Spearman": "spearman"},
+# Table 3.7 columns filled by each SentEval task, keyed by the SentEval name a suite task stands in for
+# (``SuiteTask.paper`` of :mod:`xsent_lib.recipes.senteval`); STS'14 is the mean over its subsets.
+TABLE_3_7_COLUMNS: dict[str, dict[str, str]] = {
+    "MR": {"MR": "acc"}, "CR": {"CR": "acc"}, "SUBJ": {"SUBJ": "acc"}, "MPQA": {"MPQA": "acc"},
+    "SST-2": {"SST": "acc"}, "TREC": {"TREC": "acc"}, "MRPC": {"MRPC acc": "acc", "MRPC F1": "f1"},
+    "SICK-R": {"SICK-R": "pearson"}, "SICK-E": {"SICK-E": "acc"},
+    "STS'14": {"STS14 Pearson": "pearson", "STS14 Spearman": "spearman"},
 }
-# The SentEval tasks of Table 3.7, by xsent_lib.eval.suite's names.
-SENTEVAL_TABLE_3_7: tuple[str, ...] = ("MR", "CR", "SUBJ", "MPQA", "SST2", "TREC", "MRPC", "SICKEntailment",
-                                       "SICKRelatedness", "STS14")
-# Real labelled sets standing in for SentEval's single-sentence tasks, when they are in the data cache.
-REAL_STANDINS: dict[str, tuple[str, str]] = {
-    "MR": ("rt-mr", "Rotten Tomatoes critic snippets, fresh vs rotten"),
-    "CR": ("vader-amazon", "Amazon product-review snippets, sign of the mean human rating"),
-    "SUBJ": ("rt-subj", "critic snippets (subjective) vs plot summaries (objective)"),
-    "MPQA": ("vader-nyt", "NYT editorial snippets, sign of the mean human rating"),
-    "SST": ("vader-movies", "movie-review snippets, sign of the mean human rating (binary, like SST-2)"),
-}
+# SentEval's own tasks of Table 3.7, by the loader names of xsent_lib.recipes.senteval.senteval_suite.
+SENTEVAL_TABLE_3_7: tuple[str, ...] = ("MR", "CR", "SUBJ", "MPQA", "SST2", "TREC", "MRPC", "SICK-E", "SICK-R",
+                                       "STS14")
 # Words that carry no content in the max-pool analysis (determiners, auxiliaries, negation, connectives,
 # prepositions, pronouns, punctuation); every other word of a sentence counts as a content word.
 FUNCTION_WORDS: frozenset[str] = frozenset(
@@ -380,129 +369,66 @@ def train_nli_encoder(name: str, corpus: NLICorpus, words: WordSetup, config: In
 # --------------------------------------------------------------------------------------------- transfer suite
 @dataclass
 class TransferSuite:
-    """The transfer tasks of the chapter, what data stands in for each SentEval task, and what was skipped.
+    """The transfer tasks of Table 3.7 as :mod:`xsent_lib.eval` task objects, with the SentEval task each one
+    stands in for (``papers``), what data is behind it (``standins``) and the suite's notes (what was skipped).
 
     Book: chapter 3 (InferSent: transfer).
     """
 
     tasks: list
+    papers: dict[str, str]
     standins: dict[str, str]
-    skipped: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     def describe(self) -> list[dict[str, str]]:
-        """One row per task: its SentEval name, the data standing in for it, the task class.
+        """One row per task: our name, the SentEval task it stands in for, the data behind it.
 
         Book: chapter 3 (InferSent: transfer).
         """
-        return [{"task": t.name, "our data": self.standins[t.name], "evaluated as": type(t).__name__}
+        return [{"task": t.name, "stands in for": self.papers[t.name], "our data": self.standins[t.name]}
                 for t in self.tasks]
 
 
-def _three_way(n: int, rng: np.random.Generator, fractions: tuple[float, float] = (0.6, 0.2)) -> list[np.ndarray]:
-    order = rng.permutation(n)
-    a, b = int(fractions[0] * n), int((fractions[0] + fractions[1]) * n)
-    return [order[:a], order[a:b], order[b:]]
+def table_3_7_suite(suite: Suite) -> TransferSuite:
+    """Keep the tasks of a SentEval-chapter :class:`~xsent_lib.recipes.senteval.Suite` that fill a column of
+    Table 3.7 (SST-5 and the rating regression have none) and turn them into evaluation tasks.
 
-
-def labelled_task(name: str, data: LabelledSentences, max_sentences: int, seed: int) -> ClassificationTask:
-    """A random subset of ``max_sentences`` labelled sentences split 60/20/20 into train / dev / test (seeded).
-
-    One fixed split with model selection on dev replaces SentEval's 10-fold CV for MR/CR/SUBJ/MPQA (budget).
     Book: chapter 3 (InferSent: transfer).
     """
-    if not isinstance(max_sentences, (int, np.integer)) or max_sentences < 10 or len(data) < 10:
-        raise ValueError(f"need at least 10 sentences for train/dev/test splits of {name}, got max_sentences="
-                         f"{max_sentences!r} and {len(data)} sentences.")
-    rng = np.random.default_rng(seed)
-    keep = rng.permutation(len(data))[:max_sentences]
-    labels = np.asarray(data.labels)[keep]
-    sentences = [data.sentences[i] for i in keep.tolist()]
-    splits = {k: LabelledSentences([sentences[i] for i in idx.tolist()], labels[idx])
-              for k, idx in zip(("train", "dev", "test"), _three_way(len(keep), rng))}
-    return ClassificationTask(name, splits, ("negative", "positive"))
+    if not isinstance(suite, Suite):
+        raise TypeError(f"suite must be a recipes.senteval.Suite, got {type(suite).__name__}.")
+    kept = [t for t in suite.tasks if t.paper in TABLE_3_7_COLUMNS]
+    if not kept:
+        raise ValueError(f"no task of the suite stands in for a Table 3.7 task ({sorted(TABLE_3_7_COLUMNS)}).")
+    return TransferSuite([t.evaluator() for t in kept], {t.name: t.paper for t in kept},
+                         {t.name: f"{t.source}: {t.description}" for t in kept}, list(suite.notes))
 
 
-def _pairs(first: Sequence[str], second: Sequence[str], labels: np.ndarray) -> SentencePairs:
-    return SentencePairs(list(first), list(second), np.asarray(labels))
-
-
-def synthetic_transfer_tasks(seed: int, n_pairs: int) -> tuple[list, dict[str, str]]:
-    """SICK-E, SICK-R, STS14 and MRPC stand-ins drawn from synthetic worlds other than the NLI training one.
-
-    SICK-E: NLI pairs of world ``seed + 1`` (train/dev/test); SICK-R: graded similarity of the same world
-    (distribution head, Pearson); STS14: similarity pairs of world ``seed + 2`` scored by cosine alone;
-    MRPC: other pairs of world ``seed + 2``, a paraphrase when scored above 4 of 5 (a negated copy scores
-    exactly 4, so negation never makes a paraphrase; about a third are paraphrases, MRPC has two thirds),
-    k-fold CV on train then test.
-    Book: chapter 3 (InferSent: transfer).
-    """
-    if n_pairs < 20:
-        raise ValueError(f"n_pairs must be at least 20 for train/dev/test splits, got {n_pairs}.")
-    near, far = SyntheticWorld(seed + 1), SyntheticWorld(seed + 2)
-    n_dev = max(n_pairs // 4, 10)
-    nli = {s: near.nli(n, s) for s, n in (("train", n_pairs), ("dev", n_dev), ("test", n_dev))}
-    sick_e = PairTask("SICK-E", {s: _pairs(d.premise, d.hypothesis, d.label) for s, d in nli.items()},
-                      ("entailment", "neutral", "contradiction"))
-    sts = {s: near.sts(n, split=s) for s, n in (("train", n_pairs), ("dev", n_dev), ("test", n_dev))}
-    sick_r = PairTask("SICK-R", {s: _pairs(d.a, d.b, d.score) for s, d in sts.items()})
-    sts14 = far.sts(n_pairs, split="test")
-    para = {}
-    for split, n in (("train", n_pairs), ("test", n_dev)):
-        d = far.sts(n, split="train" if split == "train" else "dev")
-        para[split] = _pairs(d.a, d.b, (d.score > 4.0).astype(np.int64))
-    tasks = [PairClassificationTask(PairTask("MRPC", para, ("not paraphrase", "paraphrase")), name="MRPC"),
-             RelatednessTask(sick_r, name="SICK-R", score_range=(0, 5)),
-             PairClassificationTask(sick_e, name="SICK-E"),
-             STSTask(PairTask("STS14", {"synthetic": _pairs(sts14.a, sts14.b, sts14.score)}), name="STS14")]
-    standins = {"MRPC": "synthetic pairs, similarity above 4 of 5 = paraphrase",
-                "SICK-R": "synthetic graded similarity (0-5), trained relatedness head",
-                "SICK-E": "synthetic NLI pairs from another world seed",
-                "STS14": "synthetic graded similarity, cosine without training"}
-    return tasks, standins
-
-
-def transfer_suite(seed: int, n_pairs: int, real: bool = True, max_real: int = 3000,
+def transfer_suite(seed: int, sizes: SuiteSizes, real: bool = True,
                    cache_dir: str | Path | None = None) -> TransferSuite:
-    """The chapter's transfer suite: real labelled sets for MR/CR/SUBJ/MPQA/SST when cached (``real=True``),
-    synthetic stand-ins for MRPC, SICK-R, SICK-E and STS14 always.
+    """Chapter 2's offline suite (:func:`xsent_lib.recipes.senteval.offline_suite`, split protocol) restricted to
+    Table 3.7: cached sentiment corpora for MR/CR/SUBJ/MPQA/SST when ``real``, synthetic pairs for SICK-E, MRPC,
+    SICK-R and STS'14.
 
-    A real set missing from the data cache is skipped with the reason recorded in ``skipped``.
+    The synthetic tasks come from the world of seed ``seed + 1``, never from the NLI training world (whose
+    ``nli`` stream would otherwise repeat training pairs).
     Book: chapter 3 (InferSent: transfer).
     """
-    tasks, standins, skipped = [], {}, {}
-    if real:
-        for task, (dataset, what) in REAL_STANDINS.items():
-            try:
-                data = load_labelled(dataset, cache_dir)
-            except FileNotFoundError as err:
-                skipped[task] = str(err)
-                continue
-            tasks.append(TransferTask(labelled_task(task, data, max_real, seed), name=task))
-            standins[task] = f"{dataset}: {what}"
-    syn_tasks, syn_standins = synthetic_transfer_tasks(seed, n_pairs)
-    return TransferSuite(tasks + syn_tasks, {**standins, **syn_standins}, skipped)
+    return table_3_7_suite(offline_suite(SyntheticWorld(seed + 1), sizes, real=real, protocol="split", seed=seed,
+                                         cache_dir=cache_dir))
 
 
-def senteval_suite(data_dir: str | Path, names: Sequence[str] = SENTEVAL_TABLE_3_7) -> TransferSuite:
-    """The real SentEval tasks of Table 3.7 from ``data_dir`` (SentEval's ``downstream/`` layout), for the full profile.
+def senteval_transfer_suite(data_dir: str | Path, names: Sequence[str] = SENTEVAL_TABLE_3_7) -> TransferSuite:
+    """SentEval's own Table 3.7 tasks from ``data_dir`` (``downstream/`` layout), for the full profile.
 
-    Tasks whose files are missing are skipped with the loader's message in ``skipped``; if none is found the
-    FileNotFoundError says where SentEval's data should be.
+    Missing tasks leave a note; if none is found the FileNotFoundError says where the data should be.
     Book: chapter 3 (InferSent: transfer).
     """
-    tasks, standins, skipped = [], {}, {}
-    for name in names:
-        try:
-            (task,) = senteval_tasks(data_dir, [name])
-        except FileNotFoundError as err:
-            skipped[name] = str(err)
-            continue
-        tasks.append(task)
-        standins[name] = f"SentEval {name} from {data_dir}"
-    if not tasks:
+    suite = senteval_suite(data_dir, names)
+    if not suite.tasks:
         raise FileNotFoundError(f"none of the SentEval tasks {list(names)} is under {data_dir}; get them with "
                                 "SentEval's data/downstream/get_transfer_data.bash and pass that folder's parent.")
-    return TransferSuite(tasks, standins, skipped)
+    return table_3_7_suite(suite)
 
 
 def aggregate_transfer(results: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
@@ -530,19 +456,20 @@ def evaluate_transfer(encoder: SentenceEncoder, suite: TransferSuite, seed: int 
     ev = Evaluation(params, batcher_from_encoder(encoder, batch_size=batch_size, device=device))
     with cpu_threads_for(encoder.output_dim // 2, device):
         results = ev.eval(suite.tasks)
-    return {"tasks": results, **aggregate_transfer(results), "row": transfer_row(results)}
+    return {"tasks": results, **aggregate_transfer(results), "row": transfer_row(results, suite.papers)}
 
 
-def transfer_row(results: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
-    """Table 3.7's columns from task results (accuracies in percent, correlations as fractions).
+def transfer_row(results: Mapping[str, Mapping[str, Any]], papers: Mapping[str, str]) -> dict[str, float]:
+    """Table 3.7's columns from task results, ``papers`` naming the SentEval task behind each of our tasks
+    (accuracies in percent, correlations as fractions; STS'14 averages its subsets).
 
     Book: chapter 3 (InferSent: transfer).
     """
     row = {}
     for task, res in results.items():
-        for column, key in TASK_COLUMNS.get(task, {}).items():
-            value = res["mean"][key] if task == "STS14" else res[key]
-            row[column] = float(value)
+        paper = papers.get(task)
+        for column, key in TABLE_3_7_COLUMNS.get(paper, {}).items():
+            row[column] = float(res["mean"][key] if paper == "STS'14" else res[key])
     return row
 
 
@@ -839,13 +766,17 @@ def infersent_claims(table36: Mapping[str, Mapping[str, float]], table37: Mappin
     micro = {k: v["Transfer micro"] for k, v in table36.items()}
     if "BiLSTM-Max" not in test:
         raise ValueError("table36 has no 'BiLSTM-Max' row; the claims are about it.")
+    def versus_others(scores: Mapping[str, float]) -> tuple[str, bool]:
+        others = {k: v for k, v in scores.items() if k != "BiLSTM-Max"}
+        rival = _best(others)
+        mine = scores["BiLSTM-Max"]
+        return f"BiLSTM-Max {mine:.1f}, best other {rival} {others[rival]:.1f}", mine > others[rival]
+
     claims = [
         _claim("BiLSTM-Max has the best NLI test accuracy of the seven", "BiLSTM-Max 84.5, next HConvNet 83.4",
-               f"best: {_best(test)} {test[_best(test)]:.1f}; BiLSTM-Max {test['BiLSTM-Max']:.1f}",
-               _best(test) == "BiLSTM-Max"),
+               *versus_others(test)),
         _claim("BiLSTM-Max has the best transfer (micro) of the seven", "BiLSTM-Max 85.2, next BiLSTM-Mean 83.1",
-               f"best: {_best(micro)} {micro[_best(micro)]:.1f}; BiLSTM-Max {micro['BiLSTM-Max']:.1f}",
-               _best(micro) == "BiLSTM-Max"),
+               *versus_others(micro)),
         _claim("BiLSTM-Mean has the lowest NLI test accuracy of the seven", "BiLSTM-Mean 78.2, lowest",
                f"lowest: {min(test, key=test.get)} {min(test.values()):.1f}", min(test, key=test.get) == "BiLSTM-Mean"),
     ]
