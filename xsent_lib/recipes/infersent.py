@@ -3,7 +3,8 @@ NLI and transfer evaluation, embedding-size sweeps, COCO-style ranking on a stan
 
 Every step is a function over library parts: encoders from :mod:`xsent_lib.encoders`, the loop
 :func:`xsent_lib.train.fit` with :class:`~xsent_lib.train.InferSentSchedule`, the loss
-:func:`xsent_lib.losses.nli.nli_loss`, and the SentEval-style engine of :mod:`xsent_lib.eval`.
+:func:`xsent_lib.losses.nli.nli_loss`, the SentEval-style engine of :mod:`xsent_lib.eval` and chapter 2's
+transfer suite (:mod:`xsent_lib.recipes.senteval`).
 Accuracies are in percent and correlations in [-1, 1], as the thesis's tables print them.
 Book: chapter 3 (InferSent).
 """
