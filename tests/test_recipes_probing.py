@@ -17,6 +17,7 @@ from xsent_lib.data.formats.containers import ClassificationTask, LabelledSenten
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.encoders.decoder import linearize_tree
 from xsent_lib.recipes import probing as P
+from xsent_lib.recipes import infersent as IS
 from xsent_lib.recipes.infersent import NLICorpus, build_word_setup
 from xsent_lib.viz import probing as V
 
@@ -266,16 +267,17 @@ def test_spearman_matrix_is_symmetric_and_greys_by_the_corrected_p_values():
 
 # --------------------------------------------------------------------------------------------- downstream and claims
 def test_downstream_columns_and_chance():
-    results = {"SST": {"acc": 70.0}, "SICK-R": {"pearson": 0.5}, "STS14": {"all": {"pearson": 0.25}}}
-    assert P.downstream_scores(results) == {"SST-2": 70.0, "SICK-R": 50.0, "STS14": 25.0}
+    row = {"SST": 70.0, "SICK-R": 0.5, "STS14 Pearson": 0.25, "STS14 Spearman": 0.3, "MRPC acc": 66.0, "MRPC F1": 80.0}
+    assert P.downstream_scores(row) == {"SST-2": 70.0, "SICK-R": 50.0, "STS14": 25.0, "MRPC": 66.0}
+    with pytest.raises(ValueError, match="TREC6"):
+        P.downstream_scores({"TREC6": 1.0})
 
-    class Suite:
-        tasks = [type("T", (), {"name": "MR", "splits": {"train": LabelledSentences(["a"] * 4, np.array([1, 1, 1, 0])),
-                                                          "test": LabelledSentences(["a"] * 5, np.array([1, 0, 0, 1, 1]))}})()]
-
-    assert P.chance_scores(Suite()) == {"MR": 60.0}
-    with pytest.raises(ValueError):
-        P.downstream_scores({"TREC6": {"acc": 1.0}})
+    task = type("T", (), {"name": "Syn-Polarity",
+                          "splits": {"train": LabelledSentences(["a"] * 4, np.array([1, 1, 1, 0])),
+                                     "test": LabelledSentences(["a"] * 5, np.array([1, 0, 0, 1, 1]))}})()
+    sts = type("T", (), {"name": "Syn-STS", "splits": {}})()
+    suite = IS.TransferSuite([task, sts], {"Syn-Polarity": "MR", "Syn-STS": "STS'14"}, {})
+    assert P.chance_scores(suite) == {"MR": 60.0, "STS14": 0.0}
 
 
 def test_claims_read_the_tables():

@@ -34,7 +34,7 @@ from xsent_lib.eval import probing_baselines
 from xsent_lib.eval.classifier import ClassifierConfig
 from xsent_lib.eval.protocols import one_hot, split_select
 from xsent_lib.losses.seq2seq import perplexity, sequence_nll
-from xsent_lib.recipes.infersent import (NLICorpus, WordSetup, build_word_setup, nli_accuracy, nli_batches,
+from xsent_lib.recipes.infersent import (TABLE_3_7_COLUMNS, NLICorpus, TransferSuite, WordSetup, build_word_setup, nli_accuracy, nli_batches,
                                          nli_step_loss, synthetic_nli)
 from xsent_lib.runtime import pick_device, seed_everything
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, Vocab
@@ -64,11 +64,12 @@ MAJORITY_ROW = f"{BASELINES} / Majority vote"
 CHANCE_ROW = f"{BASELINES} / Chance"
 BOV_ROWS: dict[str, str] = {"table_3_10": f"{BASELINES} / BoV-fastText", "table_3_12": f"{BASELINES} / BoV fastText",
                             "table_3_13": f"{BASELINES} / BoV fastText"}
-# Downstream task names of the transfer suite -> Table 3.13 column and the result key read (accuracy, Pearson x 100).
-TABLE_3_13_COLUMNS: dict[str, tuple[str, str]] = {"MR": ("MR", "acc"), "CR": ("CR", "acc"), "SUBJ": ("SUBJ", "acc"),
-                                                  "MPQA": ("MPQA", "acc"), "SST": ("SST-2", "acc"),
-                                                  "MRPC": ("MRPC", "acc"), "SICK-E": ("SICK-E", "acc"),
-                                                  "SICK-R": ("SICK-R", "pearson"), "STS14": ("STS14", "pearson")}
+# Table 3.7 columns (the ``row`` of :func:`xsent_lib.recipes.infersent.evaluate_transfer`) -> Table 3.13 columns.
+# STS14 is not in Table 3.13; it keeps its own name so the correlation matrix can use it.
+TABLE_3_13_COLUMNS: dict[str, str] = {"MR": "MR", "CR": "CR", "SUBJ": "SUBJ", "MPQA": "MPQA", "SST": "SST-2",
+                                      "TREC": "TREC", "MRPC acc": "MRPC", "SICK-E": "SICK-E", "SICK-R": "SICK-R",
+                                      "STS14 Pearson": "STS14"}
+CORRELATION_COLUMNS = frozenset({"SICK-R", "STS14"})  # Pearson r, printed x 100
 BROWN_TASKS: tuple[str, ...] = ("SentLen", "WC", "BShift", "Tense")
 MIN_WORDS, MAX_WORDS = 5, 28
 # Brown tags of finite verbs whose tense the tag alone decides (base forms "vb", "do", "hv" may be finite present
@@ -712,38 +713,44 @@ def baseline_scores(suite: Mapping[str, ClassificationTask], mode: str = "fast",
 
 
 # --------------------------------------------------------------------------------------------- downstream
-def downstream_scores(results: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
-    """Table 3.13's columns (accuracy, or Pearson x 100 for relatedness) from transfer-suite results.
+def downstream_scores(row: Mapping[str, float]) -> dict[str, float]:
+    """Table 3.13's columns (accuracy, or Pearson x 100 for relatedness) from a transfer row: the ``"row"`` of
+    :func:`xsent_lib.recipes.infersent.evaluate_transfer` (Table 3.7 columns, correlations as fractions).
 
-    Tasks outside the table (STS14) keep their own name, so the correlation matrix can use them.
+    Columns Table 3.13 has no place for (MRPC F1, STS14 Spearman) are dropped; STS14 Pearson is kept as
+    ``"STS14"`` for the correlation matrix.
     Book: chapter 4 (Probing: downstream tasks).
     """
+    unknown = [c for c in row if c not in TABLE_3_13_COLUMNS and c not in ("MRPC F1", "STS14 Spearman")]
+    if unknown:
+        raise ValueError(f"no Table 3.13 column for {unknown}; a row of evaluate_transfer has {list(TABLE_3_13_COLUMNS)}.")
     out = {}
-    for task, res in results.items():
-        if task not in TABLE_3_13_COLUMNS:
-            raise ValueError(f"no Table 3.13 column for task {task!r}; known {list(TABLE_3_13_COLUMNS)}.")
-        column, key = TABLE_3_13_COLUMNS[task]
-        value = res["all"][key] if task == "STS14" else res[key]
-        out[column] = float(value) * (100.0 if key == "pearson" else 1.0)
+    for column, value in row.items():
+        if column in TABLE_3_13_COLUMNS:
+            name = TABLE_3_13_COLUMNS[column]
+            out[name] = float(value) * (100.0 if name in CORRELATION_COLUMNS else 1.0)
     return out
 
 
-def chance_scores(suite: Any) -> dict[str, float]:
-    """The thesis's "Chance" row (:data:`CHANCE_ROW`): the test share of the most frequent training class; 0 for
-    correlations.
+def chance_scores(suite: TransferSuite) -> dict[str, float]:
+    """The thesis's "Chance" row (:data:`CHANCE_ROW`) of a transfer suite: the test share of the most frequent
+    training class for classification tasks, 0 for correlations.
 
     Book: chapter 4 (Probing: downstream tasks).
     """
     out = {}
     for task in suite.tasks:
-        column, key = TABLE_3_13_COLUMNS[task.name]
-        if key == "pearson":
-            out[column] = 0.0
-            continue
-        splits = task.splits
-        train = np.asarray(splits["train"].labels)
-        test = np.asarray(splits["test"].labels)
-        out[column] = 100.0 * float((test == np.bincount(train).argmax()).mean())
+        columns = TABLE_3_7_COLUMNS.get(suite.papers.get(task.name, ""), {})
+        for column in columns:
+            if column not in TABLE_3_13_COLUMNS:
+                continue
+            name = TABLE_3_13_COLUMNS[column]
+            if name in CORRELATION_COLUMNS:
+                out[name] = 0.0
+                continue
+            train = np.asarray(task.splits["train"].labels)
+            test = np.asarray(task.splits["test"].labels)
+            out[name] = 100.0 * float((test == np.bincount(train).argmax()).mean())
     return out
 
 
