@@ -215,8 +215,11 @@ def test_probe_config_choices():
     assert P.probe_config("mlp", "full").nhid == (50, 100, 200)
     assert P.probe_config("logreg", "fast").solver == "exact" and P.probe_config("logreg", "full").solver == "exact"
     assert P.probe_config("logreg", "fast", n_classes=P.EXACT_MAX_CLASSES + 1).solver == "adam"
+    assert P.probe_config("mlp", "smoke").max_epochs == 3 < P.probe_config("mlp", "fast").max_epochs
     with pytest.raises(ValueError):
         P.probe_config("svm")
+    with pytest.raises(ValueError, match="mode"):
+        P.probe_config("mlp", "quick")
 
 
 def test_suite_features_keep_the_split_order(suite, words):
