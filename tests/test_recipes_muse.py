@@ -200,3 +200,51 @@ def test_missing_real_data_names_what_an_empty_cache_lacks(tmp_path):
     assert "freedict-en-de" in missing and "nlp-en-fr" in missing and "monolingual text for 'xx'" in missing
     with pytest.raises(FileNotFoundError, match="freedict-en-de"):
         muse.freedict_pairs("en", "de", cache_dir=tmp_path)
+
+
+def claims_inputs(unsup_refined: float = 50.0) -> dict:
+    """Hand-made chapter tables for two directions; ``unsup_refined`` sets Adv-Refine-CSLS in both."""
+    sup, uns = muse.SUP_PREFIX, muse.UNS_PREFIX
+    dirs = ["en-fr", "fr-en"]
+    t41 = {sup + "Procrustes - NN": {"en-fr": 40.0, "fr-en": 45.0},
+           sup + "Procrustes - CSLS": {"en-fr": 50.0, "fr-en": 44.0},  # CSLS loses in fr-en
+           uns + "Adv - CSLS": {"en-fr": 10.0, "fr-en": 12.0},
+           uns + "Adv - Refine - CSLS": {d: unsup_refined for d in dirs}}
+    hub = {"NN": {"never retrieved (%)": 60.0, "max count": 90},
+           "CSLS": {"never retrieved (%)": 30.0, "max count": 20}}
+    t43 = {"Methods with cross-lingual supervision / Procrustes - NN": {"en-it P@1": 20.0, "it-en P@1": 25.0},
+           "Methods with cross-lingual supervision / Procrustes - CSLS": {"en-it P@1": 30.0, "it-en P@1": 35.0}}
+    t45 = {"Dictionary - NN": {"en-eo": 1.0, "eo-en": 2.0}, "Dictionary - CSLS": {"en-eo": 1.5, "eo-en": 2.5},
+           "ours: Procrustes dictionary - NN": {"en-eo": 5.0, "eo-en": 6.0},
+           "ours: Procrustes dictionary - CSLS": {"en-eo": 7.0, "eo-en": 5.5}}  # CSLS loses in eo-en
+    agree = {"en-fr": True, "fr-en": True, "en-de": True, "de-en": False}
+    fig43 = {"(a) same corpus, other seed": {"x": {"n": [10, 0], "csls": [80.0, 0.0], "nn": [70.0, 0.0]}},
+             "(d) other corpus and model": {"x": {"n": [10, 30], "csls": [90.0, 50.0], "nn": [0.0, 0.0]}}}
+    return dict(table_4_1=t41, hubness=hub, table_4_3=t43, table_4_5=t45, agree=agree, fig43=fig43,
+                directions=dirs)
+
+
+def test_muse_claims_verdicts_follow_the_numbers():
+    claims = muse.muse_claims(**claims_inputs(unsup_refined=46.0))
+    assert all(set(c) == {"claim", "paper", "ours", "holds"} and type(c["holds"]) is bool for c in claims)
+    holds = [c["holds"] for c in claims]
+    # CSLS>NN fails (fr-en), gap 47-46=1 <= 3 holds, refinement holds, hubness holds, sentences hold,
+    # BLEU fails (eo-en), criterion 3/4 >= 0.75 holds, (a) 80% vs (d) 60% (empty bucket ignored) holds.
+    assert holds == [False, True, True, True, True, False, True, True]
+    assert claims[0]["ours"] == "1/2 directions"
+    assert claims[0]["paper"].endswith("/12 directions")  # read from the stored thesis table
+    assert "mean gap 1.0" in claims[1]["ours"]
+    assert "(a) 80% vs (d) 60%" in claims[7]["ours"]
+    wide = muse.muse_claims(**claims_inputs(unsup_refined=5.0))
+    assert wide[1]["holds"] is False and wide[2]["holds"] is False  # gap 42 points; refinement made it worse
+
+
+def test_muse_claims_says_what_is_missing():
+    bad = claims_inputs()
+    del bad["hubness"]["CSLS"]
+    with pytest.raises(ValueError, match="hubness lacks"):
+        muse.muse_claims(**bad)
+    bad = claims_inputs()
+    bad["directions"] = ["en-fr", "en-de"]
+    with pytest.raises(ValueError, match="en-de"):
+        muse.muse_claims(**bad)

@@ -928,3 +928,115 @@ def build_settings(source: str, pairs: Sequence[tuple[str, str]], *, dim: int = 
             out[f"{a}-{b}"] = make_setting(spaces[a], spaces[b], train, test, dictionary=name, n_train=n_train,
                                            n_test=n_test, seed=seed)
     return out
+
+
+# -- the paper's claims, checked on a run's numbers -----------------------------------------------------------
+
+SUP_PREFIX = "Methods with cross-lingual supervision and fastText embeddings / "
+UNS_PREFIX = "Methods without cross-lingual supervision and fastText embeddings / "
+_EUROPEAN = ("en-es", "es-en", "en-fr", "fr-en", "en-de", "de-en")
+
+
+def _need(table: Mapping, keys: Iterable[str], what: str) -> None:
+    missing = [k for k in keys if k not in table]
+    if missing:
+        raise ValueError(f"{what} lacks {missing}; pass the table the chapter built (keys {sorted(table)[:6]}...).")
+
+
+def _frequency_accuracy(series: Mapping, method: str) -> float:
+    """Accuracy over all test words of the first series of a Figure 4.3 panel (buckets weighted by size)."""
+    res = next(iter(series.values()))
+    n = np.asarray(res["n"], dtype=float)
+    return float(np.sum(n * np.asarray(res[method])) / max(n.sum(), 1.0))
+
+
+def muse_claims(table_4_1: Mapping[str, Mapping[str, float]], hubness: Mapping[str, Mapping],
+                table_4_3: Mapping[str, Mapping[str, float]], table_4_5: Mapping[str, Mapping[str, float]],
+                agree: Mapping[str, bool], fig43: Mapping[str, Mapping], directions: Sequence[str], *,
+                max_gap: float = 3.0, min_agreement: float = 0.75) -> list[dict]:
+    """The thesis' claims of section 4.1, each checked on one run's numbers: ``{claim, paper, ours, holds}``.
+
+    Inputs are the chapter's tables: ``table_4_1`` rows (``SUP_PREFIX``/``UNS_PREFIX`` + method) to
+    ``{direction: P@1}``; ``hubness`` ``{"NN"|"CSLS": hubness_summary(...)}``; ``table_4_3`` and
+    ``table_4_5`` as the chapter logs them; ``agree`` ``{direction: whether the criterion orders the
+    maps as P@1 does}``; ``fig43`` ``{panel: {series: accuracy_by_frequency(...)}}``. ``holds`` is computed
+    from these numbers (a strict improvement in *every* direction for the "beats" claims, a mean gap of
+    at most ``max_gap`` points for the unsupervised-vs-supervised claim, agreement in at least
+    ``min_agreement`` of the directions for the criterion); the paper's counts are read from the stored
+    thesis Table 4.1.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    from xsent_lib.results.paper import paper_table
+
+    directions = list(directions)
+    if not directions:
+        raise ValueError("directions is empty; pass the setting names, e.g. ['en-fr', 'fr-en'].")
+    rows = {k: SUP_PREFIX + k for k in ("Procrustes - NN", "Procrustes - CSLS")}
+    rows |= {k: UNS_PREFIX + k for k in ("Adv - CSLS", "Adv - Refine - CSLS")}
+    _need(table_4_1, rows.values(), "table_4_1")
+    for row in rows.values():
+        _need(table_4_1[row], directions, f"table_4_1[{row!r}]")
+    _need(hubness, ("NN", "CSLS"), "hubness")
+    sent_rows = {m: f"Methods with cross-lingual supervision / Procrustes - {m}" for m in ("NN", "CSLS")}
+    _need(table_4_3, sent_rows.values(), "table_4_3")
+    bleu_rows = [f"{d} - {m}" for d in ("Dictionary", "ours: Procrustes dictionary") for m in ("NN", "CSLS")]
+    _need(table_4_5, bleu_rows, "table_4_5")
+    if not agree:
+        raise ValueError("agree is empty; pass {direction: bool} from the criterion-vs-P@1 table.")
+    panels = ("(a) same corpus, other seed", "(d) other corpus and model")
+    _need(fig43, panels, "fig43")
+
+    p41 = paper_table("thesis", "table_4_1")
+
+    def ours_better(better: str, worse: str) -> int:
+        return int(sum(bool(table_4_1[rows[better]][d] > table_4_1[rows[worse]][d]) for d in directions))
+
+    def paper_better(better: str, worse: str) -> str:
+        return f"{int((p41.loc[rows[better]] > p41.loc[rows[worse]]).sum())}/{p41.shape[1]} directions"
+
+    n = len(directions)
+    b_csls = ours_better("Procrustes - CSLS", "Procrustes - NN")
+    b_ref = ours_better("Adv - Refine - CSLS", "Adv - CSLS")
+    gap = float(np.mean([table_4_1[rows["Procrustes - CSLS"]][d] - table_4_1[rows["Adv - Refine - CSLS"]][d]
+                         for d in directions]))
+    paper_gap = float((p41.loc[rows["Procrustes - CSLS"]] - p41.loc[rows["Adv - Refine - CSLS"]])[
+        list(_EUROPEAN)].mean())
+    h_nn, h_cs = hubness["NN"], hubness["CSLS"]
+    s_nn, s_cs = table_4_3[sent_rows["NN"]], table_4_3[sent_rows["CSLS"]]
+    u_nn, u_cs = table_4_5["Dictionary - NN"], table_4_5["Dictionary - CSLS"]
+    p_nn, p_cs = table_4_5["ours: Procrustes dictionary - NN"], table_4_5["ours: Procrustes dictionary - CSLS"]
+    n_agree = int(sum(bool(v) for v in agree.values()))
+    acc_a, acc_d = (_frequency_accuracy(fig43[p], "csls") for p in panels)
+    return [
+        {"claim": "CSLS beats NN with Procrustes (Table 4.1)", "paper": paper_better("Procrustes - CSLS",
+                                                                                     "Procrustes - NN"),
+         "ours": f"{b_csls}/{n} directions", "holds": bool(b_csls == n)},
+        {"claim": f"unsupervised (Adv-Refine-CSLS) within ~{max_gap:g} points of Procrustes-CSLS",
+         "paper": f"mean gap {paper_gap:.1f} points (European pairs)", "ours": f"mean gap {gap:.1f} points",
+         "holds": bool(gap <= max_gap)},
+        {"claim": "refinement improves the adversarial map (Adv-CSLS -> Adv-Refine-CSLS)",
+         "paper": paper_better("Adv - Refine - CSLS", "Adv - CSLS"), "ours": f"{b_ref}/{n} directions",
+         "holds": bool(b_ref == n)},
+        {"claim": "CSLS reduces hubness (fewer never-retrieved targets, smaller top hub)",
+         "paper": "argued in the text (Figure 4.1 D)",
+         "ours": f"never retrieved {h_nn['never retrieved (%)']:.0f}% -> {h_cs['never retrieved (%)']:.0f}%, "
+                 f"top hub {h_nn['max count']} -> {h_cs['max count']}",
+         "holds": bool(h_cs["never retrieved (%)"] < h_nn["never retrieved (%)"]
+                       and h_cs["max count"] < h_nn["max count"])},
+        {"claim": "CSLS beats NN for sentence retrieval (Table 4.3, Procrustes)", "paper": "it-en P@1 53.5 -> 69.5",
+         "ours": f"it-en P@1 {s_nn['it-en P@1']:.1f} -> {s_cs['it-en P@1']:.1f}, "
+                 f"en-it P@1 {s_nn['en-it P@1']:.1f} -> {s_cs['en-it P@1']:.1f}",
+         "holds": bool(s_cs["it-en P@1"] > s_nn["it-en P@1"] and s_cs["en-it P@1"] > s_nn["en-it P@1"])},
+        {"claim": "a CSLS dictionary gives higher word-by-word BLEU than NN (Table 4.5; checked on Procrustes)",
+         "paper": "6.1 -> 11.1 and 11.9 -> 14.3",
+         "ours": f"unsupervised {u_nn['en-eo']:.1f} -> {u_cs['en-eo']:.1f}, {u_nn['eo-en']:.1f} -> "
+                 f"{u_cs['eo-en']:.1f}; Procrustes {p_nn['en-eo']:.1f} -> {p_cs['en-eo']:.1f}, "
+                 f"{p_nn['eo-en']:.1f} -> {p_cs['eo-en']:.1f}",
+         "holds": bool(p_cs["en-eo"] > p_nn["en-eo"] and p_cs["eo-en"] > p_nn["eo-en"])},
+        {"claim": "the criterion ranks maps as accuracy does (Figure 4.2)", "paper": "well correlated (one run shown)",
+         "ours": f"order agrees in {n_agree}/{len(agree)} directions",
+         "holds": bool(n_agree >= min_agreement * len(agree))},
+        {"claim": "same-corpus spaces align better than different corpora and models (Figure 4.3)",
+         "paper": "(a) near perfect, (d) worst", "ours": f"CSLS P@1 (a) {acc_a:.0f}% vs (d) {acc_d:.0f}%",
+         "holds": bool(acc_a > acc_d)},
+    ]
