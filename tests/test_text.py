@@ -173,3 +173,25 @@ def test_length_buckets_sorted_complete_and_stable():
     assert length_buckets([2, 3, 2, 3], 4)[0].tolist() == [1, 3, 0, 2]
     with pytest.raises(ValueError, match="batch_size"):
         length_buckets([1, 2], 0)
+
+
+def test_shuffled_length_batches_cover_every_row_once_sorted_within_windows():
+    from xsent_lib.text.batching import shuffled_length_batches
+
+    lengths = np.random.default_rng(0).integers(1, 40, size=1003)
+    batches = shuffled_length_batches(lengths, 16, np.random.default_rng([3, 1]), window_batches=4)
+    rows = np.concatenate(batches)
+    assert np.array_equal(np.sort(rows), np.arange(1003))  # a partition of the rows
+    assert all(len(b) <= 16 for b in batches) and sum(len(b) < 16 for b in batches) <= 16  # one short batch per window
+    assert all((np.diff(lengths[b]) <= 0).all() for b in batches)  # longest first inside a batch
+    # sorting happens inside windows of 4 batches only: mean padding is far below unsorted batches
+    pad = np.mean([lengths[b].max() - lengths[b].mean() for b in batches])
+    rand = np.random.default_rng(1).permutation(1003)
+    pad_random = np.mean([lengths[rand[i:i + 16]].max() - lengths[rand[i:i + 16]].mean() for i in range(0, 1003, 16)])
+    assert pad < 0.5 * pad_random
+    again = shuffled_length_batches(lengths, 16, np.random.default_rng([3, 1]), window_batches=4)
+    assert all(np.array_equal(a, b) for a, b in zip(batches, again))  # same rng state, same epoch
+    other = shuffled_length_batches(lengths, 16, np.random.default_rng([3, 2]), window_batches=4)
+    assert not all(np.array_equal(a, b) for a, b in zip(batches, other))
+    with pytest.raises(ValueError, match="batch_size"):
+        shuffled_length_batches(lengths, 0, np.random.default_rng(0))

@@ -35,7 +35,7 @@ from xsent_lib.recipes.senteval import Suite, SuiteSizes, offline_suite, senteva
 from xsent_lib.results.paper import compare, paper_table
 from xsent_lib.runtime import pick_device, seed_everything
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
-from xsent_lib.text.batching import length_buckets, pad_csr
+from xsent_lib.text.batching import length_buckets, pad_csr, shuffled_length_batches
 from xsent_lib.train import History, InferSentSchedule, fit
 
 # The seven encoders of thesis Table 3.6, in the table's order, with the table's row labels.
@@ -263,19 +263,10 @@ def nli_batches(pipeline: TextPipeline, data: NLIData, batch_size: int = 64,
     h_flat, h_off = pipeline.encode_flat(list(data.hypotheses))
     p_len = np.diff(p_off)
     labels = torch.as_tensor(np.asarray(data.labels, np.int64))
-    window = batch_size * 50
 
     def batches(epoch: int) -> list[tuple[torch.Tensor, ...]]:
-        rng = np.random.default_rng([seed, epoch])
-        order = rng.permutation(len(labels))
-        groups = []
-        for s in range(0, len(order), window):
-            chunk = order[s : s + window]
-            chunk = chunk[np.argsort(-p_len[chunk], kind="stable")]
-            groups += [chunk[i : i + batch_size] for i in range(0, len(chunk), batch_size)]
         out = []
-        for g in rng.permutation(len(groups)):
-            idx = groups[g]
+        for idx in shuffled_length_batches(p_len, batch_size, np.random.default_rng([seed, epoch])):
             p, pl = pad_csr(p_flat, p_off, idx)
             h, hl = pad_csr(h_flat, h_off, idx)
             out.append((p, pl, h, hl, labels[idx]))

@@ -38,7 +38,7 @@ from xsent_lib.recipes.infersent import (TABLE_3_7_COLUMNS, NLICorpus, TransferS
                                          nli_step_loss, synthetic_nli)
 from xsent_lib.runtime import pick_device, seed_everything
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, Vocab
-from xsent_lib.text.batching import pad_csr
+from xsent_lib.text.batching import pad_csr, shuffled_length_batches
 from xsent_lib.train import History, fit
 
 SPLITS = ("train", "dev", "test")
@@ -382,17 +382,10 @@ def seq2seq_batches(words: WordSetup, vocab: Vocab, source: Sequence[str], targe
     if (np.diff(t_off) == 0).any():
         raise ValueError("a target is empty; every target needs at least one token.")
     s_len = np.diff(s_off)
-    window = batch_size * 50
 
     def batches(epoch: int) -> list[tuple[torch.Tensor, ...]]:
-        rng = np.random.default_rng([seed, epoch])
-        order = rng.permutation(len(source))
-        groups = []
-        for s in range(0, len(order), window):
-            chunk = order[s: s + window]
-            chunk = chunk[np.argsort(-s_len[chunk], kind="stable")]
-            groups += [chunk[i: i + batch_size] for i in range(0, len(chunk), batch_size)]
-        return [(*pad_csr(s_flat, s_off, groups[g]), *pad_csr(t_flat, t_off, groups[g])) for g in rng.permutation(len(groups))]
+        groups = shuffled_length_batches(s_len, batch_size, np.random.default_rng([seed, epoch]))
+        return [(*pad_csr(s_flat, s_off, idx), *pad_csr(t_flat, t_off, idx)) for idx in groups]
 
     return batches
 

@@ -81,3 +81,30 @@ def length_buckets(lengths: Sequence[int] | np.ndarray, batch_size: int) -> list
         raise ValueError(f"lengths must be one-dimensional, got shape {lengths.shape}.")
     order = np.argsort(-lengths.astype(np.int64), kind="stable")
     return [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
+
+
+def shuffled_length_batches(lengths: Sequence[int] | np.ndarray, batch_size: int, rng: np.random.Generator,
+                            window_batches: int = 50) -> list[np.ndarray]:
+    """Training batches of similar length in random order: one epoch's worth of row indices.
+
+    The rows are shuffled, cut into windows of ``window_batches`` batches, each window sorted by length
+    (longest first, stable) and chunked into batches, and the batches are shuffled. Every row appears in
+    exactly one batch; sorting only inside windows keeps little padding and still mixes lengths across
+    the epoch. Deterministic for a given ``rng`` state.
+    Book: chapter 3 (InferSent: the training loop).
+    """
+    if not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size, bool) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}.")
+    if window_batches < 1:
+        raise ValueError(f"window_batches must be >= 1, got {window_batches!r}.")
+    lengths = np.asarray(lengths)
+    if lengths.ndim != 1:
+        raise ValueError(f"lengths must be one-dimensional, got shape {lengths.shape}.")
+    order = rng.permutation(len(lengths))
+    window = batch_size * window_batches
+    groups = []
+    for start in range(0, len(order), window):
+        chunk = order[start: start + window]
+        chunk = chunk[np.argsort(-lengths[chunk], kind="stable")]
+        groups += [chunk[i: i + batch_size] for i in range(0, len(chunk), batch_size)]
+    return [groups[g] for g in rng.permutation(len(groups))]
