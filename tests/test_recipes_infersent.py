@@ -213,16 +213,6 @@ def test_scene_features_bind_concepts_to_roles(world: SyntheticWorld):
     assert (moved[changed] > 1e-6).all()
 
 
-def test_paper_vs_ours_places_the_papers_numbers():
-    wide = rec.paper_vs_ours("table_3_6", {"BiLSTM-Max": {"NLI test": 50.0}, "mine": {"dim": 8}})
-    assert wide.loc["BiLSTM-Max", ("NLI test", "paper")] == 84.5
-    assert wide.loc["BiLSTM-Max", ("NLI test", "ours")] == 50.0
-    assert np.isnan(wide.loc["mine", ("dim", "paper")]) and list(wide.index) == ["BiLSTM-Max", "mine"]
-    row = "Supervised representation training / BiLSTM-Max (on SNLI)"
-    t37 = rec.paper_vs_ours("table_3_7", {row: {"MR": 1.0}, "x / y": {"MR": 2.0}}, rename={row: "ours"})
-    assert list(t37.index) == ["ours", "y"] and t37.loc["ours", ("MR", "paper")] == 79.9
-
-
 def test_claims_follow_the_numbers():
     t36 = {rec.PAPER_ROWS[n]: {"NLI test": 50.0 + i, "Transfer micro": 60.0 + i} for i, n in enumerate(rec.SEVEN)}
     row = {"MR": 70.0, "SICK-E": 60.0, "STS14 Pearson": 0.5}

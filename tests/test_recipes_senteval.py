@@ -18,7 +18,8 @@ from xsent_lib.data.synthetic.forms import FormSampler  # noqa: E402
 from xsent_lib.data.synthetic.sts import STS_CONFIG, sts_score  # noqa: E402
 from xsent_lib.eval import Evaluation, batcher_from_function  # noqa: E402
 from xsent_lib.eval.classifier import ClassifierConfig  # noqa: E402
-from xsent_lib.recipes import senteval as se  # noqa: E402
+from xsent_lib.recipes import senteval as se
+from xsent_lib.results.paper import side_by_side  # noqa: E402
 from xsent_lib.viz import senteval as viz  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
@@ -303,7 +304,7 @@ def test_tables_use_the_papers_row_and_column_labels(suite):
     t34 = se.table_3_4_ours(bl, suite, res)
     assert t34[G + "GloVe BoW"]["STS'14"] == 0.8 and t34[G + "GloVe BoW"]["SICK-R"] == pytest.approx(0.9)
     assert t34[G + "GloVe BoW"]["Syn-STS / short"] == 0.8
-    wide = se.paper_vs_ours("table_3_3", t33)
+    wide = side_by_side("thesis", "table_3_3", t33, paper_only_rows=True)
     assert wide.loc["GloVe LogReg", ("MR", "paper")] == 77.4 and wide.loc["GloVe LogReg", ("MR", "ours")] == 80.0
     assert np.isnan(wide.loc["Random sentence vectors LogReg", ("MR", "paper")])
     assert wide.loc["SkipThought", ("MR", "paper")] == 79.4 and np.isnan(wide.loc["SkipThought", ("MR", "ours")])

@@ -124,3 +124,20 @@ def test_report_collects_runs_and_claims(tmp_path: Path):
     bad.finish()
     with pytest.raises(ValueError, match="lacks"):
         collect_claims(tmp_path, "smoke")
+
+
+def test_side_by_side_places_the_papers_numbers():
+    from xsent_lib.results.paper import side_by_side
+
+    wide = side_by_side("thesis", "table_3_6", {"BiLSTM-Max": {"NLI test": 50.0}, "mine": {"dim": 8}})
+    assert wide.loc["BiLSTM-Max", ("NLI test", "paper")] == 84.5
+    assert wide.loc["BiLSTM-Max", ("NLI test", "ours")] == 50.0
+    assert np.isnan(wide.loc["mine", ("dim", "paper")]) and list(wide.index) == ["BiLSTM-Max", "mine"]
+    row = "Supervised representation training / BiLSTM-Max (on SNLI)"
+    t37 = side_by_side("thesis", "table_3_7", {row: {"MR": 1.0}, "x / y": {"MR": 2.0}}, rename={row: "ours"})
+    assert list(t37.index) == ["ours", "y"] and t37.loc["ours", ("MR", "paper")] == 79.9
+    full = side_by_side("thesis", "table_3_7", {row: {"MR": 0.5}}, scale=100, short_rows=False, paper_only_rows=True)
+    assert full.index[0] == row and full.loc[row, ("MR", "ours")] == 50.0
+    assert len(full) == len(paper_table("thesis", "table_3_7")) and full[("MR", "ours")].notna().sum() == 1
+    with pytest.raises(ValueError, match="no number"):
+        side_by_side("thesis", "table_3_7", {})

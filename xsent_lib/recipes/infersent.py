@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import torch
 
 from xsent_lib.data.formats import NLIData, load_snli
@@ -32,7 +31,6 @@ from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.eval import Evaluation, RankingTask, batcher_from_encoder
 from xsent_lib.losses.nli import nli_loss
 from xsent_lib.recipes.senteval import Suite, SuiteSizes, offline_suite, senteval_suite
-from xsent_lib.results.paper import compare, paper_table
 from xsent_lib.runtime import pick_device, seed_everything
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
 from xsent_lib.text.batching import length_buckets, pad_csr, shuffled_length_batches
@@ -710,30 +708,6 @@ def table_3_6_ours(runs: Mapping[str, NLIRun],
     return {PAPER_ROWS[name]: {"dim": run.encoder.output_dim, "NLI dev": run.dev_acc, "NLI test": run.test_acc,
                                "Transfer micro": transfers[name]["micro"], "Transfer macro": transfers[name]["macro"]}
             for name, run in runs.items()}
-
-
-def paper_vs_ours(table_id: str, ours: Mapping[str, Mapping[str, float | None]], short_rows: bool = True,
-                  rename: Mapping[str, str] | None = None) -> pd.DataFrame:
-    """Thesis table ``table_id`` beside our numbers: one row per table row, columns (paper column, paper | ours).
-
-    Rows keep the order of ``ours``; columns the paper's order. For display, ``rename`` relabels rows (full
-    labels as keys, e.g. to say what our run trained on) and ``short_rows`` drops the paper's group from the
-    other labels (``"group / name"`` -> ``"name"``). Built on :func:`xsent_lib.results.paper.compare`.
-    Book: chapter 3 (InferSent).
-    """
-    long = compare("thesis", table_id, ours)
-    if long.empty:
-        raise ValueError("ours holds no number to compare.")
-    wide = long.pivot(index="row", columns="column", values=["paper", "ours"]).swaplevel(axis=1)
-    present = set(wide.columns.get_level_values(0))
-    order = [c for c in paper_table("thesis", table_id).columns if c in present]
-    order += sorted(present - set(order))
-    wide = wide.reindex(columns=pd.MultiIndex.from_product([order, ["paper", "ours"]]),
-                        index=list(dict.fromkeys(long["row"])))
-    rename = dict(rename or {})
-    wide.index = [rename[label] if label in rename else label.rsplit(" / ", 1)[-1] if short_rows else label
-                  for label in wide.index]
-    return wide
 
 
 def _claim(claim: str, paper: str, ours: str, holds: bool | None) -> dict[str, Any]:

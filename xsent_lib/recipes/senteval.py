@@ -47,7 +47,7 @@ from xsent_lib.eval.classifier import ClassifierConfig, pearson_metric
 from xsent_lib.eval.protocols import split_select
 from xsent_lib.eval.sts import cosine_rows
 from xsent_lib.eval.transfer import relatedness_targets
-from xsent_lib.results.paper import compare, paper_table
+from xsent_lib.results.paper import paper_table
 from xsent_lib.text import PAD_TOKEN, UNK_TOKEN, TextPipeline, Tokenizer, Vocab
 
 KINDS = ("classification", "regression", "pairs", "relatedness", "sts")
@@ -993,27 +993,6 @@ def table_3_4_ours(baselines: Sequence[Baseline], suite: Suite, results: Mapping
                 row[col] = r["pearson"]
         rows[_paper_label(b, "" if b.paper_row is None else "BoW")] = row
     return rows
-
-
-def paper_vs_ours(table_id: str, ours: Mapping[str, Mapping[str, float | None]], scale: float = 1.0) -> pd.DataFrame:
-    """The thesis's table beside ours, wide: one row per model, columns ``(column, paper|ours)`` in the paper's order
-    then ours; our rows without a paper counterpart show an empty paper cell. Built on :func:`compare`.
-
-    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
-    """
-    long = compare("thesis", table_id, ours, scale=scale)
-    if long.empty:
-        raise ValueError("ours holds no number to compare.")
-    paper = paper_table("thesis", table_id)
-    rows = list(dict.fromkeys(long["row"]))
-    cols = [c for c in paper.columns if c in set(long["column"])] + list(dict.fromkeys(
-        c for c in long["column"] if c not in paper.columns))
-    wide = long.pivot(index="row", columns="column", values=["paper", "ours"]).swaplevel(axis=1)
-    wide = wide.reindex(index=rows, columns=pd.MultiIndex.from_product([cols, ["paper", "ours"]]))
-    for r in paper.index.difference(rows):  # the paper's other rows, for reference
-        wide.loc[r] = [paper.at[r, c] if c in paper.columns and k == "paper" else np.nan for c, k in wide.columns]
-    wide.index = [label.rsplit(" / ", 1)[-1] for label in wide.index]
-    return wide.astype(float).round(1)
 
 
 def _mean(row: Mapping[str, float], cols: Sequence[str]) -> float | None:
