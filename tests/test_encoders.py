@@ -232,6 +232,27 @@ def test_encode_returns_original_order_float32(name):
     np.testing.assert_allclose(out, singles, atol=1e-6)
 
 
+@pytest.mark.parametrize("name", ["bag-mean", "bilstm-max", "gated-convnet"])
+def test_encode_in_bfloat16_is_close_and_leaves_the_weights_untouched(name):
+    pipe = TextPipeline.fit(CORPUS, WordTokenizer(), bos="<s>", eos="</s>")
+    torch.manual_seed(0)
+    enc = FACTORIES[name]().attach_pipeline(pipe)
+    before = {k: v.clone() for k, v in enc.state_dict().items()}
+    full = enc.encode(CORPUS)
+    half = enc.encode(CORPUS, precision="bfloat16")
+    assert half.dtype == np.float32 and half.shape == full.shape
+    assert not np.array_equal(half, full)  # it really ran in another precision
+    cos = (half * full).sum(1) / np.linalg.norm(half, axis=1) / np.linalg.norm(full, axis=1)
+    assert cos.min() > 0.99
+    after = enc.state_dict()
+    assert all(after[k].dtype == before[k].dtype and torch.equal(after[k], before[k]) for k in before)
+    np.testing.assert_array_equal(enc.encode(CORPUS), full)
+    with pytest.raises(ValueError, match="precision"):
+        enc.encode(CORPUS, precision="float16")
+    with pytest.raises(ValueError, match="float32 module"):
+        enc.double().encode(CORPUS, precision="bfloat16")
+
+
 def test_encode_with_char_trigrams_end_to_end():
     pipe = TextPipeline.fit(CORPUS, CharTrigramTokenizer())
     enc = BagOfVectorsEncoder.from_pipeline(pipe, dim=8)
