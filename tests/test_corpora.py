@@ -19,7 +19,8 @@ from xsent_lib.data.corpora.monolingual import parse_brown_line
 from xsent_lib.data.corpora.nlp_corpus import align_document
 from xsent_lib.data.corpora.sentiment import split_sentences
 from xsent_lib.data.corpora.sword import read_bible
-from xsent_lib.data.corpora.tables import one_line, read_table, word_tokens, write_table
+from xsent_lib.data.corpora.tables import one_line, read_table, write_table
+from xsent_lib.text.tokenizers import word_tokens
 from xsent_lib.data.fetch import build_dataset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "registry"))

@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from xsent_lib.data.corpora.tables import word_tokens  # noqa: E402
+from xsent_lib.text.tokenizers import word_tokens  # noqa: E402
 from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences  # noqa: E402
 from xsent_lib.data.formats.vectors import WordVectors  # noqa: E402
 from xsent_lib.data.synthetic import SyntheticWorld  # noqa: E402

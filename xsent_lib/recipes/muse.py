@@ -30,7 +30,7 @@ from xsent_lib.align.neighbors import csls_knn, inverted_softmax_knn, knn, l2_no
 from xsent_lib.align.procrustes import apply_map, procrustes
 from xsent_lib.align.refinement import RefinementResult, mutual_nn_dictionary, refine
 from xsent_lib.align.toy import PlantedAlignment, figure_4_1_toy, random_orthogonal
-from xsent_lib.data.corpora.tables import word_tokens
+from xsent_lib.text.tokenizers import word_tokens
 from xsent_lib.eval.crosslingual import word_translation
 
 RETRIEVAL_METHODS = ("nn", "isf", "csls")

@@ -32,7 +32,6 @@ import torch
 from scipy.stats import pearsonr, spearmanr
 
 from xsent_lib.data.corpora import import_encoder, load_labelled, load_monolingual, load_ratings
-from xsent_lib.data.corpora.tables import word_tokens
 from xsent_lib.data.formats import load_task
 from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences, PairTask, SentencePairs
 from xsent_lib.data.formats.vectors import WordVectors
@@ -48,7 +47,7 @@ from xsent_lib.eval.protocols import split_select
 from xsent_lib.eval.sts import cosine_rows
 from xsent_lib.eval.transfer import relatedness_targets
 from xsent_lib.results.paper import paper_table
-from xsent_lib.text import PAD_TOKEN, UNK_TOKEN, TextPipeline, Tokenizer, Vocab
+from xsent_lib.text import PAD_TOKEN, UNK_TOKEN, LetterTokenizer, PTBWordTokenizer, TextPipeline, Tokenizer, Vocab
 
 KINDS = ("classification", "regression", "pairs", "relatedness", "sts")
 SINGLE_KINDS = ("classification", "regression")  # Table 3.1's side; the rest is Table 3.2's
@@ -62,53 +61,6 @@ PARAPHRASE_MIN_SCORE = 4.5
 STS_LENGTH_BINS = ((0, 6, "short (<= 6 tokens)"), (7, 9, "medium (7-9)"), (10, 10**6, "long (>= 10)"))
 PAPER_COLUMNS_33 = ("MR", "CR", "SUBJ", "MPQA", "SST-2", "SST-5", "TREC", "MRPC acc", "MRPC F1", "SICK-E")
 PAPER_GROUP = "Representation learning (transfer)"
-
-
-# --------------------------------------------------------------------------------------------- tokenisers
-_PTB_RE = re.compile(r"\w+(?=n't\b)|n't\b|'(?:s|re|ve|ll|d|m)\b|\w+(?:-\w+)*|[^\w\s]")
-
-
-class PTBWordTokenizer(Tokenizer):
-    """Lower-cased words, punctuation and English clitics split as GloVe's training text was (``do n't``, ``it 's``).
-
-    SentEval feeds Moses-tokenised text to every encoder; our corpora are raw, so the GloVe bag tokenises like
-    the Penn Treebank: a plain word regex would keep ``don't`` whole, which GloVe 6B does not know.
-    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
-    """
-
-    kind = "ptb-words"
-
-    def tokenize(self, sentence: str) -> list[str]:
-        """Split one sentence (typographic apostrophes read as ``'``).
-
-        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
-        """
-        if not isinstance(sentence, str):
-            raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
-        return _PTB_RE.findall(sentence.lower().replace("\u2019", "'"))
-
-    def config(self) -> dict:
-        """JSON-ready description. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
-        return {"kind": self.kind}
-
-
-class LetterTokenizer(Tokenizer):
-    """Lower-cased letter runs, exactly the tokens :func:`xsent_lib.data.wordvecs.train_wordvecs` learns vectors for.
-
-    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
-    """
-
-    kind = "letters"
-
-    def tokenize(self, sentence: str) -> list[str]:
-        """Letter runs of one sentence. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
-        if not isinstance(sentence, str):
-            raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
-        return word_tokens(sentence)
-
-    def config(self) -> dict:
-        """JSON-ready description. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
-        return {"kind": self.kind}
 
 
 # --------------------------------------------------------------------------------------------- the suite

@@ -8,6 +8,8 @@ from xsent_lib.text.batching import flatten_ids, length_buckets, pad_batch, pad_
 from xsent_lib.text.pipeline import TextPipeline
 from xsent_lib.text.tokenizers import (
     CharTrigramTokenizer,
+    LetterTokenizer,
+    PTBWordTokenizer,
     SentencePieceTokenizer,
     Tokenizer,
     WordTokenizer,
@@ -22,6 +24,8 @@ __all__ = [
     "PAD_TOKEN",
     "UNK_TOKEN",
     "CharTrigramTokenizer",
+    "LetterTokenizer",
+    "PTBWordTokenizer",
     "SentencePieceTokenizer",
     "TextPipeline",
     "Tokenizer",

@@ -1,4 +1,5 @@
-"""Tokenisers with one interface: words, character trigrams (Wieting) and sentencepiece.
+"""Tokenisers with one interface: words (plain, Penn-Treebank-like, letters only), character trigrams (Wieting)
+and sentencepiece.
 
 Every tokeniser turns a string into a list of token strings (``tokenize``), a list of strings
 into a list of token lists (``tokenize_batch``), and describes itself as a JSON-ready dict
@@ -10,8 +11,11 @@ from __future__ import annotations
 
 import base64
 import re
+import sys
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
 
@@ -220,6 +224,84 @@ class SentencePieceTokenizer(Tokenizer):
     @classmethod
     def _from_config(cls, options: dict) -> SentencePieceTokenizer:
         return cls(model_proto=base64.b64decode(options["model_proto_b64"]))
+
+
+@lru_cache(maxsize=1)
+def _word_pattern() -> re.Pattern[str]:
+    """Letters and combining marks: ``\\w`` leaves out marks, which would cut Hindi words at every vowel sign."""
+    marks, start = [], None
+    for code in range(sys.maxunicode + 2):
+        is_mark = code <= sys.maxunicode and unicodedata.category(chr(code)).startswith("M")
+        if is_mark and start is None:
+            start = code
+        elif not is_mark and start is not None:
+            marks.append(f"{re.escape(chr(start))}-{re.escape(chr(code - 1))}")
+            start = None
+    return re.compile(rf"(?:[^\W\d_]|[{''.join(marks)}])+")
+
+
+def word_tokens(text: str) -> list[str]:
+    """Lower-cased runs of letters (with their combining marks): the word tokens of frequency ranks and word vectors.
+
+    Digits, punctuation and apostrophes split words (``l'homme`` gives ``l``, ``homme``), which
+    matches the single-word dictionary entries the book evaluates on.
+    Book: chapter 5 (Word translation without parallel data: MUSE).
+    """
+    return _word_pattern().findall(text.lower())
+
+
+def is_word(text: str) -> bool:
+    """Whether ``text`` is exactly one word token in the sense of :func:`word_tokens` (any case).
+
+    Book: chapter 5 (Word translation without parallel data: MUSE).
+    """
+    return _word_pattern().fullmatch(text) is not None
+
+
+_PTB_RE = re.compile(r"\w+(?=n't\b)|n't\b|'(?:s|re|ve|ll|d|m)\b|\w+(?:-\w+)*|[^\w\s]")
+
+
+class PTBWordTokenizer(Tokenizer):
+    """Lower-cased words, punctuation and English clitics split as GloVe's training text was (``do n't``, ``it 's``).
+
+    SentEval feeds Moses-tokenised text to every encoder; our corpora are raw, so the GloVe bag tokenises like
+    the Penn Treebank: a plain word regex would keep ``don't`` whole, which GloVe 6B does not know.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    kind = "ptb-words"
+
+    def tokenize(self, sentence: str) -> list[str]:
+        """Split one sentence (typographic apostrophes read as ``'``).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        if not isinstance(sentence, str):
+            raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
+        return _PTB_RE.findall(sentence.lower().replace("\u2019", "'"))
+
+    def config(self) -> dict:
+        """JSON-ready description. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        return {"kind": self.kind}
+
+
+class LetterTokenizer(Tokenizer):
+    """Lower-cased letter runs, exactly the tokens :func:`xsent_lib.data.wordvecs.train_wordvecs` learns vectors for.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    kind = "letters"
+
+    def tokenize(self, sentence: str) -> list[str]:
+        """Letter runs of one sentence. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        if not isinstance(sentence, str):
+            raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
+        return word_tokens(sentence)
+
+    def config(self) -> dict:
+        """JSON-ready description. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        return {"kind": self.kind}
 
 
 def train_sentencepiece(

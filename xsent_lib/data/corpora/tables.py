@@ -1,4 +1,4 @@
-"""The normalised file formats shared by the corpora: one-line texts, tab-separated tables with a header, word tokens.
+"""The normalised file formats shared by the corpora: one-line texts and tab-separated tables with a header.
 
 Every normalised text is on one line: runs of whitespace (tabs, newlines, no-break spaces)
 become one space, so a TSV row never needs quoting. Tables are UTF-8, ``\\n``-terminated, with a
@@ -7,11 +7,7 @@ Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
 
-import re
-import sys
-import unicodedata
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from pathlib import Path
 
 
@@ -21,38 +17,6 @@ def one_line(text: str) -> str:
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     return " ".join(text.split())
-
-
-@lru_cache(maxsize=1)
-def _word_pattern() -> re.Pattern[str]:
-    """Letters and combining marks: ``\\w`` leaves out marks, which would cut Hindi words at every vowel sign."""
-    marks, start = [], None
-    for code in range(sys.maxunicode + 2):
-        is_mark = code <= sys.maxunicode and unicodedata.category(chr(code)).startswith("M")
-        if is_mark and start is None:
-            start = code
-        elif not is_mark and start is not None:
-            marks.append(f"{re.escape(chr(start))}-{re.escape(chr(code - 1))}")
-            start = None
-    return re.compile(rf"(?:[^\W\d_]|[{''.join(marks)}])+")
-
-
-def word_tokens(text: str) -> list[str]:
-    """Lower-cased runs of letters (with their combining marks): the word tokens of frequency ranks and word vectors.
-
-    Digits, punctuation and apostrophes split words (``l'homme`` gives ``l``, ``homme``), which
-    matches the single-word dictionary entries the book evaluates on.
-    Book: chapter 5 (Word translation without parallel data: MUSE).
-    """
-    return _word_pattern().findall(text.lower())
-
-
-def is_word(text: str) -> bool:
-    """Whether ``text`` is exactly one word token in the sense of :func:`word_tokens` (any case).
-
-    Book: chapter 5 (Word translation without parallel data: MUSE).
-    """
-    return _word_pattern().fullmatch(text) is not None
 
 
 def write_table(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> int:
