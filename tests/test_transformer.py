@@ -134,6 +134,10 @@ def test_encode_matches_forward_and_uses_the_language() -> None:
     assert enc.default_lang is None
     with pytest.raises(ValueError, match="lang must be"):
         enc.encode(sentences, lang=2)
+    half = enc.encode(sentences, batch_size=2, device="cpu", lang=1, precision="bfloat16")
+    cos = (half * tagged).sum(1) / np.linalg.norm(half, axis=1) / np.linalg.norm(tagged, axis=1)
+    assert half.dtype == np.float32 and cos.min() > 0.99 and not np.array_equal(half, tagged)
+    np.testing.assert_array_equal(enc.encode(sentences, batch_size=2, device="cpu", lang=1), tagged)
 
 
 def test_bad_construction_and_inputs_raise_clearly() -> None:

@@ -240,8 +240,10 @@ class TransformerSentenceEncoder(SentenceEncoder):
         batch_size: int = 128,
         device: str | torch.device = "auto",
         lang: int | None = None,
+        precision: str = "float32",
     ) -> np.ndarray:
-        """Embed raw sentences (see :meth:`SentenceEncoder.encode`), all tagged with language ``lang``.
+        """Embed raw sentences (see :meth:`SentenceEncoder.encode`, also for ``precision``), all tagged with
+        language ``lang``.
 
         Book: chapter 10 (Cross-lingual language models, XLM: language embeddings).
         """
@@ -249,6 +251,6 @@ class TransformerSentenceEncoder(SentenceEncoder):
             raise ValueError(f"lang must be None or a language id in [0, {self.n_langs}), got {lang!r}.")
         previous, self.default_lang = self.default_lang, lang
         try:
-            return super().encode(sentences, batch_size=batch_size, device=device)
+            return super().encode(sentences, batch_size=batch_size, device=device, precision=precision)
         finally:
             self.default_lang = previous
