@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from xsent_lib.text.tokenizers import word_tokens  # noqa: E402
+from xsent_lib.text.tokenizers import LetterTokenizer, PTBWordTokenizer, word_tokens  # noqa: E402
 from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences  # noqa: E402
 from xsent_lib.data.formats.vectors import WordVectors  # noqa: E402
 from xsent_lib.data.synthetic import SyntheticWorld  # noqa: E402
@@ -40,7 +40,7 @@ def suite(world) -> se.Suite:
 
 # --------------------------------------------------------------------------------------------- tokenisers
 def test_ptb_tokenizer_splits_clitics_like_glove():
-    tok = se.PTBWordTokenizer()
+    tok = PTBWordTokenizer()
     assert tok.tokenize("Don't panic, it’s well-known!") == ["do", "n't", "panic", ",", "it", "'s", "well-known", "!"]
     assert tok.tokenize("I can't; they'll go.") == ["i", "ca", "n't", ";", "they", "'ll", "go", "."]
     assert tok.tokenize("'solid' 1990") == ["'", "solid", "'", "1990"]  # a quote is not a clitic
@@ -50,7 +50,7 @@ def test_ptb_tokenizer_splits_clitics_like_glove():
 
 def test_letter_tokenizer_is_the_word_vectors_tokenisation():
     text = "L'homme don't 3 cats-and-dogs."
-    assert se.LetterTokenizer().tokenize(text) == word_tokens(text) == ["l", "homme", "don", "t", "cats", "and", "dogs"]
+    assert LetterTokenizer().tokenize(text) == word_tokens(text) == ["l", "homme", "don", "t", "cats", "and", "dogs"]
 
 
 # --------------------------------------------------------------------------------------------- splits and bins
@@ -193,21 +193,21 @@ def test_bag_encoder_averages_known_vectors_and_sif_weighs_them():
     words = ["good", "movie", "bad"]
     vecs = np.array([[1.0, 0.0], [0.0, 2.0], [-1.0, 0.0]], np.float32)
     wv = WordVectors(words, vecs, 3, 0, {w: i for i, w in enumerate(words)})
-    bag = se.bag_encoder(wv, se.PTBWordTokenizer())
+    bag = se.bag_encoder(wv, PTBWordTokenizer())
     assert bag.output_dim == 2
     np.testing.assert_allclose(bag.encode(["Good movie", "good xyz"]), [[0.5, 1.0], [0.5, 0.0]], atol=1e-6)
     counts = {"good": 3, "movie": 1}  # p(good) = 0.75, p(movie) = 0.25, p(bad) = 0
-    sif = se.bag_encoder(wv, se.PTBWordTokenizer(), "sif", counts=counts, sif_a=0.25)
+    sif = se.bag_encoder(wv, PTBWordTokenizer(), "sif", counts=counts, sif_a=0.25)
     expected = (0.25 / 1.0 * vecs[0] + 0.25 / 0.5 * vecs[1]) / 2
     np.testing.assert_allclose(sif.encode(["good movie"])[0], expected, atol=1e-6)
     with pytest.raises(ValueError, match="counts"):
-        se.bag_encoder(wv, se.PTBWordTokenizer(), "sif")
+        se.bag_encoder(wv, PTBWordTokenizer(), "sif")
 
 
 def test_sif_prepare_removes_the_common_direction_of_the_task(suite):
     own = WordVectors(["the", "a", "not"], np.random.default_rng(0).standard_normal((3, 8)).astype(np.float32) + 3, 3, 0,
                       {"the": 0, "a": 1, "not": 2})
-    sif = se.bag_encoder(own, se.LetterTokenizer(), "sif", counts={"the": 5, "a": 2})
+    sif = se.bag_encoder(own, LetterTokenizer(), "sif", counts={"the": 5, "a": 2})
     sents = suite["Syn-Polarity"].sentences()
     se.sif_prepare(sif)(None, [s.split() for s in sents])
     pc = sif.principal_component.numpy()
@@ -231,7 +231,7 @@ def test_baselines_have_the_right_dimensions(suite, world):
 def test_random_vectors_score_chance_while_a_bag_of_vectors_solves_a_lexical_task(world):
     task = se.synthetic_single_tasks(world, 300, seed=1)["Syn-Polarity"]
     floor = se.Baseline("floor", "random", 50, se.RandomSentenceEncoder(50, seed=0))
-    bag = se.Baseline("bag", "random", 50, se.random_bag_encoder(task.sentences(), se.PTBWordTokenizer(), 50, seed=0))
+    bag = se.Baseline("bag", "random", 50, se.random_bag_encoder(task.sentences(), PTBWordTokenizer(), 50, seed=0))
     chance = se.evaluate_baseline(floor, [task], FAST)[task.name]["acc"]
     lexical = se.evaluate_baseline(bag, [task], FAST)[task.name]["acc"]
     assert 35 <= chance <= 65 and lexical >= 90
