@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv vendor data book test test-fast bench chromium clean
+.PHONY: help venv vendor data book test test-fast bench chromium clean sync
 
 help:
 	@echo "make book   build the whole book into _build/html (PROFILE=smoke|book|full, default book)"
@@ -52,6 +52,10 @@ test-fast: venv
 
 bench: venv
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b --quick; done
+
+# Chapters are pairs (notebooks/NN_name.md, the reviewed source, and NN_name.ipynb): after editing one, sync the other.
+sync: venv
+	$(VENV)/bin/jupytext --sync notebooks/[0-9]*.md
 
 clean:
 	rm -rf _build
