@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from xsent_lib.align import neighbors as nb
+from xsent_lib.base import neighbors as nb
 from xsent_lib.results.provenance import collect_provenance
 
 OUT = Path("_build/benchmarks/neighbors.json")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from xsent_lib.align import neighbors as nb
+from xsent_lib.base import neighbors as nb
 
 
 def _unit(rng: np.random.Generator, n: int, d: int) -> np.ndarray:

@@ -10,6 +10,7 @@ from torch import nn
 from xsent_lib.encoders.decoder import LSTMDecoder, Seq2Seq
 from xsent_lib.encoders.transformer import TransformerSentenceEncoder
 from xsent_lib.losses.lm import mlm_loss, mlm_mask
+from xsent_lib.losses.seq2seq import seq2seq_loss
 from xsent_lib.train import (
     History,
     InferSentSchedule,
@@ -166,7 +167,7 @@ def test_decoder_learns_a_tiny_copy_task() -> None:
     enc = TransformerSentenceEncoder(12, d_model=16, n_heads=2, n_layers=1, max_len=8, dropout=0.0)
     dec = LSTMDecoder(12, enc.output_dim, bos_id=2, eos_id=3, embed_dim=16, hidden_dim=32, n_layers=1)
     model = Seq2Seq(enc, dec)
-    hist = fit(model, lambda m, b: m.loss(b[0], b[1], b[0], b[1]), batches, epochs=25, lr=1e-2, device="cpu",
+    hist = fit(model, lambda m, b: seq2seq_loss(m, b[0], b[1], b[0], b[1]), batches, epochs=25, lr=1e-2, device="cpu",
                progress=False)
     assert hist.train_loss[-1] < 0.35 * hist.train_loss[0]
     model.eval()

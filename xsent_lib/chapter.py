@@ -16,7 +16,7 @@ import torch
 import xsent_lib
 from xsent_lib.results.provenance import device_description, git_commit, library_hash
 from xsent_lib.results.store import PROFILES, Run, start_run
-from xsent_lib.runtime import pick_device, seed_everything
+from xsent_lib.base.runtime import pick_device, seed_everything
 
 T = TypeVar("T")
 PROFILE_ENV = "XSENT_PROFILE"

@@ -21,7 +21,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from xsent_lib.align.criterion import unsupervised_criterion
-from xsent_lib.runtime import pick_device, seed_everything
+from xsent_lib.base.runtime import pick_device, seed_everything
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from xsent_lib.align.neighbors import csls_knn, l2_normalize
+from xsent_lib.base.neighbors import csls_knn, l2_normalize
 
 
 def csls_translations(mapped_src: np.ndarray, tgt: np.ndarray, *, n_words: int = 10_000, k_neighbors: int = 10,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from xsent_lib.align.criterion import unsupervised_criterion
-from xsent_lib.align.neighbors import csls_knn
+from xsent_lib.base.neighbors import csls_knn
 from xsent_lib.align.procrustes import apply_map, procrustes
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from xsent_lib.align.neighbors import knn
+from xsent_lib.base.neighbors import knn
 from xsent_lib.data.cache import cache_status
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Catalogue
 from xsent_lib.data.corpora import (load_bitext, load_dictionary, load_glove50, load_labelled, load_ratings,

@@ -11,14 +11,8 @@ from xsent_lib.encoders.bag import (
     remove_principal_component,
     sif_weights,
 )
-from xsent_lib.encoders.base import (
-    SentenceEncoder,
-    build_embedding,
-    check_batch,
-    length_mask,
-    masked_max,
-    masked_mean,
-)
+from xsent_lib.base.masking import check_batch, length_mask, masked_max, masked_mean
+from xsent_lib.encoders.base import SentenceEncoder, build_embedding
 from xsent_lib.encoders.convnet import GatedConvNetEncoder, HierarchicalConvNetEncoder
 from xsent_lib.encoders.decoder import LSTMDecoder, Seq2Seq
 from xsent_lib.encoders.heads import (

@@ -10,7 +10,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from xsent_lib.encoders.base import SentenceEncoder, build_embedding, check_batch, length_mask
+from xsent_lib.base.masking import check_batch, length_mask
+from xsent_lib.encoders.base import SentenceEncoder, build_embedding
 from xsent_lib.encoders.recurrent import run_packed
 from xsent_lib.text.pipeline import TextPipeline
 

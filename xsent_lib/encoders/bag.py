@@ -14,7 +14,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from xsent_lib.encoders.base import SentenceEncoder, build_embedding, check_batch, length_mask
+from xsent_lib.base.masking import check_batch, length_mask
+from xsent_lib.encoders.base import SentenceEncoder, build_embedding
 from xsent_lib.text.pipeline import TextPipeline
 
 POOLINGS = ("mean", "sum", "sif")

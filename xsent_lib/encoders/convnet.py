@@ -14,7 +14,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from xsent_lib.encoders.base import SentenceEncoder, build_embedding, check_batch, length_mask
+from xsent_lib.base.masking import check_batch, length_mask
+from xsent_lib.encoders.base import SentenceEncoder, build_embedding
 from xsent_lib.text.pipeline import TextPipeline
 
 

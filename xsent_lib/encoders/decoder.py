@@ -17,8 +17,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from xsent_lib.encoders.base import SentenceEncoder, check_batch, length_mask
-from xsent_lib.losses.seq2seq import IGNORE_INDEX, sequence_cross_entropy
+from xsent_lib.base.masking import IGNORE_INDEX, check_batch, length_mask
+from xsent_lib.encoders.base import SentenceEncoder
 
 CONDITIONS = ("input", "init", "both")
 
@@ -174,17 +174,6 @@ class Seq2Seq(nn.Module):
         Book: chapter 4 (Probing: the seq2seq training tasks).
         """
         return self.decoder(self.encoder(src_ids, src_lengths), dec_inputs)
-
-    def loss(
-        self, src_ids: torch.Tensor, src_lengths: torch.Tensor, tgt_ids: torch.Tensor, tgt_lengths: torch.Tensor
-    ) -> torch.Tensor:
-        """Token-averaged cross-entropy of ``tgt + EOS`` under teacher forcing (padding ignored).
-
-        Book: chapter 4 (Probing: the seq2seq training tasks).
-        """
-        dec = self.decoder
-        inputs, targets = teacher_forcing_pair(tgt_ids, tgt_lengths, bos_id=dec.bos_id, eos_id=dec.eos_id, pad_id=dec.pad_id)
-        return sequence_cross_entropy(self(src_ids, src_lengths, inputs), targets)
 
     @torch.no_grad()
     def greedy_decode(

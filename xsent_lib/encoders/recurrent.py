@@ -11,7 +11,8 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from xsent_lib.encoders.base import SentenceEncoder, build_embedding, check_batch, length_mask, masked_max, masked_mean
+from xsent_lib.base.masking import check_batch, length_mask, masked_max, masked_mean
+from xsent_lib.encoders.base import SentenceEncoder, build_embedding
 from xsent_lib.text.pipeline import TextPipeline
 
 CELLS: dict[str, type[nn.RNNBase]] = {"lstm": nn.LSTM, "gru": nn.GRU}

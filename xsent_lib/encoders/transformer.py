@@ -23,7 +23,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from xsent_lib.encoders.base import SentenceEncoder, check_batch, length_mask, masked_max, masked_mean
+from xsent_lib.base.masking import check_batch, length_mask, masked_max, masked_mean
+from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.text.pipeline import TextPipeline
 
 POOLINGS = ("mean", "max", "mean-max", "first")

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from xsent_lib.align.neighbors import MARGIN_MODES, bidirectional_margin_knn
+from xsent_lib.base.neighbors import MARGIN_MODES, bidirectional_margin_knn
 
 STRATEGIES = ("forward", "backward", "intersect", "max")
 
@@ -68,7 +68,7 @@ def mine_bitext(
 
     ``strategy``: ``forward`` (each x's best y), ``backward`` (each y's best x), ``intersect`` (pairs found
     in both directions), ``max`` (union of both, greedily one-to-one by score). ``search`` goes to
-    :func:`~xsent_lib.align.neighbors.knn` (``use_faiss``, ``block``, ``device``).
+    :func:`~xsent_lib.base.neighbors.knn` (``use_faiss``, ``block``, ``device``).
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if strategy not in STRATEGIES:

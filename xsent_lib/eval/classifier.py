@@ -9,35 +9,23 @@ Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Callable
 
 import numpy as np
 import torch
-from threadpoolctl import threadpool_limits
 
-from xsent_lib.runtime import pick_device
+from xsent_lib.base.runtime import pick_device
+from xsent_lib.base.threads import single_thread
 
 Metric = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
-_SMALL_WORK = 50_000_000  # multiply-adds per forward below which extra threads cost more than they give
+SMALL_WORK = 50_000_000  # multiply-adds per forward below which extra threads cost more than they give
 
 
-@contextmanager
 def _threads_for(work: int):
-    """Run small problems on one thread (torch and BLAS): thread start-up and spinning dominate them,
-    and on a busy machine two spinning threads per process slow everything down many times over."""
-    if work >= _SMALL_WORK:
-        yield
-        return
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        with threadpool_limits(limits=1):
-            yield
-    finally:
-        torch.set_num_threads(before)
+    """One thread (torch and BLAS) for problems below :data:`SMALL_WORK` multiply-adds."""
+    return single_thread(work < SMALL_WORK, blas=True)
 
 
 @dataclass(frozen=True)

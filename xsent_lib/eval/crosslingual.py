@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from xsent_lib.align.neighbors import (
+from xsent_lib.base.neighbors import (
     csls_knn,
     inverted_softmax_knn,
     knn,

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from xsent_lib.eval.classifier import PlainAdam, _threads_for
-from xsent_lib.runtime import pick_device
+from xsent_lib.base.threads import single_thread
+from xsent_lib.eval.classifier import SMALL_WORK, PlainAdam
+from xsent_lib.base.runtime import pick_device
 
 
 def _ranks_summary(ranks: np.ndarray, ks: tuple[int, ...]) -> dict:
@@ -70,7 +71,7 @@ def train_joint_space(
     v = (torch.randn(it.shape[1], dim, generator=gen) / np.sqrt(it.shape[1])).to(dvc).requires_grad_()
     opt = PlainAdam([u, v], lr)
     best, best_score = (u.detach().clone(), v.detach().clone()), -np.inf
-    with _threads_for(batch_size * dim * (q.shape[1] + it.shape[1])):
+    with single_thread(batch_size * dim * (q.shape[1] + it.shape[1]) < SMALL_WORK, blas=True):
         for _ in range(epochs):
             best, best_score = _epoch(q, it, g, u, v, opt, gen, batch_size, margin, dev, best, best_score)
     return best[0].cpu().numpy(), best[1].cpu().numpy()

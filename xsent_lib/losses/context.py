@@ -22,7 +22,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from xsent_lib.align.neighbors import csls_knn, l2_normalize
+from xsent_lib.base.neighbors import csls_knn, l2_normalize
 from xsent_lib.losses.alignment import Reduction, reduce_loss
 
 

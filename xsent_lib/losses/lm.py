@@ -22,7 +22,7 @@ from typing import Protocol
 import numpy as np
 import torch
 
-from xsent_lib.encoders.base import check_batch, length_mask
+from xsent_lib.base.masking import check_batch, length_mask
 from xsent_lib.losses.seq2seq import IGNORE_INDEX, sequence_cross_entropy
 
 

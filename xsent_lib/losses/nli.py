@@ -14,7 +14,8 @@ from typing import Literal
 import torch
 import torch.nn.functional as F
 
-IGNORE_INDEX = -100
+from xsent_lib.base.masking import IGNORE_INDEX
+
 
 
 def _check_logits_labels(logits: torch.Tensor, labels: torch.Tensor, ignore_index: int) -> None:

@@ -12,7 +12,8 @@ import math
 import torch
 import torch.nn.functional as F
 
-IGNORE_INDEX = -100
+from xsent_lib.base.masking import IGNORE_INDEX
+from xsent_lib.encoders.decoder import Seq2Seq, teacher_forcing_pair
 
 
 def _check_logits_targets(logits: torch.Tensor, targets: torch.Tensor) -> None:
@@ -70,3 +71,16 @@ def perplexity(total_nll: float | torch.Tensor, n_tokens: int | torch.Tensor) ->
     if total < 0 or math.isnan(total):
         raise ValueError(f"total_nll must be a non-negative summed negative log-likelihood, got {total}.")
     return math.exp(total / count)
+
+
+def seq2seq_loss(
+    model: Seq2Seq, src_ids: torch.Tensor, src_lengths: torch.Tensor, tgt_ids: torch.Tensor, tgt_lengths: torch.Tensor
+) -> torch.Tensor:
+    """Token-averaged cross-entropy of ``tgt + EOS`` under teacher forcing (padding ignored).
+
+    Book: chapter 4 (Probing: the seq2seq training tasks).
+    """
+    dec = model.decoder
+    inputs, targets = teacher_forcing_pair(tgt_ids, tgt_lengths, bos_id=dec.bos_id, eos_id=dec.eos_id,
+                                           pad_id=dec.pad_id)
+    return sequence_cross_entropy(model(src_ids, src_lengths, inputs), targets)

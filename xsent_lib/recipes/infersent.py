@@ -31,7 +31,7 @@ from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.eval import Evaluation, RankingTask, batcher_from_encoder
 from xsent_lib.losses.nli import nli_loss
 from xsent_lib.recipes.senteval import Suite, SuiteSizes, offline_suite, senteval_suite
-from xsent_lib.runtime import pick_device, seed_everything
+from xsent_lib.base.runtime import pick_device, seed_everything
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
 from xsent_lib.text.batching import length_buckets, pad_csr, shuffled_length_batches
 from xsent_lib.train import History, InferSentSchedule, fit

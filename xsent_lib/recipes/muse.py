@@ -26,7 +26,7 @@ from scipy import sparse
 from xsent_lib.align.adversarial import AdversarialAligner, AdversarialConfig, scheduled_lr
 from xsent_lib.align.criterion import unsupervised_criterion
 from xsent_lib.align.dictionary import lookup_pairs
-from xsent_lib.align.neighbors import csls_knn, inverted_softmax_knn, knn, l2_normalize
+from xsent_lib.base.neighbors import csls_knn, inverted_softmax_knn, knn, l2_normalize
 from xsent_lib.align.procrustes import apply_map, procrustes
 from xsent_lib.align.refinement import RefinementResult, mutual_nn_dictionary, refine
 from xsent_lib.align.toy import PlantedAlignment, figure_4_1_toy, random_orthogonal

@@ -33,10 +33,10 @@ from xsent_lib.encoders.decoder import linearize_tree, next_sentence_pairs, teac
 from xsent_lib.eval import probing_baselines
 from xsent_lib.eval.classifier import ClassifierConfig
 from xsent_lib.eval.protocols import one_hot, split_select
-from xsent_lib.losses.seq2seq import perplexity, sequence_nll
+from xsent_lib.losses.seq2seq import perplexity, seq2seq_loss, sequence_nll
 from xsent_lib.recipes.infersent import (TABLE_3_7_COLUMNS, NLICorpus, TransferSuite, WordSetup, build_word_setup, nli_accuracy, nli_batches,
                                          nli_step_loss, synthetic_nli)
-from xsent_lib.runtime import pick_device, seed_everything
+from xsent_lib.base.runtime import pick_device, seed_everything
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, Vocab
 from xsent_lib.text.batching import pad_csr, shuffled_length_batches
 from xsent_lib.train import History, fit
@@ -395,7 +395,7 @@ def seq2seq_step_loss(model: Seq2Seq, batch: tuple[torch.Tensor, ...]) -> torch.
 
     Book: chapter 4 (Probing: the seq2seq training tasks).
     """
-    return model.loss(*batch)
+    return seq2seq_loss(model, *batch)
 
 
 def seq2seq_perplexity(model: Seq2Seq, words: WordSetup, vocab: Vocab, source: Sequence[str], target: Sequence[str],

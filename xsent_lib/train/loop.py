@@ -24,7 +24,7 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from xsent_lib.runtime import pick_device, seed_everything
+from xsent_lib.base.runtime import pick_device, seed_everything
 from xsent_lib.train.checkpoint import save_checkpoint
 from xsent_lib.train.history import History
 from xsent_lib.train.schedules import Schedule, make_schedule

@@ -15,7 +15,7 @@ import math
 import numpy as np
 import torch
 
-from xsent_lib.runtime import pick_device
+from xsent_lib.base.runtime import pick_device
 
 try:  # faiss is optional: the torch fallback gives the same answers.
     import faiss
