@@ -135,42 +135,47 @@ def starting_map(kind: str, dim: int, seed: int) -> np.ndarray:
     raise ValueError(f"starting map must be 'identity' or 'random', got {kind!r}.")
 
 
-def unsupervised_align(setting: WordTranslationSetting, config: AdversarialConfig, *, n_restarts: int = 3,
-                       seed: int = 0, device: str | torch.device = "cpu", init: str = "identity",
-                       refine_iters: int = 5, max_rank: int = 15_000, align_vocab: int | None = None,
-                       monitor: Monitor | None = None, monitor_every_epoch: bool = False
-                       ) -> UnsupervisedResult:
-    """Adversarial training from ``n_restarts`` seeds, each refined, and the restart with the best criterion kept.
+def unsupervised_align(setting: WordTranslationSetting, config: AdversarialConfig, *,
+                       n_restarts: int = 3, seed: int = 0,
+                       device: str | torch.device = "cpu", init: str = "identity",
+                       refine_iters: int = 5, max_rank: int = 15_000,
+                       align_vocab: int | None = None, monitor: Monitor | None = None,
+                       monitor_every_epoch: bool = False) -> UnsupervisedResult:
+    """``n_restarts`` adversarial runs, each refined; the best criterion wins.
 
-    Restart ``r`` uses seed ``seed + r``; with ``init="random"`` every restart after the first starts
-    from its own random rotation (the first always starts at the identity). Each restart's
-    adversarial map is refined (:func:`~xsent_lib.align.refinement.refine`: mutual CSLS neighbours
-    among the ``max_rank`` most frequent words, Procrustes, ``refine_iters`` times) and restarts are
-    ranked by the refined map's unsupervised criterion, which needs no dictionary. The thesis selects
-    epochs and hyper-parameters with the same criterion; ranking restarts after refinement is our
-    choice (a refined wrong map scores far below a refined right one, so the ranking is sharper).
-    ``align_vocab`` (a frequency cut-off) gives the adversarial game, the refinement and the criterion
-    only the most frequent words of each side, which also makes every criterion evaluation cheaper;
-    the maps are then evaluated against the whole target vocabulary. ``monitor(W)`` (e.g.
-    :func:`xsent_lib.eval.word_maps.p1_monitor`) scores each restart's adversarial and refined
-    maps for display, and with ``monitor_every_epoch`` every epoch too (Figure 4.2).
+    Restart ``r`` uses seed ``seed + r``; with ``init="random"`` every restart after
+    the first starts from its own random rotation (the first always starts at the
+    identity). Each restart's adversarial map is refined
+    (:func:`~xsent_lib.align.refinement.refine`: mutual CSLS neighbours among the
+    ``max_rank`` most frequent words, Procrustes, ``refine_iters`` times) and restarts
+    are ranked by the refined map's unsupervised criterion, which needs no dictionary.
+    The thesis selects epochs and hyper-parameters with the same criterion; ranking
+    restarts after refinement is our choice (a refined wrong map scores far below a
+    refined right one). ``align_vocab`` (a frequency cut-off) gives the game, the
+    refinement and the criterion only the most frequent words of each side; the maps
+    are then evaluated against the whole target vocabulary. ``monitor(W)`` (e.g.
+    :func:`xsent_lib.eval.word_maps.p1_monitor`) scores each restart's adversarial and
+    refined maps for display, with ``monitor_every_epoch`` every epoch too (Figure
+    4.2); selection never looks at it.
     Book: chapter 5 (Word translation without parallel data).
     """
     if n_restarts < 1:
         raise ValueError(f"n_restarts must be >= 1, got {n_restarts}.")
     if align_vocab is not None and align_vocab < 2 * config.k_neighbors:
-        raise ValueError(f"align_vocab={align_vocab} is too small for k_neighbors={config.k_neighbors}.")
+        raise ValueError(f"align_vocab={align_vocab} < 2 k_neighbors={config.k_neighbors}.")
     dev = torch.device(device) if not isinstance(device, torch.device) else device
     src, tgt = setting.src.vectors[:align_vocab], setting.tgt.vectors[:align_vocab]
     runs, records = [], []
     with single_thread(dev.type == "cpu"):
         for r in range(n_restarts):
-            start = starting_map("identity" if r == 0 else init, setting.src.dim, seed + r)
+            kind = "identity" if r == 0 else init
+            start = starting_map(kind, setting.src.dim, seed + r)
             adv = run_adversarial(src, tgt, config, seed=seed + r, device=dev, init=start,
                                   monitor=monitor if monitor_every_epoch else None)
             ref = refine(src, tgt, adv.W, n_iter=refine_iters, max_rank=max_rank,
-                         criterion_words=config.criterion_words, k_neighbors=config.k_neighbors)
-            record = {"restart": r, "seed": seed + r, "start": "identity" if r == 0 else init,
+                         criterion_words=config.criterion_words,
+                         k_neighbors=config.k_neighbors)
+            record = {"restart": r, "seed": seed + r, "start": kind,
                       "best_epoch": adv.best_epoch, "adv_criterion": adv.best_criterion,
                       "refined_criterion": max(h["criterion"] for h in ref.history),
                       "refine_pairs": max(h["n_pairs"] for h in ref.history)}
