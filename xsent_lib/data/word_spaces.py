@@ -12,11 +12,15 @@ import os
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from xsent_lib.base.neighbors import l2_normalize
 from xsent_lib.text.tokenizers import word_tokens
+
+if TYPE_CHECKING:
+    from xsent_lib.data.synthetic import SyntheticWorld
 
 
 def center_and_normalize(vectors: np.ndarray, *, center: bool = True) -> np.ndarray:
@@ -104,7 +108,7 @@ def real_space(lang: str, *, dim: int = 100, max_vocab: int | None = 50_000, see
     return make_space(lang, wv.words, wv.vectors, max_vocab=max_vocab)
 
 
-def synthetic_space(world, lang: str, *, n_sentences: int = 20_000, dim: int = 32, seed: int = 0,
+def synthetic_space(world: SyntheticWorld, lang: str, *, n_sentences: int = 20_000, dim: int = 32, seed: int = 0,
                     epochs: int = 5, min_count: int = 3, cache_dir: str | os.PathLike[str] | None = None
                     ) -> LanguageSpace:
     """Skip-gram vectors trained on ``n_sentences`` monolingual sentences of a synthetic-world language.

@@ -22,6 +22,7 @@ import numpy as np
 
 from xsent_lib.align.adversarial import AdversarialConfig
 from xsent_lib.align.setting import WordTranslationSetting, make_setting
+from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.data.word_dictionaries import freedict_pairs
 from xsent_lib.data.word_spaces import LanguageSpace, language_seed, make_space, real_space, synthetic_space
 from xsent_lib.results.claims import Claim, PaperCell
@@ -86,7 +87,8 @@ PROFILES = {
 # -- the chapter's settings, whatever the data ----------------------------------------------------------------
 
 def build_settings(source: str, pairs: Sequence[tuple[str, str]], *, dim: int = 100, max_vocab: int | None = 20_000,
-                   seed: int = 0, n_train: int | None = 5000, n_test: int | None = 1500, world=None,
+                   seed: int = 0, n_train: int | None = 5000, n_test: int | None = 1500,
+                   world: SyntheticWorld | None = None,
                    n_sentences: int = 20_000, data_dir: str | os.PathLike[str] | None = None,
                    cache_dir: str | os.PathLike[str] | None = None) -> dict[str, WordTranslationSetting]:
     """Both directions of every pair as settings, keyed ``"src-tgt"``; each language's space is built once.
