@@ -6,14 +6,14 @@ import pytest
 from matplotlib.figure import Figure
 
 from xsent_lib.align.adversarial import AdversarialConfig
-from xsent_lib.recipes import muse as recipes
+from xsent_lib.align.toy_run import toy_run
 from xsent_lib.viz import muse
 
 
 def test_toy_steps_has_four_panels_and_stars_the_discriminator_batch():
     cfg = AdversarialConfig(dis_hidden=8, batch_size=8, dis_steps=1, epoch_size=80, n_epochs=1,
                             most_frequent=60, criterion_words=60)
-    run = recipes.toy_run(n_points=60, n_restarts=1, config=cfg, seed=0)
+    run = toy_run(n_points=60, n_restarts=1, config=cfg, seed=0)
     fig = muse.toy_steps(run)
     assert isinstance(fig, Figure) and len(fig.axes) == 4
     assert len(fig.axes[2].lines) == len(run.anchors)

@@ -212,7 +212,9 @@ class AdversarialAligner:
         return float(loss.detach())
 
     def mapping_step(self) -> float:
-        """One SGD step of W on the flipped labels (eq. 4.4), then the orthogonalisation; returns the loss.
+        """One SGD step of W on the flipped labels (eq. 4.4), then orthogonalisation.
+
+        Returns the loss.
 
         The discriminator runs in eval mode here (no input dropout) and is not updated.
         Book: chapter 5 (Word translation without parallel data).
@@ -220,7 +222,8 @@ class AdversarialAligner:
         cfg = self.config
         self.discriminator.eval()
         x = self._batch(mapped_grad=True)
-        y = smoothed_labels(cfg.batch_size, cfg.batch_size, cfg.smoothing, flip=True, device=self.device)
+        y = smoothed_labels(cfg.batch_size, cfg.batch_size, cfg.smoothing, flip=True,
+                            device=self.device)
         loss = F.binary_cross_entropy_with_logits(self.discriminator(x), y)
         self.map_optimizer.zero_grad(set_to_none=True)
         loss.backward()

@@ -28,15 +28,18 @@ def csls_translations(mapped_src: np.ndarray, tgt: np.ndarray, *, n_words: int =
     return queries, idx[:, 0]
 
 
-def unsupervised_criterion(mapped_src: np.ndarray, tgt: np.ndarray, *, n_words: int = 10_000,
-                           k_neighbors: int = 10, use_faiss: bool = True) -> float:
-    """Mean cosine between the ``n_words`` most frequent mapped source words and their CSLS translations.
+def unsupervised_criterion(mapped_src: np.ndarray, tgt: np.ndarray, *,
+                           n_words: int = 10_000, k_neighbors: int = 10,
+                           use_faiss: bool = True) -> float:
+    """Mean cosine of frequent mapped source words and their CSLS translations.
+
+    The ``n_words`` most frequent source words are mapped and translated.
 
     ``n_words = 10,000`` and ``k_neighbors = 10`` are the thesis values.
     Book: chapter 5 (Word translation without parallel data).
     """
-    rows, translations = csls_translations(mapped_src, tgt, n_words=n_words, k_neighbors=k_neighbors,
-                                           use_faiss=use_faiss)
+    rows, translations = csls_translations(mapped_src, tgt, n_words=n_words,
+                                           k_neighbors=k_neighbors, use_faiss=use_faiss)
     a = l2_normalize(np.asarray(mapped_src)[rows])
     b = l2_normalize(np.asarray(tgt)[translations])
     return float(np.mean(np.sum(a.astype(np.float64) * b, axis=1)))

@@ -43,9 +43,12 @@ def _out_dtype(*arrays: np.ndarray) -> np.dtype:
 
 
 def procrustes(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
-    """Orthogonal ``W`` minimising ``||X W^T - Y||_F`` (thesis eq. 4.2): ``W = U V^T``, ``U S V^T = SVD(Y^T X)``.
+    """Orthogonal ``W`` minimising ``||X W^T - Y||_F`` (thesis eq. 4.2).
 
-    Exact in closed form; with noise-free rotated data it recovers the rotation to float precision.
+    ``W = U V^T`` with ``U S V^T = SVD(Y^T X)``.
+
+    Exact in closed form; with noise-free rotated data it recovers the rotation to float
+    precision.
     Book: chapter 5 (Word translation without parallel data).
     """
     Xd, Yd = _pair(X, Y, same_dim=True)

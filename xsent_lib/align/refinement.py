@@ -51,18 +51,21 @@ class RefinementResult:
     history: list[dict] = field(default_factory=list)
 
 
-def refine(src: np.ndarray, tgt: np.ndarray, W: np.ndarray, *, n_iter: int = 5, max_rank: int = 15_000,
-           k_neighbors: int = 10, criterion_words: int = 10_000, use_faiss: bool = True) -> RefinementResult:
-    """Iterate "mutual-CSLS dictionary -> Procrustes" ``n_iter`` times from the map ``W``; keep the best by criterion.
+def refine(src: np.ndarray, tgt: np.ndarray, W: np.ndarray, *, n_iter: int = 5,
+           max_rank: int = 15_000, k_neighbors: int = 10, criterion_words: int = 10_000,
+           use_faiss: bool = True) -> RefinementResult:
+    """Iterate "mutual-CSLS dictionary -> Procrustes" ``n_iter`` times from the map ``W``.
 
-    ``n_iter = 5`` follows MUSE's code. Procrustes is fitted on the embeddings as given: normalise or
-    centre them beforehand if the pipeline does. A round whose dictionary has fewer than 2 pairs stops
-    the iteration (nothing can be fitted).
+    The map with the best criterion is kept. ``n_iter = 5`` follows MUSE's code.
+    Procrustes is fitted on the embeddings as given: normalise or centre them beforehand
+    if the pipeline does. A round whose dictionary has fewer than 2 pairs stops the
+    iteration (nothing can be fitted).
     Book: chapter 5 (Word translation without parallel data).
     """
     src, tgt, W = np.asarray(src), np.asarray(tgt), np.asarray(W)
     if W.shape != (tgt.shape[1], src.shape[1]):
-        raise ValueError(f"W must have shape (tgt dim, src dim) = {(tgt.shape[1], src.shape[1])}, got {W.shape}.")
+        want = (tgt.shape[1], src.shape[1])
+        raise ValueError(f"W must have shape (tgt dim, src dim) = {want}, got {W.shape}.")
     if n_iter < 1:
         raise ValueError(f"n_iter must be >= 1, got {n_iter}.")
 
@@ -74,8 +77,8 @@ def refine(src: np.ndarray, tgt: np.ndarray, W: np.ndarray, *, n_iter: int = 5, 
     history = [{"iteration": 0, "n_pairs": 0, "criterion": best_score}]
     best_iteration = 0
     for it in range(1, n_iter + 1):
-        dico = mutual_nn_dictionary(apply_map(src, W), tgt, max_rank=max_rank, k_neighbors=k_neighbors,
-                                    use_faiss=use_faiss)
+        dico = mutual_nn_dictionary(apply_map(src, W), tgt, max_rank=max_rank,
+                                    k_neighbors=k_neighbors, use_faiss=use_faiss)
         if len(dico) < 2:
             break
         W = procrustes(src[dico[:, 0]], tgt[dico[:, 1]])

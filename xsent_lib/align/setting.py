@@ -1,0 +1,98 @@
+"""A word translation setting: two spaces and a dictionary split MUSE-style, and word pairs found for free.
+
+A *setting* is two monolingual spaces (rows sorted by frequency) and a bilingual dictionary split into a
+training seed dictionary and disjoint test source words, all as row indices.
+Book: chapter 5 (Word translation without parallel data).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from xsent_lib.align.dictionary import lookup_pairs
+from xsent_lib.data.word_spaces import LanguageSpace
+
+WordPairs = Iterable[tuple[str, str]]
+
+
+@dataclass
+class WordTranslationSetting:
+    """Source and target spaces, training pairs (the seed dictionary) and test pairs, as row-index arrays.
+
+    ``train`` and ``test`` are ``(n, 2)`` int64 ``[source row, target row]`` with no source word in both.
+    ``coverage`` records how much of the dictionary the vocabularies kept.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+
+    src: LanguageSpace
+    tgt: LanguageSpace
+    train: np.ndarray
+    test: np.ndarray
+    dictionary: str
+    coverage: dict = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """``"<src>-<tgt>"``. Book: chapter 5 (Word translation without parallel data)."""
+        return f"{self.src.lang}-{self.tgt.lang}"
+
+
+def _first_source_words(pairs: np.ndarray, n_words: int | None, how: str, seed: int) -> np.ndarray:
+    """Keep the pairs of ``n_words`` source words: the most frequent (lowest rows) or a seeded sample."""
+    words = np.unique(pairs[:, 0])
+    if n_words is None or len(words) <= n_words:
+        return pairs
+    chosen = words[:n_words] if how == "frequent" else np.random.default_rng(seed).choice(words, n_words, False)
+    return pairs[np.isin(pairs[:, 0], chosen)]
+
+
+def make_setting(src: LanguageSpace, tgt: LanguageSpace, train_pairs: WordPairs, test_pairs: WordPairs, *,
+                 dictionary: str, n_train: int | None = 5000, n_test: int | None = 1500,
+                 seed: int = 0) -> WordTranslationSetting:
+    """Look word pairs up in both vocabularies and build a setting MUSE-style.
+
+    Training keeps the ``n_train`` most frequent source words with all their translations (MUSE's
+    ``0-5000`` dictionaries); test keeps ``n_test`` source words drawn at random with ``seed`` when there
+    are more. Source words that are also test words are removed from training.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    train = lookup_pairs(train_pairs, src.word2id, tgt.word2id)
+    test = lookup_pairs(test_pairs, src.word2id, tgt.word2id)
+    test_pairs_idx = _first_source_words(test.pairs, n_test, "sample", seed)
+    if len(test_pairs_idx) == 0:
+        raise ValueError(f"no test pair of {dictionary} has both words in the vocabularies "
+                         f"({len(src)} {src.lang} / {len(tgt)} {tgt.lang} words): use larger vocabularies.")
+    train_idx = train.pairs[~np.isin(train.pairs[:, 0], test_pairs_idx[:, 0])]
+    train_idx = _first_source_words(train_idx, n_train, "frequent", seed)
+    if len(train_idx) < 2:
+        raise ValueError(f"{dictionary} leaves fewer than 2 training pairs in the vocabularies.")
+    coverage = {"train_pairs_in": train.n_input, "train_pairs": int(len(train_idx)),
+                "train_source_words": int(np.unique(train_idx[:, 0]).size),
+                "test_pairs_in": test.n_input, "test_pairs": int(len(test_pairs_idx)),
+                "test_source_words": int(np.unique(test_pairs_idx[:, 0]).size),
+                "src_vocab": len(src), "tgt_vocab": len(tgt)}
+    return WordTranslationSetting(src, tgt, train_idx, test_pairs_idx, dictionary, coverage)
+
+
+def identical_string_pairs(src: LanguageSpace, tgt: LanguageSpace, max_rank: int | None = None) -> np.ndarray:
+    """Rows ``(i, j)`` of words spelled the same in both vocabularies (MUSE's ``identical_char`` seed).
+
+    A weak, free supervision signal for languages that share a script (names, loanwords, false
+    friends included); useless across scripts. ``max_rank`` keeps words among both vocabularies'
+    ``max_rank`` most frequent rows.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    limit = max_rank or max(len(src), len(tgt))
+    pairs = [(i, j) for i, w in enumerate(src.words[:limit]) if (j := tgt.word2id.get(w)) is not None and j < limit]
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def shared_identity_pairs(a: LanguageSpace, b: LanguageSpace) -> np.ndarray:
+    """Rows ``(i, j)`` with ``a.words[i] == b.words[j]``, sorted by the row in ``a`` (its frequency rank).
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    pairs = [(i, b.word2id[w]) for i, w in enumerate(a.words) if w in b.word2id]
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2)

@@ -1,0 +1,116 @@
+"""Scoring word-translation maps: P@k on a setting, accuracy by frequency, word-by-word translation.
+
+Book: chapter 5 (Word translation without parallel data).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from xsent_lib.align.procrustes import apply_map, procrustes
+from xsent_lib.align.setting import WordTranslationSetting, shared_identity_pairs
+from xsent_lib.data.word_spaces import LanguageSpace
+from xsent_lib.eval.crosslingual import word_translation
+from xsent_lib.eval.hubness import RETRIEVAL_METHODS, top1_targets
+from xsent_lib.text.tokenizers import word_tokens
+
+
+def evaluate_map(setting: WordTranslationSetting, W: np.ndarray, methods: tuple[str, ...] = RETRIEVAL_METHODS,
+                 ks: tuple[int, ...] = (1, 5, 10)) -> dict:
+    """P@k (percent) of the test source words against the whole target vocabulary, per retrieval method.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    return word_translation(apply_map(setting.src.vectors, W), setting.tgt.vectors, setting.test, methods, ks)
+
+
+def p1_monitor(setting: WordTranslationSetting, methods: tuple[str, ...] = ("nn", "csls")
+               ) -> Callable[[np.ndarray], dict]:
+    """``monitor(W) -> {"p@1 <method>": test P@1}`` for the pipeline's records (display only).
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    def monitor(W: np.ndarray) -> dict:
+        res = evaluate_map(setting, W, methods=methods, ks=(1,))
+        return {f"p@1 {m}": res[m]["p@1"] for m in methods}
+
+    return monitor
+
+
+def _rank(n: int) -> str:
+    """``5000`` -> ``"5k"``, ``2500`` -> ``"2.5k"``, ``300`` -> ``"300"``."""
+    return f"{n / 1000:g}k" if n >= 1000 else str(int(n))
+
+
+def accuracy_by_frequency(a: LanguageSpace, b: LanguageSpace, *, bucket_edges: Sequence[int],
+                          train_fraction: float = 0.5, seed: int = 0,
+                          methods: tuple[str, ...] = ("nn", "csls"), k_csls: int = 10) -> dict:
+    """Align two spaces of the same language and report P@1 per frequency bucket (identity is correct).
+
+    The words both spaces share are split at random (``seed``) into a training half, which fits
+    orthogonal Procrustes on identity pairs, and a test half, whose words are retrieved among all of
+    ``b`` and grouped by their rank in ``a`` into ``[edge_k, edge_{k+1})`` buckets. The thesis aligns
+    these spaces without supervision; a supervised map isolates how alignable the spaces are from how
+    good the aligner is. Returns ``{"buckets": [labels], method: [P@1 per bucket], "n": [counts]}``.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    edges = np.asarray(bucket_edges)
+    if edges.ndim != 1 or len(edges) < 2 or np.any(np.diff(edges) <= 0):
+        raise ValueError(f"bucket_edges must be increasing with at least 2 entries, got {bucket_edges}.")
+    if a.dim != b.dim:
+        raise ValueError(f"the two spaces must have the same dimension, got {a.dim} and {b.dim}.")
+    if not 0.0 < train_fraction < 1.0:
+        raise ValueError(f"train_fraction must be in (0, 1), got {train_fraction}.")
+    pairs = shared_identity_pairs(a, b)
+    pairs = pairs[pairs[:, 0] < edges[-1]]
+    in_train = np.random.default_rng(seed).random(len(pairs)) < train_fraction
+    train, test = pairs[in_train], pairs[~in_train]
+    if len(train) < a.dim or len(test) == 0:
+        raise ValueError(f"only {len(pairs)} shared words below rank {edges[-1]}: too few to fit and test.")
+    W = procrustes(a.vectors[train[:, 0]], b.vectors[train[:, 1]])
+    mapped = apply_map(a.vectors, W)
+    bucket = np.searchsorted(edges, test[:, 0], side="right") - 1
+    out: dict = {"buckets": [f"{_rank(lo)}-{_rank(hi)}" for lo, hi in zip(edges[:-1], edges[1:])],
+                 "n": np.bincount(bucket, minlength=len(edges) - 1).tolist()}
+    for m in methods:
+        hit = top1_targets(mapped, b.vectors, m, queries=test[:, 0], k_csls=k_csls) == test[:, 1]
+        sums = np.bincount(bucket, weights=hit, minlength=len(edges) - 1)
+        out[m] = (100.0 * sums / np.maximum(out["n"], 1)).tolist()
+    return out
+
+
+def translation_lexicon(src: LanguageSpace, tgt: LanguageSpace, W: np.ndarray, method: str = "csls",
+                        k_csls: int = 10) -> np.ndarray:
+    """The target row chosen for every source word (NN or CSLS over the whole target vocabulary).
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    if method not in ("nn", "csls"):
+        raise ValueError(f"method must be 'nn' or 'csls', got {method!r}.")
+    return top1_targets(apply_map(src.vectors, W), tgt.vectors, method, k_csls=k_csls)
+
+
+def fully_known(sentences: Sequence[str], space: LanguageSpace) -> np.ndarray:
+    """Whether every word token of each sentence is in the vocabulary (and the sentence has one).
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    return np.array([bool(toks) and all(t in space.word2id for t in toks)
+                     for toks in map(word_tokens, sentences)], dtype=bool)
+
+
+def word_by_word(sentences: Sequence[str], src: LanguageSpace, tgt: LanguageSpace,
+                 lexicon: np.ndarray) -> list[str]:
+    """Translate each word token through ``lexicon`` (a target row per source row); unknown words are copied.
+
+    Output is lower-cased word tokens joined by spaces, as in the thesis' Esperanto experiment.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    lexicon = np.asarray(lexicon)
+    if lexicon.shape != (len(src),):
+        raise ValueError(f"lexicon must give one target row per source word ({len(src)}), got {lexicon.shape}.")
+    out_words = np.asarray(tgt.words, dtype=object)[lexicon]
+    lookup = src.word2id.get
+    return [" ".join(out_words[i] if (i := lookup(t)) is not None else t for t in word_tokens(s))
+            for s in sentences]
