@@ -1,9 +1,10 @@
 """Probing tasks (Conneau et al. 2018): what a frozen sentence embedding knows, and the baselines.
 
 The probe is the thesis's MLP (one Sigmoid hidden layer; nhid, dropout and L2 tuned on dev) or
-logistic regression (``classifier="logreg"``; the thesis reports WC with it). Baselines: the majority
-class, sentence length alone, naive Bayes on unigram / bigram tf-idf, and a bag of vectors encoded
-through any batcher.
+logistic regression (the thesis reports WC with it). :class:`ProbingTask` plugs a task into the
+SentEval-style engine; :func:`probe_features` / :func:`probe_encoder` probe a whole suite from
+one encoding pass (chapter 4). Baselines: the majority class, sentence length alone, naive Bayes
+on unigram / bigram tf-idf, and a bag of vectors encoded through any batcher.
 Book: chapter 4 (Probing).
 """
 from __future__ import annotations
@@ -71,7 +72,7 @@ class ProbingTask:
         """
         return [s for split in self.splits.values() for s in split.sentences]
 
-    def run(self, ev) -> dict:
+    def run(self, ev: Any) -> dict:
         """Encode, tune the probe on dev, report dev and test accuracy (percent).
 
         Book: chapter 4 (Probing).
