@@ -19,6 +19,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from xsent_lib.data import cli, fetch as fetch_module
@@ -27,7 +28,7 @@ from xsent_lib.data.cache import (
     dir_size, norm_dir, raw_dir, read_json, write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Dataset, Source, build_catalogue
-from xsent_lib.data.corpora import load_labelled, load_ratings, load_text
+from xsent_lib.data.corpora import load_glove50, load_labelled, load_ratings, load_text
 from xsent_lib.data.fetch import ChecksumError, fetch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "registry"))
@@ -402,3 +403,27 @@ def test_only_our_stale_temp_folders_are_removed(tmp_path):
     assert all(made[n].exists() != (n in removed) for n in made)
     assert "left by an interrupted fetch" in str(report)
     assert clean_stale_temp(tmp_path) == []  # nothing else qualifies
+
+
+def test_damaged_hard_linked_file_is_rebuilt_from_a_fresh_download(tmp_path, monkeypatch):
+    vectors = np.arange(3 * 50, dtype=np.float32).reshape(3, 50)
+
+    def unpack_fixture(source, root, catalogue=CATALOGUE):  # stands in for download + verify + unpack
+        if (raw_dir(source, root) / RAW_MARKER).exists():
+            return 0
+        rb.make_glove_tree(raw_dir(source, root), ["the", "king", "queen"], vectors)
+        write_json(raw_dir(source, root) / RAW_MARKER, {"sha256": source.sha256})
+        return 1
+
+    monkeypatch.setattr(fetch_module, "fetch_source", unpack_fixture)
+    assert fetch(["glove-6b-50d"], cache_dir=tmp_path).built == ["glove-6b-50d"]
+    linked = norm_dir("glove-6b-50d", tmp_path) / "vectors.npy"
+    assert linked.stat().st_nlink == 2  # shared with raw/: damaging one damages both
+    with linked.open("r+b") as fh:
+        fh.seek(-4, os.SEEK_END)
+        fh.write(b"\xff\xff\xff\xff")
+    with pytest.raises(CorruptCacheError, match="vectors.npy does not match the sha256"):
+        load_glove50(cache_dir=tmp_path)
+    report = fetch(["glove-6b-50d"], cache_dir=tmp_path)
+    assert report.downloaded_bytes == 1 and "damaged" in report.rebuilt["glove-6b-50d"]
+    np.testing.assert_array_equal(load_glove50(cache_dir=tmp_path).vectors, vectors)

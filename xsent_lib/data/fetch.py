@@ -286,6 +286,11 @@ def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
     return final
 
 
+def _links_into_raw(folder: Path) -> bool:
+    """Whether a normalised folder holds a hard-linked file (GloVe's vectors share the unpacked archive's inode)."""
+    return any(p.is_file() and p.stat().st_nlink > 1 for p in folder.iterdir()) if folder.is_dir() else False
+
+
 def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: int | None = None,
           cache_dir: str | os.PathLike[str] | None = None, force: bool = False,
           catalogue: Catalogue = CATALOGUE, progress: Progress | None = None) -> FetchReport:
@@ -308,7 +313,7 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
     for left in clean_stale_temp(root):
         report.cleaned.append(str(left))
         say(f"removed {left} (left by an interrupted fetch)")
-    todo = []
+    todo, refetch = [], set()
     for d in datasets:
         _, version = _normaliser(d)
         problem = None if force else dataset_problem(d, root, version, catalogue)
@@ -318,10 +323,12 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
         if problem is not None and problem != "not built yet":
             report.rebuilt[d.name] = problem
             say(f"rebuild {d.name}: it was {problem}")
+            if problem.startswith("damaged") and _links_into_raw(norm_dir(d.name, root)):
+                refetch.update(d.sources)  # the damaged bytes are the unpacked archive's too: download it again
         todo.append(d)
     checksum_errors: list[str] = []
     for source in catalogue.sources_of(todo):
-        if force and raw_dir(source, root).exists():
+        if (force or source.name in refetch) and raw_dir(source, root).exists():
             shutil.rmtree(raw_dir(source, root))
         try:
             got = fetch_source(source, root, catalogue)
