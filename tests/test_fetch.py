@@ -328,6 +328,9 @@ def test_damaged_cache_file_is_refused_on_load_and_rebuilt_by_fetch(tmp_path, ca
     with pytest.raises(CorruptCacheError, match=r"'uci-imdb'.*data\.tsv has \d+ bytes.*`xsent-data fetch uci-imdb`"):
         load_labelled("uci-imdb", cache_dir=tmp_path)
     capsys.readouterr()
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 0
+    status = capsys.readouterr().out
+    assert "DAMAGED" in status and "data.tsv has" in status and "`xsent-data fetch uci-imdb`" in status
     assert cli.main(["fetch", "uci-imdb", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "rebuilt uci-imdb: it was damaged" in out and "already cached 0" in out

@@ -88,12 +88,13 @@ def remember_verified(path: Path) -> None:
     _HASHED[str(path)] = _stat_key(path.stat())
 
 
-def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False) -> str | None:
+def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False,
+                 hashes_too: bool = True) -> str | None:
     """What is wrong with the files of a normalised folder against its manifest, or None when they match.
 
     Sizes are compared every call; a file's sha256 is computed only when this process has not yet
-    seen it unchanged (same size, mtime and inode) or when ``rehash``. A manifest without a
-    ``sha256`` record (an older build) is checked on sizes only.
+    seen it unchanged (same size, mtime and inode) or when ``rehash``; ``hashes_too=False`` checks
+    sizes only. A manifest without a ``sha256`` record (an older build) is checked on sizes only.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     sizes = manifest.get("files")
@@ -108,7 +109,7 @@ def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False
             return f"file {path} is missing"
         if name in sizes and st.st_size != sizes[name]:
             return f"file {path} has {st.st_size} bytes, {sizes[name]} when it was built (truncated or overwritten)"
-        if name in hashes:
+        if name in hashes and hashes_too:
             if not rehash and _HASHED.get(str(path)) == _stat_key(st):
                 continue
             if sha256_of(path) != hashes[name]:
@@ -347,6 +348,9 @@ def dir_size(path: Path, seen: set[tuple[int, int]] | None = None) -> int:
 class CacheEntry:
     """One dataset as the cache holds it: whether it is ready, its normalised size and its statistics.
 
+    ``problem`` is empty, or says which file does not have the size recorded when it was built
+    (``ready`` keeps meaning "built from the pinned archives", so a damaged entry is not silently
+    skipped as absent: loading it raises :class:`CorruptCacheError`).
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
@@ -355,6 +359,7 @@ class CacheEntry:
     ready: bool
     norm_bytes: int
     stats: dict[str, object]
+    problem: str = ""
 
 
 def cache_status(cache_dir: str | os.PathLike[str] | None = None,
@@ -374,6 +379,7 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None,
             continue
         ready = manifest.get("sources") == expected_sources(d, catalogue)
         stats = manifest.get("stats")
+        problem = file_problem(folder, manifest, hashes_too=False) or ""  # sizes only: status stays instant
         entries.append(CacheEntry(d.name, d.kind, ready, dir_size(folder, seen),
-                                  stats if isinstance(stats, dict) else {}))
+                                  stats if isinstance(stats, dict) else {}, problem))
     return root, entries, dir_size(root / "raw", seen)
