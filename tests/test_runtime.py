@@ -10,7 +10,7 @@ from xsent_lib.base.runtime import MAX_SEED, check_seed, seed_everything
 
 
 def test_seed_too_large_for_torch_is_refused_with_the_valid_range():
-    with pytest.raises(ValueError, match=r"seed must be an integer in \[0, 2\*\*64 - 1\]"):
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer in \[0, 2\*\*64 - 1\]"):
         seed_everything(2**64)
     with pytest.raises(ValueError, match=r"\[0, 2\*\*64 - 1\]"):
         seed_everything(-1)
@@ -18,7 +18,7 @@ def test_seed_too_large_for_torch_is_refused_with_the_valid_range():
 
 def test_seed_of_the_wrong_type_is_refused():
     for bad in (1.5, "7", True, None):
-        with pytest.raises(ValueError, match="seed must be an integer"):
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
             check_seed(bad)
 
 

@@ -22,8 +22,8 @@ def check_seed(seed: object, what: str = "seed") -> int:
     Book: chapter 0 (Reproducibility).
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MAX_SEED:
-        raise ValueError(f"{what} must be an integer in [0, 2**64 - 1] (the range torch.manual_seed accepts), "
-                         f"got {seed!r}.")
+        raise ValueError(f"{what} must be a non-negative integer in [0, 2**64 - 1] (the range torch.manual_seed "
+                         f"accepts), got {seed!r}.")
     return int(seed)
 
 
