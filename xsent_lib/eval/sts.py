@@ -103,7 +103,7 @@ class STSTask:
         """
         return [s for p in self.data.splits.values() for s in (*p.first, *p.second)]
 
-    def run(self, ev) -> dict:
+    def run(self, ev: Any) -> dict:
         """Cosine vs gold for each subset, the named aggregates, and the pooled ``all`` correlation.
 
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
