@@ -1,6 +1,8 @@
 """Tests of the MUSE machinery: Procrustes, adversarial mapping, refinement, criterion, dictionaries, toy."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -18,6 +20,7 @@ from xsent_lib.align.adversarial import (
 from xsent_lib.align.criterion import csls_translations, unsupervised_criterion
 from xsent_lib.align.dictionary import group_by_source, lookup_pairs, read_word_pairs, split_by_source
 from xsent_lib.align.procrustes import (
+    RankDeficientMapWarning,
     SentenceMapping,
     apply_map,
     least_squares_map,
@@ -62,6 +65,25 @@ def brute_csls(x: np.ndarray, y: np.ndarray, k: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- Procrustes and linear maps
+def test_least_squares_refuses_a_non_finite_or_negative_ridge():
+    X = np.random.default_rng(0).normal(size=(20, 4))
+    for bad in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(ValueError, match="ridge must be a finite number >= 0"):
+            least_squares_map(X, X, ridge=bad)
+
+
+def test_procrustes_warns_when_duplicated_pairs_leave_directions_unconstrained():
+    rng = np.random.default_rng(3)
+    X = np.repeat(rng.normal(size=(3, 8)), 10, axis=0)  # 30 pairs but only 3 distinct: rank 3 of 8
+    with pytest.warns(RankDeficientMapWarning, match=r"rank 3 of 8.*not unique on the 5 missing directions"):
+        W = procrustes(X, X)
+    assert orthogonality_error(W) < 1e-10  # still a rotation, and exact on the 3 directions the pairs span
+    np.testing.assert_allclose(apply_map(X, W), X, atol=1e-10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        procrustes(rng.normal(size=(30, 8)), rng.normal(size=(30, 8)))  # full rank: silent
+
+
 def test_procrustes_recovers_planted_orthogonal_map_exactly():
     rng = np.random.default_rng(0)
     R = random_orthogonal(8, rng)  # Haar: may be a reflection, Procrustes does not care

@@ -151,3 +151,44 @@ def test_senteval_classifier_dict_is_understood():
     assert cfg.nhid == (50,) and cfg.tenacity == 3
     with pytest.raises(ValueError, match="unknown keys"):
         Evaluation({"classifier": {"nhdi": 0}}, senteval_batcher).classifier_config()
+
+
+# ------------------------------------------------------------------------------------------ batcher boundary
+def test_batcher_returning_a_tensor_with_grad_is_explained():
+    import torch
+
+    weight = torch.ones(3, requires_grad=True)
+    ev = Evaluation({}, lambda params, batch: torch.stack([weight * len(s) for s in batch]))
+    with pytest.raises(TypeError, match=r"requires_grad=True.*\.detach\(\)\.cpu\(\)\.numpy\(\)"):
+        ev.encode(["a b", "c"])
+    ok = Evaluation({}, lambda params, batch: torch.ones(len(batch), 3))  # a plain CPU tensor is fine
+    assert ok.encode(["a", "b"]).shape == (2, 3)
+
+
+def test_batcher_output_shape_and_values_are_checked_per_batch():
+    one_d = Evaluation({}, lambda params, batch: np.ones(len(batch)))
+    with pytest.raises(ValueError, match=r"1-D array of shape \(2,\).*\(batch, dim\).*reshape"):
+        one_d.encode(["a", "b"])
+    short = Evaluation({}, lambda params, batch: np.ones((len(batch) - 1, 4)))
+    with pytest.raises(ValueError, match="3 rows for a batch of 4 sentences"):
+        short.encode(["a", "b", "c", "d"])
+    ragged = Evaluation({}, lambda params, batch: [np.ones(len(s)) for s in batch])
+    with pytest.raises(ValueError, match="could not be read as a numeric array"):
+        ragged.encode(["a", "b c"])
+    dims = iter([4, 5])
+    changing = Evaluation({"batch_size": 1}, lambda params, batch: np.ones((len(batch), next(dims))))
+    with pytest.raises(ValueError, match="dimension 5.*earlier batches gave 4"):
+        changing.encode(["a", "b c"])
+
+
+def test_batcher_nan_rows_name_the_sentences():
+    def batcher(params, batch):
+        return np.array([[np.nan, 0.0] if "bad" in s else [1.0, 0.0] for s in batch])
+
+    with pytest.raises(ValueError, match=r"1 of 3 rows hold NaN or infinite.*'a bad one'"):
+        Evaluation({"tokenized": False}, batcher).encode(["fine", "a bad one", "ok"])
+
+
+def test_params_seed_is_checked_where_it_enters():
+    with pytest.raises(ValueError, match=r"params\['seed'\] must be a non-negative integer in \[0, 2\*\*64 - 1\]"):
+        Evaluation({"seed": 2**64}, senteval_batcher)

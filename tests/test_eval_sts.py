@@ -55,3 +55,34 @@ def test_sts_task_per_subset_numbers_reaggregate():
 def test_correlations_reject_bad_input():
     with pytest.raises(ValueError, match="same length"):
         correlations(np.ones(3), np.ones(4))
+
+
+# ------------------------------------------------------------------------------------------ never NaN as a result
+def test_correlation_of_constant_predictions_is_refused_naming_the_subset():
+    gold = np.array([1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(ValueError, match=r"subset 'news'.*predictions are constant.*undefined"):
+        correlations(np.full(4, 0.3), gold, name="news")
+    with pytest.raises(ValueError, match=r"gold scores are constant"):
+        correlations(gold, np.full(4, 2.0))
+
+
+def test_correlation_with_nan_gold_is_refused():
+    gold = np.array([1.0, np.nan, 3.0, 4.0])
+    with pytest.raises(ValueError, match=r"subset 'forum'.*1 of 4 gold scores are NaN or infinite"):
+        correlations(np.arange(4.0), gold, name="forum")
+
+
+def test_sts_task_with_a_constant_encoder_raises_instead_of_nan():
+    splits = {"captions": SentencePairs(["a b", "c d", "e f"], ["a", "c", "e"], np.array([0.0, 2.5, 5.0]))}
+    ev = Evaluation({}, lambda params, batch: np.ones((len(batch), 4)))
+    with pytest.raises(ValueError, match="subset 'captions'.*predictions are constant"):
+        ev.eval(STSTask(PairTask("STS-const", splits)))
+
+
+def test_aggregates_refuse_nan_subsets():
+    subsets = {"a": {"pearson": 0.5, "spearman": 0.4, "n": 100},
+               "b": {"pearson": float("nan"), "spearman": 0.6, "n": 300}}
+    with pytest.raises(ValueError, match=r"subset 'b'.*pearson.*nan"):
+        sts_aggregates(subsets)
+    with pytest.raises(ValueError, match=r"subset 'a'.*size"):
+        sts_aggregates({"a": {"pearson": 0.5, "spearman": 0.4, "n": 0}})

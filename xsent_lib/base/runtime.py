@@ -11,6 +11,20 @@ import numpy as np
 import torch
 
 _DEVICE_NAMES = ("auto", "cpu", "cuda", "mps")
+MAX_SEED = 2**64 - 1  # torch.manual_seed takes an unsigned 64-bit integer
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """Return ``seed`` as an int, or raise ValueError with the valid range ``[0, 2**64 - 1]`` (what torch accepts).
+
+    Booleans, floats and strings are refused rather than converted, so a typo never becomes a seed.
+    ``what`` names the argument in the message (e.g. ``"params['seed']"``).
+    Book: chapter 0 (Reproducibility).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"{what} must be a non-negative integer in [0, 2**64 - 1] (the range torch.manual_seed "
+                         f"accepts), got {seed!r}.")
+    return int(seed)
 
 
 def pick_device(device: str | torch.device = "auto") -> torch.device:
@@ -42,11 +56,11 @@ def seed_everything(seed: int) -> np.random.Generator:
     """Seed Python, NumPy and torch (CPU and CUDA) and return a fresh NumPy generator.
 
     CPU runs with the same seed are bit-identical; on a GPU cuDNN is asked to be deterministic too.
+    ``seed`` must be an integer in ``[0, 2**64 - 1]`` (see :func:`check_seed`); ``PYTHONHASHSEED``, when
+    not already set, gets ``seed mod 2**32`` (Python refuses to start with a larger value).
     Book: chapter 0 (Reproducibility).
     """
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}.")
-    seed = int(seed)
+    seed = check_seed(seed)
     random.seed(seed)
     np.random.seed(seed % (2**32))
     torch.manual_seed(seed)
@@ -54,7 +68,7 @@ def seed_everything(seed: int) -> np.random.Generator:
         torch.cuda.manual_seed_all(seed)
         torch.backends.cudnn.deterministic = True
         torch.backends.cudnn.benchmark = False
-    os.environ.setdefault("PYTHONHASHSEED", str(seed))
+    os.environ.setdefault("PYTHONHASHSEED", str(seed % (2**32)))
     return np.random.default_rng(seed)
 
 

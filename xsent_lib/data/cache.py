@@ -5,6 +5,15 @@ Layout under the cache root (never inside the repository, never committed)::
     raw/<source>-<version>/      the unpacked archive, plus .xsent-source.json once complete
     norm/<dataset>/              the normalised files and manifest.json
     models/                      things trained from the data (e.g. models/wordvecs/)
+    tmp/, norm/.xsent-tmp-*      work folders of a fetch in progress (named .xsent-tmp-<pid>-...)
+
+Every normalised file is recorded in its manifest when it is built: its size (``files``) and its
+sha256 (``sha256``). Loading checks the sizes every time and the hashes once per process and file
+(:func:`verify_dataset`); a damaged file stops the load with :class:`CorruptCacheError`, naming the
+file and the command that rebuilds it, and ``xsent-data fetch`` rebuilds it. Entries built before
+checksums were recorded are rebuilt by the next fetch; loading them only warns
+(:class:`UncheckedCacheWarning`) since their sizes still match, so a chapter does not stop on data that
+was fine yesterday.
 
 The root is, in order: the ``cache_dir`` argument, the environment variable ``XSENT_DATA_CACHE``,
 or ``platformdirs.user_cache_dir("xsent")`` (``~/.cache/xsent`` on Linux).
@@ -12,8 +21,14 @@ Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
+import shutil
+import tempfile
+import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +38,148 @@ ENV_VAR = "XSENT_DATA_CACHE"
 MANIFEST = "manifest.json"
 RAW_MARKER = ".xsent-source.json"
 FETCH_HINT = "run `xsent-data fetch {name}` (or `make data`) first"
+REBUILD_HINT = "run `xsent-data fetch {name}` to rebuild it (or delete the folder {folder} and fetch again)"
+TMP_PREFIX = ".xsent-tmp-"
+_TMP_NAME = re.compile(r"^\.xsent-tmp-(\d+)-")
+_PROCESS_STARTED = time.time()
+
+
+class CorruptCacheError(RuntimeError):
+    """A normalised cache file does not match the size or sha256 recorded when it was built.
+
+    Not a FileNotFoundError on purpose: code that skips missing data must not skip damaged data.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+
+
+class UncheckedCacheWarning(UserWarning):
+    """A cache entry was built before checksums were recorded: its sizes were checked, its contents not.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+
+
+# path -> (size, mtime_ns, inode) of files whose sha256 matched the manifest in this process
+_HASHED: dict[str, tuple[int, int, int]] = {}
+_WARNED: set[str] = set()
+
+
+def sha256_of(path: Path) -> str:
+    """Hex sha256 of a file, read in 1 MiB chunks.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def remember_verified(path: Path) -> None:
+    """Record that ``path`` was hashed (at build time) so this process does not hash it again unchanged.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    _HASHED[str(path)] = _stat_key(path.stat())
+
+
+def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False,
+                 hashes_too: bool = True) -> str | None:
+    """What is wrong with the files of a normalised folder against its manifest, or None when they match.
+
+    Sizes are compared every call; a file's sha256 is computed only when this process has not yet
+    seen it unchanged (same size, mtime and inode) or when ``rehash``; ``hashes_too=False`` checks
+    sizes only. A manifest without a ``sha256`` record (an older build) is checked on sizes only.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    sizes = manifest.get("files")
+    hashes = manifest.get("sha256")
+    sizes = sizes if isinstance(sizes, dict) else {}
+    hashes = hashes if isinstance(hashes, dict) else {}
+    for name in sorted(set(sizes) | set(hashes)):
+        path = folder / name
+        try:
+            st = path.stat()
+        except OSError:
+            return f"file {path} is missing"
+        if name in sizes and st.st_size != sizes[name]:
+            return f"file {path} has {st.st_size} bytes, {sizes[name]} when it was built (truncated or overwritten)"
+        if name in hashes and hashes_too:
+            if not rehash and _HASHED.get(str(path)) == _stat_key(st):
+                continue
+            if sha256_of(path) != hashes[name]:
+                _HASHED.pop(str(path), None)
+                return f"file {path} does not match the sha256 recorded when it was built (its bytes changed)"
+            _HASHED[str(path)] = _stat_key(st)
+    return None
+
+
+def verify_dataset(name: str, folder: Path, manifest: dict[str, object]) -> None:
+    """Raise CorruptCacheError when a file of dataset ``name`` does not match its manifest; warn on old entries.
+
+    The message names the file and how to rebuild it. An entry without checksums (built by an older
+    version) gets one :class:`UncheckedCacheWarning` per process.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    problem = file_problem(folder, manifest)
+    if problem is not None:
+        raise CorruptCacheError(f"dataset {name!r} in the data cache is damaged: {problem}; "
+                                f"{REBUILD_HINT.format(name=name, folder=folder)}.")
+    if not isinstance(manifest.get("sha256"), dict) and str(folder) not in _WARNED:
+        _WARNED.add(str(folder))
+        warnings.warn(f"dataset {name!r} was built by an older xsent that recorded no checksums: its file sizes "
+                      f"were checked, not its contents; {REBUILD_HINT.format(name=name, folder=folder)} "
+                      "with checksums.", UncheckedCacheWarning, stacklevel=3)
+
+
+def make_temp_dir(parent: Path, name: str) -> Path:
+    """Create a work folder ``parent/.xsent-tmp-<pid>-<name>-XXXX`` that :func:`clean_stale_temp` can recognise.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{os.getpid()}-{name}-", dir=parent))
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def clean_stale_temp(root: Path) -> list[Path]:
+    """Delete the work folders a killed fetch left in ``root/tmp`` and ``root/norm``; return what was removed.
+
+    Only folders named ``.xsent-tmp-<pid>-...`` are considered, and only those older than this
+    process whose ``pid`` is no longer running (or is this process, i.e. a recycled pid): a fetch
+    running in parallel keeps its folders. Everything else is left alone.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    removed = []
+    for parent in (root / "tmp", root / "norm"):
+        if not parent.is_dir():
+            continue
+        for entry in parent.iterdir():
+            match = _TMP_NAME.match(entry.name)
+            if match is None or entry.is_symlink() or not entry.is_dir():
+                continue
+            pid = int(match.group(1))
+            if entry.stat().st_mtime >= _PROCESS_STARTED or (pid != os.getpid() and _pid_alive(pid)):
+                continue
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
 
 
 def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -107,37 +264,61 @@ def expected_sources(dataset: Dataset, catalogue: Catalogue) -> dict[str, str]:
     return {name: catalogue.sources[name].sha256 for name in dataset.sources}
 
 
+def dataset_problem(dataset: Dataset, root: Path, format_version: int,
+                    catalogue: Catalogue = CATALOGUE) -> str | None:
+    """Why ``dataset`` must be (re)built, or None when its normalised files are ready and intact.
+
+    Ready means: built from the pinned archives by this format version, every file of the manifest
+    matching its recorded size and sha256 (hashed once per process), and checksums recorded at all.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    folder = norm_dir(dataset.name, root)
+    manifest = read_json(folder / MANIFEST)
+    if manifest is None:
+        return "not built yet"
+    if manifest.get("sources") != expected_sources(dataset, catalogue):
+        return "built from other archives"
+    if manifest.get("format_version") != format_version:
+        return f"built by format version {manifest.get('format_version')}, now {format_version}"
+    if dataset.needs_raw:
+        missing = [s for s in dataset.sources if not raw_is_complete(catalogue.sources[s], root)]
+        if missing:
+            return f"missing its unpacked source(s) {', '.join(missing)}"
+    problem = file_problem(folder, manifest)
+    if problem is not None:
+        return f"damaged: {problem}"
+    if not isinstance(manifest.get("sha256"), dict):
+        return "built by an older version without checksums"
+    return None
+
+
 def dataset_is_ready(dataset: Dataset, root: Path, format_version: int,
                      catalogue: Catalogue = CATALOGUE) -> bool:
-    """Whether the normalised files of ``dataset`` exist and were built from the pinned archives by this format version.
+    """Whether the normalised files of ``dataset`` exist, are intact, and were built from the pinned archives by this format version.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
-    manifest = read_json(norm_dir(dataset.name, root) / MANIFEST)
-    if manifest is None:
-        return False
-    if manifest.get("sources") != expected_sources(dataset, catalogue):
-        return False
-    if manifest.get("format_version") != format_version:
-        return False
-    if dataset.needs_raw:
-        return all(raw_is_complete(catalogue.sources[s], root) for s in dataset.sources)
-    return True
+    return dataset_problem(dataset, root, format_version, catalogue) is None
 
 
 def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
                     catalogue: Catalogue = CATALOGUE) -> Path:
-    """Return the normalised folder of dataset ``name``, or raise FileNotFoundError saying how to fetch it.
+    """Return the verified normalised folder of dataset ``name``, or raise FileNotFoundError saying how to fetch it.
+
+    The files are checked against the manifest first (:func:`verify_dataset`): a damaged file raises
+    :class:`CorruptCacheError` naming it and the command that rebuilds it.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     catalogue.dataset(name)
     root = cache_root(cache_dir)
     folder = norm_dir(name, root)
-    if read_json(folder / MANIFEST) is None:
+    manifest = read_json(folder / MANIFEST)
+    if manifest is None:
         raise FileNotFoundError(
             f"dataset {name!r} is not in the data cache {root}: {FETCH_HINT.format(name=name)}. "
             f"(Set {ENV_VAR} or pass cache_dir= to use another cache.)")
+    verify_dataset(name, folder, manifest)
     return folder
 
 
@@ -167,6 +348,9 @@ def dir_size(path: Path, seen: set[tuple[int, int]] | None = None) -> int:
 class CacheEntry:
     """One dataset as the cache holds it: whether it is ready, its normalised size and its statistics.
 
+    ``problem`` is empty, or says which file does not have the size recorded when it was built
+    (``ready`` keeps meaning "built from the pinned archives", so a damaged entry is not silently
+    skipped as absent: loading it raises :class:`CorruptCacheError`).
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
@@ -175,6 +359,7 @@ class CacheEntry:
     ready: bool
     norm_bytes: int
     stats: dict[str, object]
+    problem: str = ""
 
 
 def cache_status(cache_dir: str | os.PathLike[str] | None = None,
@@ -194,6 +379,7 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None,
             continue
         ready = manifest.get("sources") == expected_sources(d, catalogue)
         stats = manifest.get("stats")
+        problem = file_problem(folder, manifest, hashes_too=False) or ""  # sizes only: status stays instant
         entries.append(CacheEntry(d.name, d.kind, ready, dir_size(folder, seen),
-                                  stats if isinstance(stats, dict) else {}))
+                                  stats if isinstance(stats, dict) else {}, problem))
     return root, entries, dir_size(root / "raw", seen)

@@ -4,9 +4,11 @@
     xsent-data fetch [--profile book] [--chapter N] [--cache-dir DIR] [--force] [NAME ...]
     xsent-data status [--cache-dir DIR]
 
-``fetch`` with no names, profile or chapter fetches the ``book`` profile. Exit status: 0 when every
-requested dataset is ready, 1 when some were lost (the report says which and why), 2 on a
-checksum mismatch.
+``fetch`` with no names, profile or chapter fetches the ``book`` profile; it checks what is cached
+(sizes and sha256 of the normalised files), rebuilds what is damaged, and first removes the work
+folders of an interrupted fetch. ``status`` marks a dataset whose files lost their recorded size
+DAMAGED. Exit status: 0 when every requested dataset is ready, 1 when some were lost (the report
+says which and why), 2 on a checksum mismatch.
 Book: chapter 0 (Preface: how to run this book).
 """
 from __future__ import annotations
@@ -44,7 +46,10 @@ def _status(cache_dir: str | None) -> int:
         print("nothing cached yet: run `xsent-data fetch` (the book profile) or `xsent-data fetch NAME`.")
     for e in entries:
         counts = ", ".join(f"{k}={v}" for k, v in e.stats.items() if isinstance(v, int))
-        print(f"{e.name:22s} {e.kind:11s} {'ready' if e.ready else 'STALE'} {_mb(e.norm_bytes)}  {counts}")
+        state = "DAMAGED" if e.problem else "ready" if e.ready else "STALE"
+        print(f"{e.name:22s} {e.kind:11s} {state:7s} {_mb(e.norm_bytes)}  {counts}")
+        if e.problem:
+            print(f"    {e.problem}: run `xsent-data fetch {e.name}` to rebuild it")
     norm = sum(e.norm_bytes for e in entries)
     print(f"normalised {norm / 1e6:.1f} MB, unpacked archives {raw_bytes / 1e6:.1f} MB")
     return 0

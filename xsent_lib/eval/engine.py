@@ -15,6 +15,8 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 
 import numpy as np
 
+from xsent_lib.base.runtime import check_seed
+
 Batcher = Callable[[Any, list], np.ndarray]
 Prepare = Callable[[Any, list], Any]
 
@@ -80,6 +82,7 @@ class Evaluation:
             raise ValueError(f"params['mode'] must be 'fast' or 'full', got {self.params.mode!r}.")
         if int(self.params.batch_size) < 1:
             raise ValueError(f"params['batch_size'] must be positive, got {self.params.batch_size!r}.")
+        check_seed(self.params.seed, "params['seed']")
         self.batcher = batcher
         self.prepare = prepare
 
@@ -125,18 +128,13 @@ class Evaluation:
         order = np.argsort(lengths, kind="stable")
         tokens = self._tokens([sentences[i] for i in order])
         bs = int(self.params.batch_size)
-        chunks = []
+        chunks: list[np.ndarray] = []
         for s in range(0, n, bs):
             batch = tokens[s : s + bs]
-            emb = np.asarray(self.batcher(self.params, batch))
-            if emb.ndim != 2 or emb.shape[0] != len(batch):
-                raise ValueError(f"batcher returned shape {emb.shape} for a batch of {len(batch)} sentences; "
-                                 "it must return one row per sentence, (batch, dim).")
-            chunks.append(emb.astype(np.float32, copy=False))
+            emb = _batch_output(self.batcher(self.params, batch), batch, chunks[0].shape[1] if chunks else None)
+            chunks.append(emb)
         out = np.empty((n, chunks[0].shape[1]), np.float32)
         out[order] = np.concatenate(chunks)
-        if not np.isfinite(out).all():
-            raise ValueError("the batcher returned NaN or infinite values.")
         return out
 
     def eval(self, tasks: Task | Iterable[Task]) -> dict:
@@ -166,6 +164,48 @@ class Evaluation:
             res["seconds"] = round(time.perf_counter() - start, 3)
             results[t.name] = res
         return results[names[0]] if single else results
+
+
+_FIX = "return a numpy array of shape (batch, dim), one row per sentence of the batch, in the batch's order"
+
+
+def _batch_output(emb: Any, batch: list, dim: int | None) -> np.ndarray:
+    """Check one batcher result at the boundary and return it as float32 ``(len(batch), dim)``.
+
+    Each failure says what came back and what to return instead, before torch or numpy fail deeper.
+    """
+    if hasattr(emb, "detach") and hasattr(emb, "requires_grad"):  # a torch tensor, without importing torch
+        if emb.requires_grad or str(getattr(emb, "device", "cpu")) != "cpu":
+            raise TypeError(
+                f"the batcher returned a torch.Tensor (requires_grad={bool(emb.requires_grad)}, device "
+                f"{emb.device}); {_FIX}: end it with `return emb.detach().cpu().numpy()` (and encode under "
+                "torch.no_grad()).")
+    try:
+        arr = np.asarray(emb)
+        if arr.dtype.kind not in "fiu":
+            raise TypeError(f"dtype {arr.dtype}")
+    except (TypeError, ValueError, RuntimeError) as exc:
+        raise ValueError(f"the batcher's result ({type(emb).__name__}) could not be read as a numeric array "
+                         f"({exc}); {_FIX} (e.g. np.vstack of the sentence vectors).") from None
+    if arr.ndim != 2:
+        raise ValueError(f"the batcher returned a {arr.ndim}-D array of shape {arr.shape} for a batch of {len(batch)} "
+                         f"sentences; {_FIX}: a (batch, dim) 2-D array (reshape a single vector per sentence with "
+                         "np.vstack, or emb.reshape(len(batch), -1)).")
+    if arr.shape[0] != len(batch) or arr.shape[1] < 1:
+        raise ValueError(f"the batcher returned shape {arr.shape}: {arr.shape[0]} rows for a batch of {len(batch)} "
+                         f"sentences; it must return one row per sentence, (batch, dim) with dim >= 1.")
+    if dim is not None and arr.shape[1] != dim:
+        raise ValueError(f"the batcher returned vectors of dimension {arr.shape[1]} but earlier batches gave {dim}; "
+                         "every sentence must get a vector of the same size.")
+    arr = arr.astype(np.float32, copy=False)  # checked after the cast: a float64 beyond float32's range is inf here
+    bad = ~np.isfinite(arr).all(axis=1)
+    if bad.any():
+        rows = np.flatnonzero(bad)
+        shown = ", ".join(repr(b if isinstance(b, str) else " ".join(b)) for b in (batch[i] for i in rows[:3]))
+        raise ValueError(f"the batcher returned NaN or infinite values: {len(rows)} of {len(batch)} rows hold NaN or "
+                         f"infinite numbers, for sentences {shown}{' ...' if len(rows) > 3 else ''}; check the encoder "
+                         "on these sentences (empty or unknown-word sentences, a division by a zero norm).")
+    return arr
 
 
 _SENTEVAL_KEYS = {"nhid", "optim", "batch_size", "tenacity", "epoch_size", "dropout", "max_epoch", "noreg"}

@@ -33,14 +33,28 @@ def cosine_rows(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->i", u, v) / np.where(norms == 0, 1.0, norms)
 
 
-def correlations(pred: np.ndarray, gold: np.ndarray) -> dict:
+def correlations(pred: np.ndarray, gold: np.ndarray, *, name: str = "") -> dict:
     """Pearson and Spearman correlation of predictions and gold scores, with the sample size.
 
+    A correlation is undefined when either side is constant or holds NaN; instead of returning
+    ``nan`` as a score this raises a ValueError naming the subset (``name``) and the cause.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     pred, gold = np.asarray(pred, np.float64), np.asarray(gold, np.float64)
+    where = f"STS subset {name!r}" if name else "STS correlation"
     if pred.shape != gold.shape or pred.ndim != 1 or pred.size < 2:
-        raise ValueError(f"need two 1-D arrays of the same length >= 2, got {pred.shape} and {gold.shape}.")
+        raise ValueError(f"{where}: need two 1-D arrays of the same length >= 2, got {pred.shape} and {gold.shape}.")
+    for side, values in (("predictions", pred), ("gold scores", gold)):
+        bad = int((~np.isfinite(values)).sum())
+        if bad:
+            raise ValueError(f"{where}: {bad} of {values.size} {side} are NaN or infinite; the correlation would "
+                             "be NaN. Check the data (gold) or the encoder (predictions).")
+        if np.ptp(values) == 0:
+            raise ValueError(f"{where}: the {side} are constant (all {values.size} equal {values[0]:.6g}), so the "
+                             "Pearson and Spearman correlations are undefined (zero variance). "
+                             + ("An encoder that gives every pair the same cosine (e.g. all-zero or identical "
+                                "embeddings) cannot be scored." if side == "predictions"
+                                else "The subset cannot rank anything; drop it."))
     return {"pearson": float(pearsonr(pred, gold)[0]), "spearman": float(spearmanr(pred, gold)[0]),
             "n": int(pred.size)}
 
@@ -48,14 +62,23 @@ def correlations(pred: np.ndarray, gold: np.ndarray) -> dict:
 def sts_aggregates(subsets: dict[str, dict]) -> dict:
     """``mean`` and ``wmean`` of Pearson and Spearman from per-subset results ``{name: {pearson, spearman, n}}``.
 
+    A NaN or infinite correlation, or a size below 1, is refused with a ValueError naming the subset:
+    an average over an undefined number is not a result.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if not subsets:
         raise ValueError("no subsets to aggregate.")
+    for key, s in subsets.items():
+        if not s.get("n", 0) >= 1:
+            raise ValueError(f"STS subset {key!r}: size n={s.get('n')!r} must be >= 1 to be averaged.")
+        for stat in ("pearson", "spearman"):
+            if not np.isfinite(s[stat]):
+                raise ValueError(f"STS subset {key!r}: {stat} is {s[stat]!r}; refusing to average an undefined "
+                                 "correlation (recompute the subset, or leave it out on purpose).")
     n = np.array([s["n"] for s in subsets.values()], dtype=np.float64)
-    out = {}
+    out: dict = {}
     for stat in ("pearson", "spearman"):
-        vals = np.array([s[stat] for s in subsets.values()])
+        vals = np.array([s[stat] for s in subsets.values()], dtype=np.float64)
         out.setdefault("mean", {})[stat] = float(vals.mean())
         out.setdefault("wmean", {})[stat] = float((vals * n).sum() / n.sum())
     return out
@@ -80,7 +103,7 @@ class STSTask:
         """
         return [s for p in self.data.splits.values() for s in (*p.first, *p.second)]
 
-    def run(self, ev) -> dict:
+    def run(self, ev: Any) -> dict:
         """Cosine vs gold for each subset, the named aggregates, and the pooled ``all`` correlation.
 
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
@@ -89,10 +112,10 @@ class STSTask:
         for key, pairs in self.data.splits.items():
             sim = cosine_rows(ev.encode(list(pairs.first)), ev.encode(list(pairs.second)))
             gold = np.asarray(pairs.labels, dtype=np.float64)
-            subsets[key] = correlations(sim, gold)
+            subsets[key] = correlations(sim, gold, name=key)
             preds.append(sim)
             golds.append(gold)
-        pooled = correlations(np.concatenate(preds), np.concatenate(golds))
+        pooled = correlations(np.concatenate(preds), np.concatenate(golds), name="all (pooled)")
         return {"subsets": subsets, **sts_aggregates(subsets),
                 "all": {"pearson": pooled["pearson"], "spearman": pooled["spearman"]},
                 "metric": "cosine-unsupervised", "aggregates": list(STS_AGGREGATES)}
