@@ -18,3 +18,15 @@ def test_ruff_is_clean():
     proc = subprocess.run([str(BIN / "ruff"), "check", "--no-cache", "xsent_lib", "tests", "benchmarks", "tools"],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-4000:]
+
+
+def test_every_recipe_is_in_the_independence_contract():
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contracts = config["tool"]["importlinter"]["contracts"]
+    listed = {m for c in contracts if c["type"] == "independence" for m in c["modules"]}
+    recipes = ROOT / "xsent_lib" / "recipes"
+    found = {f"xsent_lib.recipes.{p.stem if p.is_file() else p.name}" for p in recipes.iterdir()
+             if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
+    assert found == listed, f"list every recipe in the independence contract of pyproject.toml: {sorted(found ^ listed)}"

@@ -15,9 +15,10 @@ from xsent_lib.data.formats.containers import LabelledSentences
 from xsent_lib.data.probing_sets import subsample_suite, synthetic_probing_sets
 from xsent_lib.data.synthetic import PROBING_TASKS, SyntheticWorld
 from xsent_lib.eval.stats import spearman_matrix
-from xsent_lib.recipes import infersent as IS
 from xsent_lib.recipes import probing as P
-from xsent_lib.recipes.infersent import NLICorpus, build_word_setup
+from xsent_lib.data.nli_corpus import NLICorpus
+from xsent_lib.data.word_setup import build_word_setup
+from xsent_lib.eval.transfer_suite import TransferSuite
 from xsent_lib.results.claims import check_claims
 from xsent_lib.train.seq2seq import Seq2SeqCorpus
 from xsent_lib.viz import probing as V
@@ -105,7 +106,7 @@ def test_downstream_columns_and_chance():
                           "splits": {"train": LabelledSentences(["a"] * 4, np.array([1, 1, 1, 0])),
                                      "test": LabelledSentences(["a"] * 5, np.array([1, 0, 0, 1, 1]))}})()
     sts = type("T", (), {"name": "Syn-STS", "splits": {}})()
-    suite = IS.TransferSuite([task, sts], {"Syn-Polarity": "MR", "Syn-STS": "STS'14"}, {})
+    suite = TransferSuite([task, sts], {"Syn-Polarity": "MR", "Syn-STS": "STS'14"}, {})
     assert P.chance_scores(suite) == {"MR": 60.0, "STS14": 0.0}
 
 

@@ -26,16 +26,6 @@ from xsent_lib.eval.transfer_suite import TransferSuite, evaluate_transfer
 from xsent_lib.results.claims import Claim, PaperCell
 from xsent_lib.train.nli import InferSentConfig, NLIRun, train_nli_encoder
 
-# Names chapter 4's recipe and chapter still import from here; remove once they import from the library.
-from xsent_lib.data.nli_corpus import synthetic_nli as synthetic_nli
-from xsent_lib.data.word_setup import build_word_setup as build_word_setup
-from xsent_lib.encoders.baselines import bag_of_words_encoder as bag_of_words_encoder
-from xsent_lib.eval.transfer_suite import TABLE_3_7_COLUMNS as TABLE_3_7_COLUMNS
-from xsent_lib.eval.transfer_suite import senteval_transfer_suite as senteval_transfer_suite
-from xsent_lib.eval.transfer_suite import transfer_suite as transfer_suite
-from xsent_lib.train.nli import nli_accuracy as nli_accuracy
-from xsent_lib.train.nli import nli_batches as nli_batches
-from xsent_lib.train.nli import nli_step_loss as nli_step_loss
 
 # Table 3.6's row label of each of the seven encoders (:data:`xsent_lib.train.nli.SEVEN`).
 PAPER_ROWS: dict[str, str] = {"lstm": "LSTM", "gru": "GRU", "bigru-last": "BiGRU-last", "bilstm-mean": "BiLSTM-Mean",

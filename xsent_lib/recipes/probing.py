@@ -22,18 +22,20 @@ from xsent_lib.base.runtime import pick_device
 from xsent_lib.data.formats.containers import ClassificationTask
 from xsent_lib.data.formats.vectors import WordVectors
 from xsent_lib.data.probing_sets import check_sizes
+from xsent_lib.data.nli_corpus import NLICorpus, synthetic_nli
 from xsent_lib.data.synthetic import PROBING_TASKS, SyntheticWorld
+from xsent_lib.data.word_setup import WordSetup, build_word_setup
 from xsent_lib.encoders import NLIClassifier, NLIModel
 from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.encoders.probing import make_encoder
 from xsent_lib.eval.bleu import corpus_bleu
 from xsent_lib.eval.probing import LOGREG_ONLY, probe_encoder
 from xsent_lib.eval.stats import CorrelationResult
-from xsent_lib.recipes.infersent import (TABLE_3_7_COLUMNS, NLICorpus, TransferSuite, WordSetup, build_word_setup,
-                                         nli_accuracy, nli_batches, nli_step_loss, synthetic_nli)
+from xsent_lib.eval.transfer_suite import TABLE_3_7_COLUMNS, TransferSuite
 from xsent_lib.results.claims import Claim, PaperCell
 from xsent_lib.train import History
 from xsent_lib.train.curves import fit_with_curve
+from xsent_lib.train.nli import nli_accuracy, nli_batches, nli_step_loss
 from xsent_lib.train.seq2seq import Seq2SeqConfig, Seq2SeqCorpus, exact_match, seq2seq_corpus, train_seq2seq
 
 # The encoders of the study, by library name, with the thesis's row-group labels

@@ -59,7 +59,6 @@ PROFILES: dict[str, SentEvalProfile] = {
                             "full", ("USE", "mE5-small"), None),
 }
 
-# SuiteSizes is re-exported for chapter 4 until it imports it from xsent_lib.eval.suite.
 __all__ = [
     "Baseline",
     "PAPER_COLUMNS_33",
@@ -67,7 +66,6 @@ __all__ = [
     "PROFILES",
     "SENTEVAL_CLAIMS",
     "SentEvalProfile",
-    "SuiteSizes",
     "bag_baselines",
     "classifier_configs",
     "encoding_speed",
