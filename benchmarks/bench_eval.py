@@ -8,7 +8,11 @@ word vectors. Two measurements:
 1. the whole suite in ``fast`` mode;
 2. nested CV of the four CV tasks: our batched exact logistic regression vs the naive route, one
    scikit-learn ``LogisticRegression`` fit per (outer fold, inner fold, penalty), on the same features,
-   in ``fast`` mode (5 x 5 folds x 2 penalties) and, without ``--quick``, ``full`` (10 x 10 x 4).
+   in ``fast`` mode (5 x 5 folds x 2 penalties) and, without ``--quick``, ``full`` (10 x 10 x 4);
+3. the train/dev/test route (``split_select``: one model per penalty, SST2 and SST5) against one
+   scikit-learn fit per penalty.
+Both sides run on one thread (torch and BLAS): like for like, and what a loaded 2-core machine gives anyway;
+compare the ratios, not the seconds, between runs.
 Writes ``_build/benchmarks/eval.json`` with provenance.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
@@ -26,7 +30,7 @@ from threadpoolctl import threadpool_limits
 from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences, PairTask, SentencePairs
 from xsent_lib.eval import ClassifierConfig, Evaluation, nested_cv
 from xsent_lib.eval.probing import ProbingTask
-from xsent_lib.eval.protocols import stratified_folds
+from xsent_lib.eval.protocols import one_hot, split_select, stratified_folds
 from xsent_lib.eval.sts import STSTask
 from xsent_lib.eval.transfer import PairClassificationTask, RelatednessTask, TransferTask
 from xsent_lib.results.provenance import collect_provenance
@@ -128,6 +132,39 @@ def naive_nested_cv(x: np.ndarray, y: np.ndarray, cfg: ClassifierConfig) -> floa
     return 100 * float(np.mean(accs))
 
 
+def naive_split_select(xs: dict, ys: dict, n_classes: int, cfg: ClassifierConfig) -> float:
+    """One scikit-learn fit per penalty on train, the best on dev, its test accuracy (percent).
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    from sklearn.linear_model import LogisticRegression
+
+    scale = 2.0 if n_classes == 2 else 1.0  # our softmax penalises both columns of a binary problem
+    n = len(ys["train"])
+    fits = [LogisticRegression(C=scale / (l2 * n), max_iter=500).fit(xs["train"], ys["train"]) for l2 in cfg.l2]
+    best = fits[int(np.argmax([m.score(xs["dev"], ys["dev"]) for m in fits]))]
+    return 100 * float(best.score(xs["test"], ys["test"]))
+
+
+def _one_thread():
+    """torch and BLAS on one thread, restored afterwards."""
+    import contextlib
+
+    import torch
+
+    @contextlib.contextmanager
+    def limit():
+        before = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            with threadpool_limits(limits=1):
+                yield
+        finally:
+            torch.set_num_threads(before)
+
+    return limit()
+
+
 def main() -> None:
     """Time the suite and the nested-CV comparison; print a table with ratios.
 
@@ -156,10 +193,11 @@ def main() -> None:
     modes = [("fast", ClassifierConfig.fast())] + ([] if args.quick else [("full", ClassifierConfig.full())])
     for mode, cfg in modes:
         t = time.perf_counter()
-        ours = [nested_cv(x, y, 2, cfg)["acc"] for x, y in feats]
+        with _one_thread():
+            ours = [nested_cv(x, y, 2, cfg)["acc"] for x, y in feats]
         t_ours = time.perf_counter() - t
         t = time.perf_counter()
-        with threadpool_limits(limits=1):  # same treatment as our small fits: no BLAS thread spinning
+        with _one_thread():
             naive = [naive_nested_cv(x, y, cfg) for x, y in feats]
         t_naive = time.perf_counter() - t
         n_models = cfg.kfold * cfg.kfold * len(cfg.l2) + cfg.kfold
@@ -168,8 +206,28 @@ def main() -> None:
                      "acc_batched": ours, "acc_naive": naive})
         print(f"nested CV x4 tasks ({mode}: {n_models} fits per task): batched {t_ours:.1f}s | one sklearn fit per "
               f"model {t_naive:.1f}s | speedup {t_naive / t_ours:.1f}x | acc {np.mean(ours):.1f} vs {np.mean(naive):.1f}")
+    split_rows = []
+    for tk in tasks[4:6]:  # SST2, SST5: train/dev/test
+        xs = {k: ev.encode(list(v.sentences)) for k, v in tk.splits.items()}
+        ys = {k: np.asarray(v.labels) for k, v in tk.splits.items()}
+        c = int(max(v.max() for v in ys.values()) + 1)
+        for mode, cfg in modes:
+            t = time.perf_counter()
+            with _one_thread():
+                probs = split_select(xs["train"], one_hot(ys["train"], c), xs["dev"], one_hot(ys["dev"], c),
+                                     xs["test"], cfg)["test_probs"]
+            t_ours = time.perf_counter() - t
+            ours = 100 * float((probs.argmax(1) == ys["test"]).mean())
+            t = time.perf_counter()
+            with _one_thread():
+                naive = naive_split_select(xs, ys, c, cfg)
+            t_naive = time.perf_counter() - t
+            split_rows.append({"task": tk.name, "mode": mode, "batched_s": t_ours, "naive_sklearn_s": t_naive,
+                               "speedup": t_naive / t_ours, "acc_batched": ours, "acc_naive": naive})
+            print(f"split_select {tk.name} ({mode}, {len(cfg.l2)} fits): batched {t_ours:.2f}s | sklearn {t_naive:.2f}s"
+                  f" | speedup {t_naive / t_ours:.2f}x | acc {ours:.2f} vs {naive:.2f}")
     record = {"suite_seconds_fast": t_suite, "n_tasks": len(tasks), "n_train": n, "per_task_seconds": per_task,
-              "nested_cv": rows, "results": {k: {m: v[m] for m in ("acc", "devacc", "pearson", "all") if m in v}
+              "nested_cv": rows, "split_select": split_rows, "results": {k: {m: v[m] for m in ("acc", "devacc", "pearson", "all") if m in v}
                                              for k, v in results.items()},
               "provenance": collect_provenance({"quick": args.quick, "n_train": n}, device="cpu")}
     args.out.parent.mkdir(parents=True, exist_ok=True)

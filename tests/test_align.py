@@ -31,15 +31,6 @@ from xsent_lib.align.refinement import mutual_nn_dictionary, refine
 from xsent_lib.align.toy import figure_4_1_toy, planted_rotation, random_orthogonal
 
 
-@pytest.fixture
-def one_thread():
-    """Tiny matrices: one torch thread avoids thread hand-offs that cost 10x on a loaded 2-core box."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 def precision_at_1(mapped: np.ndarray, tgt: np.ndarray) -> float:
     """P@1 of plain cosine nearest neighbours when word i translates to word i (tests only)."""
     m = mapped / np.linalg.norm(mapped, axis=1, keepdims=True)

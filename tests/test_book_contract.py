@@ -102,9 +102,9 @@ def test_vendored_assets_live_outside_static():
     assert all("_static" not in p for p in sphinx["html_static_path"])
 
 
-def test_shared_book_lint_passes():
-    lint = ROOT.parent / "shared" / "checks" / "book_lint.py"
+def test_shared_book_lint_passes(shared_dir):
+    lint = shared_dir / "checks" / "book_lint.py"
     if not lint.exists():
-        pytest.skip("../shared/checks/book_lint.py is not beside this checkout")
+        pytest.skip(f"{lint} does not exist")
     proc = subprocess.run([sys.executable, str(lint)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr

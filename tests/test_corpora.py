@@ -23,8 +23,7 @@ from xsent_lib.data.corpora.tables import one_line, read_table, write_table
 from xsent_lib.text.tokenizers import word_tokens
 from xsent_lib.data.fetch import build_dataset
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "registry"))
-import registry_builders as rb  # noqa: E402
+import registry_builders as rb  # tests/fixtures/registry, on sys.path by conftest.py
 
 
 def build(name: str, raw: dict[str, Path], root: Path) -> dict:

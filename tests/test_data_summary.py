@@ -14,17 +14,11 @@ from xsent_lib.data import summary as S
 from xsent_lib.data.cache import MANIFEST, norm_dir, write_json
 from xsent_lib.data.catalogue import Dataset, Source, build_catalogue
 from xsent_lib.data.corpora.tables import write_lines, write_table
-from xsent_lib.data.synthetic import LANGUAGES, NLISet, STSSet, SyntheticWorld
+from xsent_lib.data.synthetic import LANGUAGES, NLISet, STSSet
 from xsent_lib.data.synthetic.forms import FUTURE
 from xsent_lib.viz import data as V
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "formats"
 SHA_A, SHA_B = "a" * 64, "0123456789ab" + "c" * 52
-
-
-@pytest.fixture(scope="module")
-def world() -> SyntheticWorld:
-    return SyntheticWorld(seed=3)
 
 
 def fake_catalogue():
@@ -239,8 +233,8 @@ def test_synthetic_stats_and_generation_speed_agree_with_the_strings(world):
 
 
 # ------------------------------------------------------------------------------------------ formats
-def test_format_inventory_on_the_fixtures(tmp_path):
-    table = S.format_inventory(FIXTURES).set_index("data set")
+def test_format_inventory_on_the_fixtures(tmp_path, formats_dir):
+    table = S.format_inventory(formats_dir).set_index("data set")
     assert table.at["SNLI dev", "status"] == "ok" and table.at["SNLI dev", "size"] == "3 pairs"
     assert table.at["TREC", "size"] == "train 4 / test 2"
     assert table.at["STS13", "status"] == "not found" and "STS13" in table.at["STS13", "note"]

@@ -1,7 +1,6 @@
 """The SentEval task list builds from the data files with the right protocol for each task."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,11 +11,10 @@ from xsent_lib.eval.sts import STSTask
 from xsent_lib.eval.suite import PROBING_NAMES, SENTEVAL_TASKS, senteval_tasks
 from xsent_lib.eval.transfer import PairClassificationTask, RelatednessTask, TransferTask
 
-FIXTURES = Path(__file__).parent / "fixtures" / "formats"
 
 
-def test_protocols_follow_senteval():
-    tasks = {t.name: t for t in senteval_tasks(FIXTURES, ["MR", "SST2", "TREC", "MRPC", "SICKEntailment",
+def test_protocols_follow_senteval(formats_dir):
+    tasks = {t.name: t for t in senteval_tasks(formats_dir, ["MR", "SST2", "TREC", "MRPC", "SICKEntailment",
                                                           "SICKRelatedness", "STSBenchmark", "Tense"])}
     assert isinstance(tasks["MR"], TransferTask) and tasks["MR"].protocol == "cv"
     assert tasks["SST2"].protocol == "split" and tasks["TREC"].protocol == "cv_test"
@@ -28,7 +26,7 @@ def test_protocols_follow_senteval():
     assert len(SENTEVAL_TASKS) == 16 and len(PROBING_NAMES) == 10
 
 
-def test_sts_runs_on_the_fixture_files_and_rejects_one_pair_subsets():
+def test_sts_runs_on_the_fixture_files_and_rejects_one_pair_subsets(formats_dir):
     from xsent_lib.data.formats.sts import load_sts
 
     rng = np.random.default_rng(0)
@@ -37,14 +35,14 @@ def test_sts_runs_on_the_fixture_files_and_rejects_one_pair_subsets():
     def batcher(params, batch):
         return np.vstack([np.sum([table.setdefault(w, rng.standard_normal(8)) for w in s], 0) for s in batch])
 
-    data = load_sts(FIXTURES, "STS12", subsets=("MSRpar", "MSRvid"))
+    data = load_sts(formats_dir, "STS12", subsets=("MSRpar", "MSRvid"))
     res = Evaluation({}, batcher).eval(STSTask(data))
     assert set(res["subsets"]) == {"MSRpar", "MSRvid"} and res["subsets"]["MSRpar"]["n"] == len(data.splits["MSRpar"])
-    (full,) = senteval_tasks(FIXTURES, ["STS12"])  # the fixture's OnWN subset has a single pair
+    (full,) = senteval_tasks(formats_dir, ["STS12"])  # the fixture's OnWN subset has a single pair
     with pytest.raises(ValueError, match="length >= 2"):
         Evaluation({}, batcher).eval(full)
 
 
-def test_unknown_task_names_are_rejected():
+def test_unknown_task_names_are_rejected(formats_dir):
     with pytest.raises(ValueError, match="unknown tasks"):
-        senteval_tasks(FIXTURES, ["MRR"])
+        senteval_tasks(formats_dir, ["MRR"])

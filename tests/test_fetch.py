@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import replace
@@ -31,8 +30,7 @@ from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Dataset, Source, build
 from xsent_lib.data.corpora import load_glove50, load_labelled, load_ratings, load_text
 from xsent_lib.data.fetch import ChecksumError, fetch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "registry"))
-import registry_builders as rb  # noqa: E402
+import registry_builders as rb  # tests/fixtures/registry, on sys.path by conftest.py
 
 HAVE_NPM = shutil.which("npm") is not None
 HAVE_APT = shutil.which("apt-get") is not None and shutil.which("dpkg-deb") is not None

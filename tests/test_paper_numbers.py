@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from pathlib import Path
 
@@ -23,7 +22,6 @@ SEEDS = {
     "xnli2018": "conneau2018xnli",
     "wieting2019": "wieting2019simple",
 }
-SPEC_DIR = Path(os.environ.get("XSENT_SPEC_DIR", "/work/shared/spec"))
 TOP_KEYS = {"seed", "citation_key", "title", "tables"}
 TABLE_KEYS = {"kind", "number", "caption", "section", "metric", "columns", "rows", "notes"}
 ROW_KEYS = {"name", "group", "values"}
@@ -119,8 +117,9 @@ def test_no_number_hides_in_a_text_field():
 
 
 # ---------------------------------------------------------------- coverage of the spec's table lists
-def _spec(name: str) -> str:
-    path = SPEC_DIR / name
+def _spec(spec_dir: Path, name: str) -> str:
+    """A spec file from the ``spec_dir`` fixture (``../shared/spec`` or ``$XSENT_SPEC_DIR``, else skipped)."""
+    path = spec_dir / name
     if not path.exists():
         pytest.skip(f"spec {path} not available (set XSENT_SPEC_DIR to the shared spec folder)")
     return path.read_text(encoding="utf-8")
@@ -132,8 +131,8 @@ def _spec_section(md: str, heading: str) -> str:
     return md[start:end if end > 0 else None]
 
 
-def test_every_thesis_table_heading_in_the_spec_has_an_entry():
-    numbers = re.findall(r"^#### Table (\d+)\.(\d+) ", _spec("thesis.md"), flags=re.M)
+def test_every_thesis_table_heading_in_the_spec_has_an_entry(spec_dir):
+    numbers = re.findall(r"^#### Table (\d+)\.(\d+) ", _spec(spec_dir, "thesis.md"), flags=re.M)
     assert len(numbers) == 29  # the spec's global map: 13 + 16 tables
     missing = [f"table_{a}_{b}" for a, b in numbers if f"table_{a}_{b}" not in load("thesis")["tables"]]
     assert not missing
@@ -141,8 +140,8 @@ def test_every_thesis_table_heading_in_the_spec_has_an_entry():
 
 @pytest.mark.parametrize("seed, section", [("wang2019", "P1.10"), ("aldarmaki2019", "P2.7"),
                                            ("xnli2018", "P3.4"), ("wieting2019", "P4.8")])
-def test_every_paper_table_in_the_spec_has_an_entry(seed, section):
-    text = _spec_section(_spec("papers.md"), section)
+def test_every_paper_table_in_the_spec_has_an_entry(seed, section, spec_dir):
+    text = _spec_section(_spec(spec_dir, "papers.md"), section)
     numbers = sorted(set(re.findall(r"^\*\*Table (\d+)\b", text, flags=re.M)), key=int)
     assert numbers, f"no tables parsed from {section}"
     missing = [f"table_{n}" for n in numbers if f"table_{n}" not in load(seed)["tables"]]

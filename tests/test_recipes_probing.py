@@ -172,7 +172,7 @@ def test_correlation_figure_greys_exactly_the_non_significant_cells():
     rho = pd.DataFrame([[0.9, -0.2], [np.nan, 0.7]], index=["WC", "SentLen"], columns=["MR", "SICK-E"])
     sig = pd.DataFrame([[True, False], [False, True]], index=rho.index, columns=rho.columns)
     fig = V.correlation_matrix(rho, sig)
-    colour, grey = fig.axes[0].images
+    colour, grey = fig.axes[0].collections  # two seaborn heatmap layers (QuadMesh)
     assert np.array_equal(np.ma.getmaskarray(colour.get_array()), ~sig.to_numpy() | rho.isna().to_numpy())
     assert np.array_equal(~np.ma.getmaskarray(grey.get_array()), ~sig.to_numpy() | rho.isna().to_numpy())
     with pytest.raises(ValueError):

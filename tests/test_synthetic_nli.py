@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.data.synthetic.english import ENGLISH as E
 from xsent_lib.data.synthetic.nli import STRATEGY_NAMES
 
@@ -171,11 +170,6 @@ def relation(P: list[dict], H: list[dict]) -> int:
     if any(contradicts(p, h, P) for p in P for h in H):
         return 2
     return 1
-
-
-@pytest.fixture(scope="module")
-def world():
-    return SyntheticWorld(seed=3)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from xsent_lib.base.threads import single_thread
-from xsent_lib.eval.classifier import SMALL_WORK, PlainAdam
+from xsent_lib.eval.classifier import SMALL_WORK
 from xsent_lib.base.runtime import pick_device
 
 
@@ -69,7 +69,7 @@ def train_joint_space(
     g = torch.as_tensor(np.asarray(gold_item, np.int64), device=dvc)
     u = (torch.randn(q.shape[1], dim, generator=gen) / np.sqrt(q.shape[1])).to(dvc).requires_grad_()
     v = (torch.randn(it.shape[1], dim, generator=gen) / np.sqrt(it.shape[1])).to(dvc).requires_grad_()
-    opt = PlainAdam([u, v], lr)
+    opt = torch.optim.Adam([u, v], lr=lr)
     best, best_score = (u.detach().clone(), v.detach().clone()), -np.inf
     with single_thread(batch_size * dim * (q.shape[1] + it.shape[1]) < SMALL_WORK, blas=True):
         for _ in range(epochs):
@@ -91,7 +91,9 @@ def _epoch(q, it, g, u, v, opt, gen, batch_size, margin, dev, best, best_score):
         cost_i = (margin - pos[:, None] + scores).clamp_min(0).masked_fill(same, 0)
         cost_q = (margin - pos[None, :] + scores).clamp_min(0).masked_fill(same, 0)
         loss = cost_i.sum() + cost_q.sum()
-        opt.step(torch.autograd.grad(loss, [u, v]))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
     if dev is not None:
         with torch.no_grad():
             m = ranking_metrics(_joint_sim(dev[0], dev[1], u.detach().cpu().numpy(), v.detach().cpu().numpy()), dev[2])

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import seaborn as sns
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
@@ -61,7 +62,7 @@ def epoch_curves(curves: Mapping[str, Mapping], ncols: int = 2) -> Figure:
 
 def correlation_matrix(rho: pd.DataFrame, significant: pd.DataFrame, title: str = "") -> Figure:
     """Figure 3.11: Spearman's rho of each (probing task, downstream task) pair, annotated; cells that are not
-    significant after the multiple-comparison correction are grey.
+    significant after the multiple-comparison correction are grey (a seaborn heatmap; missing rho shows "-").
 
     ``rho`` and ``significant`` are probing tasks (rows) x downstream tasks (columns), as in
     :class:`xsent_lib.recipes.probing.CorrelationResult` (``.block`` and ``.significant``).
@@ -73,19 +74,21 @@ def correlation_matrix(rho: pd.DataFrame, significant: pd.DataFrame, title: str 
             or list(rho.columns) != list(significant.columns):
         raise ValueError("rho and significant must have the same rows and columns.")
     values = rho.to_numpy(np.float64)
-    sig = significant.to_numpy(bool)
+    finite = np.isfinite(values)
+    sig = significant.to_numpy(bool) & finite
+    labels = np.where(finite, np.char.mod("%.2f", np.nan_to_num(values)), "-")
     fig, ax = plt.subplots(figsize=(1.2 + 0.75 * rho.shape[1], 0.9 + 0.5 * rho.shape[0]))
-    im = ax.imshow(np.ma.masked_where(~sig | ~np.isfinite(values), values), cmap="RdBu_r", vmin=-1, vmax=1,
-                   aspect="auto")
-    ax.imshow(np.ma.masked_where(sig & np.isfinite(values), np.ones_like(values)), cmap=ListedColormap(["0.82"]),
-              vmin=0, vmax=1, aspect="auto")
-    for (i, j), v in np.ndenumerate(values):
-        text = "-" if not np.isfinite(v) else f"{v:.2f}"
-        ax.text(j, i, text, ha="center", va="center", fontsize=7,
-                color="white" if sig[i, j] and np.isfinite(v) and abs(v) > 0.6 else "black")
-    ax.set_xticks(range(rho.shape[1]), list(rho.columns), rotation=40, ha="right")
-    ax.set_yticks(range(rho.shape[0]), list(rho.index))
-    fig.colorbar(im, ax=ax, fraction=0.04, label="Spearman rho")
+    # Two seaborn layers on one axis: significant cells coloured by rho (text colour follows the cell's
+    # luminance), then the others in grey with black text; each layer annotates only its own cells.
+    sns.heatmap(rho.astype(float), mask=~sig, cmap="RdBu_r", vmin=-1, vmax=1, annot=labels, fmt="",
+                annot_kws={"fontsize": 7}, cbar_kws={"fraction": 0.04, "label": "Spearman rho"}, ax=ax)
+    sns.heatmap(pd.DataFrame(np.ones_like(values), index=rho.index, columns=rho.columns), mask=sig,
+                cmap=ListedColormap(["0.82"]), vmin=0, vmax=1, cbar=False, annot=labels, fmt="",
+                annot_kws={"fontsize": 7, "color": "black"}, ax=ax)
+    ax.set_xticks(np.arange(rho.shape[1]) + 0.5, list(rho.columns), rotation=40, ha="right")
+    ax.set_yticks(np.arange(rho.shape[0]) + 0.5, list(rho.index), rotation=0)
+    ax.set_xlabel("")
+    ax.set_ylabel("")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     return fig

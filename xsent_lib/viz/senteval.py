@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 import matplotlib.pyplot as plt
 import numpy as np
+import seaborn as sns
 from matplotlib.figure import Figure
 
 
@@ -19,7 +20,7 @@ def _check_nested(scores: Mapping[str, Mapping[str, float]], name: str) -> None:
 
 def score_heatmap(scores: Mapping[str, Mapping[str, float]], title: str = "", fmt: str = "{:.1f}",
                   cmap: str = "viridis") -> Figure:
-    """Models (rows) x tasks (columns) coloured by score and annotated; missing cells stay blank.
+    """Models (rows) x tasks (columns) coloured by score and annotated (a seaborn heatmap); missing cells stay blank.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -27,17 +28,12 @@ def score_heatmap(scores: Mapping[str, Mapping[str, float]], title: str = "", fm
     models = list(scores)
     tasks = list(dict.fromkeys(t for row in scores.values() for t in row))
     grid = np.array([[scores[m].get(t, np.nan) for t in tasks] for m in models], dtype=float)
+    labels = np.array([[fmt.format(v) if np.isfinite(v) else "" for v in row] for row in grid], dtype=object)
     fig, ax = plt.subplots(figsize=(1.0 + 0.9 * len(tasks), 0.8 + 0.45 * len(models)))
-    im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, aspect="auto")
-    ax.set_xticks(range(len(tasks)), tasks, rotation=35, ha="right")
-    ax.set_yticks(range(len(models)), models)
-    finite = grid[np.isfinite(grid)]
-    middle = (finite.min() + finite.max()) / 2 if finite.size else 0.0
-    for (i, j), v in np.ndenumerate(grid):
-        if np.isfinite(v):
-            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=8,
-                    color="black" if v > middle else "white")
-    fig.colorbar(im, ax=ax, fraction=0.03)
+    sns.heatmap(grid, mask=~np.isfinite(grid), cmap=cmap, annot=labels, fmt="", annot_kws={"fontsize": 8},
+                cbar_kws={"fraction": 0.03}, xticklabels=tasks, yticklabels=models, ax=ax)
+    ax.set_xticks(np.arange(len(tasks)) + 0.5, tasks, rotation=35, ha="right")
+    ax.set_yticks(np.arange(len(models)) + 0.5, models, rotation=0)
     ax.set_title(title)
     fig.tight_layout()
     return fig
