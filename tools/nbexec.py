@@ -41,18 +41,28 @@ class SlicedPollMixin:
     poll_interval: float = 1.0
     #: replies read more than a second after the kernel sent them (missed wake-ups this client recovered)
     late_replies: int = 0
+    #: seconds the kernel may sit idle (IOPub said so) without its execute_reply arriving before we fail loudly
+    stall_timeout: float = 60.0
 
     async def _async_poll_for_reply(self, msg_id: str, cell: t.Any, timeout: int | None,
                                     task_poll_output_msg: asyncio.Future[t.Any],
                                     task_poll_kernel_alive: asyncio.Future[t.Any]) -> dict[str, t.Any]:
         assert self.kc is not None
         deadline = None if timeout is None else time.monotonic() + timeout
+        idle_since: float | None = None
         while True:
             remaining = None if deadline is None else deadline - time.monotonic()
             wait = self.poll_interval if remaining is None else max(0.0, min(self.poll_interval, remaining))
             try:
                 msg = await ensure_async(self.kc.shell_channel.get_msg(timeout=wait))
             except Empty:
+                if task_poll_output_msg.done():  # the kernel is idle: the reply must be there by now
+                    idle_since = idle_since or time.monotonic()
+                    if time.monotonic() - idle_since > self.stall_timeout:
+                        task_poll_kernel_alive.cancel()
+                        raise CellTimeoutError.error_from_timeout_and_cell(
+                            "Stalled: the kernel is idle but its execute_reply never arrived",
+                            int(self.stall_timeout), cell)
                 if remaining is not None and remaining <= wait:
                     task_poll_kernel_alive.cancel()
                     await self._async_check_alive()
