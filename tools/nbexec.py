@@ -156,3 +156,24 @@ def execute_notebook(input_path: str, output_path: str, *, parameters: dict[str,
     return papermill.execute_notebook(input_path, output_path, parameters=parameters or {}, cwd=cwd,
                                       kernel_name="python3", engine_name=register_engine(),
                                       execution_timeout=timeout, progress_bar=progress_bar, **kwargs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python tools/nbexec.py IN.ipynb OUT.ipynb [-p NAME VALUE]... [--timeout S]``: papermill's rerun, unstallable."""
+    import argparse
+
+    import yaml
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("input")
+    parser.add_argument("output")
+    parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
+    parser.add_argument("--timeout", type=int, default=1200, help="per-cell limit in seconds")
+    args = parser.parse_args(argv)
+    params = {name: yaml.safe_load(value) for name, value in args.parameter}  # as papermill's -p reads values
+    execute_notebook(args.input, args.output, parameters=params, timeout=args.timeout, progress_bar=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
