@@ -11,12 +11,14 @@ PYTEST_ARGS ?=
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv vendor data book test test-fast bench chromium clean sync
+.PHONY: help venv vendor data book chapter test test-fast bench chromium clean sync
 
 help:
 	@echo "make book   build the whole book into _build/html (PROFILE=smoke|book|full, default book)"
+	@echo "           only stale chapters re-execute (keyed on the library modules each imports); CHAPTERS=00_how_to_run,05_muse limits execution"
 	@echo "make test   run the whole test suite (unit tests, chapters in the smoke profile, book build, offline browser check)"
 	@echo "make test-fast  unit tests only;  make bench  benchmarks (--quick);  make data  fetch the default corpora"
+	@echo "make chapter CH=01_data PROFILE=smoke  rerun one chapter from here into _build/rerun/ (never stalls on widgets)"
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +35,14 @@ data: venv
 	$(VENV)/bin/xsent-data fetch --profile $(PROFILE)
 
 book: venv vendor data
-	$(PY) tools/build_book.py --profile $(PROFILE)
+	$(PY) tools/build_book.py --profile $(PROFILE) $(if $(CHAPTERS),--chapters $(CHAPTERS),)
 	@echo "open _build/html/index.html"
+
+# One chapter, as papermill would run it, on tools/nbexec.py's client (cannot stall on ipywidgets cells).
+CH ?= 00_how_to_run
+chapter: venv
+	mkdir -p _build/rerun
+	$(PY) tools/nbexec.py notebooks/$(CH).ipynb _build/rerun/$(CH).ipynb -p profile $(PROFILE)
 
 # Debian's chromium for the offline-page test; installed when we may (root with apt-get), else the test is skipped.
 chromium:

@@ -1,6 +1,9 @@
-"""The whole book builds with -W -n --keep-going, and the pages read fully offline in headless Chromium."""
+"""The whole book builds with -W -n --keep-going, honours XSENT_PROFILE, and the pages read fully offline."""
 from __future__ import annotations
 
+import ast
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -16,8 +19,10 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("book")
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_book.py"), "--profile", "smoke",
-                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=3600)
+    # the profile comes from the environment only, as with `XSENT_PROFILE=smoke make book`
+    env = dict(os.environ, XSENT_PROFILE="smoke")
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_book.py"), "--out", str(out)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
     log = proc.stdout[-6000:] + proc.stderr[-6000:]
     assert proc.returncode == 0, f"book build failed:\n{log}"
     html = out / "_build" / "html"
@@ -36,6 +41,38 @@ def test_book_builds_with_every_chapter_executed(built_book: Path):
         assert "Traceback (most recent call last)" not in text and "output traceback" not in text, \
             f"{nb.name}: an error was rendered"
     assert "library hash" in (built_book / "book" / "intro.html").read_text(), "footer stamp missing"
+
+
+@pytest.mark.slow
+def test_every_chapter_ran_in_the_overriding_profile(built_book: Path):
+    out = built_book.parents[1]
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        prov = json.loads((out / "_build" / "results" / nb.stem / "smoke" / "provenance.json").read_text())
+        assert prov["profile"] == "smoke" and prov["params"]["profile"] == "smoke", f"{nb.stem}: {prov['profile']}"
+        executed = json.loads((out / "_build" / "exec" / "smoke" / f"{nb.stem}.ipynb").read_text())
+        first = next("".join(o.get("text", "")) for c in executed["cells"] if c["cell_type"] == "code"
+                     for o in c.get("outputs", []) if o.get("name") == "stdout")
+        assert "profile 'smoke'" in first.splitlines()[0], f"{nb.stem}: first output line {first.splitlines()[0]!r}"
+
+
+def test_chapters_read_the_profile_from_ch_not_the_raw_parameter():
+    """After start_chapter, ``profile`` is only the requested one; XSENT_PROFILE may override it: use ch.profile."""
+    import nbformat
+
+    offenders = []
+    for nb_path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        code = [c for c in nbformat.read(nb_path, as_version=4).cells if c.cell_type == "code"][1:]
+        for i, cell in enumerate(code, start=2):
+            try:
+                tree = ast.parse("\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!"))))
+            except SyntaxError:
+                continue
+            passed_on = {id(k.value) for n in ast.walk(tree) if isinstance(n, ast.Call) for k in n.keywords
+                         if k.arg == "profile"}
+            if any(isinstance(n, ast.Name) and n.id == "profile" and isinstance(n.ctx, ast.Load)
+                   and id(n) not in passed_on for n in ast.walk(tree)):
+                offenders.append(f"{nb_path.stem} code cell {i}")
+    assert not offenders, f"cells read the raw `profile` parameter instead of ch.profile: {offenders}"
 
 
 def _is_local(url: str) -> bool:

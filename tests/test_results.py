@@ -81,14 +81,19 @@ def test_library_hash_changes_with_the_library(tmp_path: Path):
     assert library_hash(pkg) != before
 
 
-def test_build_cache_is_keyed_on_library_and_profile(monkeypatch: pytest.MonkeyPatch):
+def test_build_key_is_per_chapter_on_its_modules_and_profile(monkeypatch: pytest.MonkeyPatch):
     spec = importlib.util.spec_from_file_location("build_book", ROOT / "tools" / "build_book.py")
     build_book = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build_book)
-    monkeypatch.setattr(build_book, "library_hash", lambda: "aaaa")
-    a_book, a_smoke = build_book.cache_key("book"), build_book.cache_key("smoke")
-    monkeypatch.setattr(build_book, "library_hash", lambda: "bbbb")
-    assert len({a_book, a_smoke, build_book.cache_key("book")}) == 3
+    shas = {"viz/muse.py": "aaaa", "chapter.py": "cccc"}
+    monkeypatch.setattr(build_book, "file_sha", lambda rel: shas[rel])
+    key = build_book.chapter_key
+    a_book = key("05_muse", "book", None, ["viz/muse.py"], {})
+    a_smoke = key("05_muse", "smoke", None, ["viz/muse.py"], {})
+    other = key("05_muse", "book", None, ["chapter.py"], {})
+    shas["viz/muse.py"] = "bbbb"
+    assert len({a_book, a_smoke, other, key("05_muse", "book", None, ["viz/muse.py"], {})}) == 4
+    assert other == key("05_muse", "book", None, ["chapter.py"], {}), "a module the chapter did not import changed"
 
 
 def test_compare_puts_ours_next_to_the_paper():

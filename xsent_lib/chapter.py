@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import inspect
 import os
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 import numpy as np
@@ -20,6 +22,21 @@ from xsent_lib.base.runtime import pick_device, seed_everything
 
 T = TypeVar("T")
 PROFILE_ENV = "XSENT_PROFILE"
+#: the checkout holding xsent_lib/, notebooks/ and tests/ (the defaults below are read against it, never the cwd)
+REPO_ROOT = Path(xsent_lib.__file__).resolve().parents[1]
+NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
+DEFAULT_RESULTS_DIR = REPO_ROOT / "_build" / "results"
+
+
+def resolve_path(value: str | os.PathLike[str] | None, default: Path | None = None) -> Path | None:
+    """``None`` gives ``default``; a relative path is read against the caller's working folder, as a user expects.
+
+    Book: chapter 0 (How to run this book).
+    """
+    if value is None:
+        return default
+    path = Path(value).expanduser()
+    return (path if path.is_absolute() else Path.cwd() / path).resolve()
 
 
 @dataclass
@@ -35,6 +52,8 @@ class Chapter:
     seed: int
     rng: np.random.Generator
     run: Run
+    results_dir: Path = DEFAULT_RESULTS_DIR
+    data_dir: Path | None = None
 
     def pick(self, *, smoke: T, book: T, full: T) -> T:
         """Return the setting of the current profile, e.g. ``ch.pick(smoke=200, book=5_000, full=550_000)``.
@@ -55,43 +74,94 @@ class Chapter:
 
         Book: chapter 0 (How to run this book).
         """
+        extra.setdefault("library_modules", library_modules())
         prov = self.run.finish(**extra)
-        shown = {k: v for k, v in prov.items() if k != "params"}
+        shown = {k: v for k, v in prov.items() if k not in {"params", "library_modules"}}
         shown["results"] = str(self.run.directory)
         return pd.Series(shown, name="provenance")
 
 
-def start_chapter(name: str, *, profile: str, device: str, seed: int, results_dir: str,
+def start_chapter(name: str, *, profile: str, device: str, seed: int, results_dir: str | None = None,
                   data_dir: str | None = None, **params: Any) -> Chapter:
     """Resolve a chapter's papermill parameters, seed everything, and open its results run.
 
     The environment variable ``XSENT_PROFILE`` (set by ``make book PROFILE=...``) overrides ``profile``
-    so a whole book can be built at one scale. Prints one line saying what produced this page.
+    so a whole book can be built at one scale. Paths never depend on where the chapter was started from:
+    ``results_dir=None`` means ``<repository>/_build/results``, ``data_dir=None`` means no data folder, and a
+    relative path given by the user is read against the caller's working folder. In a notebook the
+    chapter's ``results_dir`` / ``data_dir`` variables are rebound to those absolute paths and the kernel
+    moves to ``notebooks/``, so the chapter's own relative paths (``../tests/fixtures``) hold wherever
+    papermill was run. Prints one line saying what produced this page.
     Book: chapter 0 (How to run this book).
     """
     profile = os.environ.get(PROFILE_ENV) or profile
     if profile not in PROFILES:
         raise ValueError(f"profile={profile!r} is not one of {PROFILES}.")
+    results_path = resolve_path(results_dir, DEFAULT_RESULTS_DIR)
+    data_path = resolve_path(data_dir)
+    _rebind_caller_paths(inspect.currentframe(), results_dir=(results_dir, results_path),
+                         data_dir=(data_dir, data_path))
     dev = pick_device(device)
     rng = seed_everything(seed)
-    all_params = {"profile": profile, "device": str(device), "seed": seed, "data_dir": data_dir,
-                  "results_dir": str(results_dir), **params}
-    run = start_run(name, profile, results_dir, params=all_params, seed=seed, device=str(dev))
-    _inline_figures()
+    all_params = {"profile": profile, "device": str(device), "seed": seed,
+                  "data_dir": None if data_path is None else str(data_path),
+                  "results_dir": str(results_path), **params}
+    run = start_run(name, profile, results_path, params=all_params, seed=seed, device=str(dev))
+    if _inline_figures() and NOTEBOOKS_DIR.is_dir():
+        os.chdir(NOTEBOOKS_DIR)
     print(f"xsent_lib {xsent_lib.__version__} (commit {git_commit()}, library hash {library_hash()}) · "
           f"profile '{profile}' · {device_description(dev)} · seed {seed}")
-    return Chapter(name=name, profile=profile, device=dev, seed=seed, rng=rng, run=run)
+    return Chapter(name=name, profile=profile, device=dev, seed=seed, rng=rng, run=run,
+                   results_dir=results_path, data_dir=data_path)
 
 
-def _inline_figures() -> None:
-    """Inside a notebook, display returned matplotlib figures inline (also those built without pyplot)."""
+def _rebind_caller_paths(frame: Any, **names: tuple[Any, Path | None]) -> None:
+    """In the notebook that called start_chapter, replace ``results_dir`` / ``data_dir`` by their resolved paths."""
+    caller = frame.f_back if frame is not None else None
+    if caller is None or caller.f_globals.get("__name__") != "__main__":
+        return
+    for name, (given, resolved) in names.items():
+        if name in caller.f_globals and caller.f_globals[name] is given:
+            caller.f_globals[name] = None if resolved is None else str(resolved)
+
+
+def library_modules() -> dict[str, str]:
+    """Every ``xsent_lib`` module this process imported, as ``{path relative to xsent_lib/: sha256}``, sorted.
+
+    Recorded in provenance.json by :meth:`Chapter.finish`; the book build re-executes a chapter only when
+    one of these files (or the chapter, requirements.txt, the profile) changed.
+    Book: chapter 11 (Reproducibility report).
+    """
+    import hashlib
+
+    root = Path(xsent_lib.__file__).resolve().parent
+    found: dict[str, str] = {}
+    for mod_name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if not (mod_name == "xsent_lib" or mod_name.startswith("xsent_lib.")) or not file:
+            continue
+        path = Path(file).resolve()
+        if path.suffix == ".py" and path.is_relative_to(root):
+            found[path.relative_to(root).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return dict(sorted(found.items()))
+
+
+def _inline_figures() -> bool:
+    """Inside a notebook, display returned matplotlib figures inline (also those built without pyplot).
+
+    Returns whether this runs in an IPython kernel (a notebook), not a plain interpreter or a test.
+    """
     try:
         from IPython import get_ipython
     except ImportError:
-        return
+        return False
     shell = get_ipython()
+    if shell is not None and hasattr(shell, "run_line_magic") and hasattr(shell, "kernel"):
+        shell.run_line_magic("matplotlib", "inline")
+        return True
     if shell is not None and hasattr(shell, "run_line_magic"):
         shell.run_line_magic("matplotlib", "inline")
+    return False
 
 
 def show_source(obj: Callable[..., Any] | type) -> Any:
