@@ -11,6 +11,8 @@ from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 
 from xsent_lib.data import summary as S
+from xsent_lib.data.formats.inventory import format_inventory
+from xsent_lib.data.synthetic import summary as SW
 from xsent_lib.data.cache import MANIFEST, norm_dir, write_json
 from xsent_lib.data.catalogue import Dataset, Source, build_catalogue
 from xsent_lib.data.corpora.tables import write_lines, write_table
@@ -77,7 +79,7 @@ def test_chapter_table_lists_corpora_and_synthetic_parts():
     assert table.at[5, "corpora"] == "dic" and table.at[6, "corpora"] == "bi" and table.at[9, "corpora"] == "mono"
     assert table.at[4, "synthetic"] == "probing" and table.at[11, "corpora"] == ""
     assert S.chapter_table(fake_catalogue(), profile="book").set_index("chapter").at[5, "corpora"] == ""
-    synth = S.synthetic_table()
+    synth = SW.synthetic_table()
     assert synth["data set"].tolist() == list(S.SYNTHETIC_USES) and synth.at[4, "chapters"] == "4"
 
 
@@ -157,21 +159,21 @@ def test_corpus_samples_per_kind(cache):
 
 # ------------------------------------------------------------------------------------------ synthetic world
 def test_typology_table_matches_the_typologies():
-    table = S.typology_table().set_index("code")
+    table = SW.typology_table().set_index("code")
     assert table.index.tolist() == list(LANGUAGES)
     assert table.loc["xb", ["order", "adposition", "case (nom / acc / obl)", "tense (past / pres / fut)"]].tolist() \
         == ["SOV", "post", "ga / wo / ni", "ta / ru / ro"]
     assert table.loc["xd", "case (nom / acc / obl)"] == "- / i / de" and table.loc["en", "agreement (sg / pl)"] == "-"
     with pytest.raises(ValueError, match="unknown languages"):
-        S.typology_table(["en", "zz"])
+        SW.typology_table(["en", "zz"])
 
 
 def test_showcase_forms_and_word_order_follow_each_typology(world):
-    forms = S.showcase_forms(world)
+    forms = SW.showcase_forms(world)
     c, m = forms.clauses, forms.main
     assert len(forms) == 3 and (c.obj[m] >= 0).all() and c.subj_adj[m[0]] >= 0 and c.subj_rel[m[1]] >= 0
     assert c.neg[m[2]] == 1 and c.tense[m[2]] == FUTURE and c.pp[m[2]] >= 0
-    roles = S.word_roles(world, forms, 0)
+    roles = SW.word_roles(world, forms, 0)
     for lang, words in roles.items():
         assert " ".join(w for w, _, _ in words) == world.render(forms, lang)[0]
         position = {r: [i for i, (_, _, role) in enumerate(words) if role == r] for r in ("subject", "verb", "object",
@@ -181,7 +183,7 @@ def test_showcase_forms_and_word_order_follow_each_typology(world):
         order = "".join(x for _, x in sorted([(s, "S"), (v, "V"), (o, "O")]))
         assert order == LANGUAGES[lang].order
         assert (a < s) == (LANGUAGES[lang].adjective == "before")
-    table = S.renderings_table(world, forms)
+    table = SW.renderings_table(world, forms)
     assert len(table) == 3 * len(world.languages) and table["form"].tolist() == sorted(table["form"])
     en = table[table["language"] == "en"]
     assert en["sentence"].tolist() == world.render(forms, "en") == en["gloss"].tolist()
@@ -189,25 +191,25 @@ def test_showcase_forms_and_word_order_follow_each_typology(world):
 
 def test_nli_and_sts_samples(world):
     nli = world.nli(30, "test", "xa")
-    table = S.nli_samples(nli, per_label=2)
+    table = SW.nli_samples(nli, per_label=2)
     assert table["label"].tolist() == ["entailment"] * 2 + ["neutral"] * 2 + ["contradiction"] * 2
     for _, row in table.iterrows():
         i = nli.premise.index(row["premise"])
         assert nli.hypothesis[i] == row["hypothesis"] and nli.label_names[nli.label[i]] == row["label"]
     sts = STSSet("en", "en", list("abcde"), list("vwxyz"), np.array([1.0, 4.5, 0.0, 3.0, 2.0]), None, None)
-    samples = S.sts_samples(sts, k=3)
+    samples = SW.sts_samples(sts, k=3)
     assert samples.values.tolist() == [["b", "w", 4.5], ["e", "z", 2.0], ["c", "x", 0.0]]
 
 
 def test_nli_token_means_by_hand():
     a = NLISet("en", ["a b c .", "a ."], ["x .", "y z ."], np.array([0, 1]), ["s", "s"], None, None)
     b = NLISet("xb", ["a"], ["x y"], np.array([2]), ["s"], None, None)
-    assert S.nli_token_means({"en": a, "xb": b}) == {"Premise": {"en": 3.0, "xb": 1.0},
+    assert SW.nli_token_means({"en": a, "xb": b}) == {"Premise": {"en": 3.0, "xb": 1.0},
                                                      "Hypothesis": {"en": 2.5, "xb": 2.0}}
 
 
 def test_probing_samples_show_distinct_classes(world):
-    table = S.probing_samples(world, tasks=("BShift", "Tense"), per_task=2, n_test=8)
+    table = SW.probing_samples(world, tasks=("BShift", "Tense"), per_task=2, n_test=8)
     assert table["task"].tolist() == ["BShift", "BShift", "Tense", "Tense"]
     assert set(table.loc[table["task"] == "BShift", "class"]) == {"original", "inverted"}
     assert set(table.loc[table["task"] == "Tense", "class"]) == {"past", "present"}
@@ -217,34 +219,34 @@ def test_probing_samples_show_distinct_classes(world):
 
 
 def test_synthetic_stats_and_generation_speed_agree_with_the_strings(world):
-    stats = S.synthetic_stats(world, 200, ["en", "xd"]).set_index("language")
+    stats = SW.synthetic_stats(world, 200, ["en", "xd"]).set_index("language")
     forms = world.forms(200, "parallel", "train")
     for lang in ("en", "xd"):
         counts = np.array([len(s.split()) for s in world.render(forms, lang)])
         assert stats.at[lang, "mean tokens"] == round(counts.mean(), 2) and stats.at[lang, "max"] == counts.max()
         assert stats.at[lang, "vocabulary"] == len(world.tables(lang).words)
         assert 0 < stats.at[lang, "distinct words"] <= stats.at[lang, "vocabulary"]
-    speed = S.generation_speed(world, 500, "xb")
+    speed = SW.generation_speed(world, 500, "xb")
     assert speed["sentences"] == 500 and speed["total_s"] >= speed["forms_s"]
     same = world.sentences(500, "xb")  # the generator timed is exactly world.sentences
     assert speed["mean_tokens"] == round(np.mean([len(s.split()) for s in same]), 2)
     with pytest.raises(ValueError, match="positive"):
-        S.generation_speed(world, 0)
+        SW.generation_speed(world, 0)
 
 
 # ------------------------------------------------------------------------------------------ formats
 def test_format_inventory_on_the_fixtures(tmp_path, formats_dir):
-    table = S.format_inventory(formats_dir).set_index("data set")
+    table = format_inventory(formats_dir).set_index("data set")
     assert table.at["SNLI dev", "status"] == "ok" and table.at["SNLI dev", "size"] == "3 pairs"
     assert table.at["TREC", "size"] == "train 4 / test 2"
     assert table.at["STS13", "status"] == "not found" and "STS13" in table.at["STS13", "note"]
     assert (table["status"] == "ok").sum() == len(table) - 4  # STS13-16 are not among the fixtures
     (tmp_path / "snli_1.0").mkdir()
     (tmp_path / "snli_1.0" / "snli_1.0_dev.jsonl").write_text("{not json\n")
-    broken = S.format_inventory(tmp_path).set_index("data set")
+    broken = format_inventory(tmp_path).set_index("data set")
     assert broken.at["SNLI dev", "status"] == "format error" and broken.at["MR", "status"] == "not found"
     with pytest.raises(FileNotFoundError, match="not a folder"):
-        S.format_inventory(tmp_path / "nowhere")
+        format_inventory(tmp_path / "nowhere")
 
 
 # ------------------------------------------------------------------------------------------ figures
@@ -270,7 +272,7 @@ def test_length_histograms_one_panel_per_dataset():
 
 
 def test_word_order_figure_colours_by_role(world):
-    roles = S.word_roles(world, S.showcase_forms(world), 0)
+    roles = SW.word_roles(world, SW.showcase_forms(world), 0)
     fig = V.word_order(roles)
     assert len(fig.axes) == len(world.languages)
     boxes = [t for t in fig.axes[0].texts if t.get_bbox_patch() is not None]

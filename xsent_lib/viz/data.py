@@ -78,7 +78,7 @@ def length_histograms(lengths: Mapping[str, Mapping[str, np.ndarray]], ncols: in
 def word_order(roles: Mapping[str, Sequence[tuple[str, str, str]]], title: str | None = None) -> Figure:
     """One row per language: the words of one sentence left to right, each in a box coloured by its role
     (subject, verb, object, adjective, other) with its gloss underneath. ``roles`` is
-    :func:`~xsent_lib.data.summary.word_roles`.
+    :func:`~xsent_lib.data.synthetic.summary.word_roles`.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
