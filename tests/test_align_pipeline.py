@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch
 
 from xsent_lib.align import pipeline as pl
 from xsent_lib.align import setting as st
@@ -14,12 +13,7 @@ from xsent_lib.data import word_spaces as ws
 from xsent_lib.eval import word_maps as wt
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def planted_setting(n: int = 400, dim: int = 12, noise: float = 0.02, angle: float | None = None,

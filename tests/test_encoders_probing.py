@@ -1,42 +1,15 @@
 """The probing study's encoders: sizes, seeding, and the checks of make_encoder."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
 import pytest
 import torch
 
-from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.encoders.probing import make_encoder
-from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
-
-
-
-@dataclass
-class ToyWords:
-    """The three things an encoder needs of a word setup (see encoders.probing.WordInputs)."""
-
-    pipeline: TextPipeline
-    weights: np.ndarray
-    frozen: bool = False
-
-    @property
-    def dim(self) -> int:
-        return int(self.weights.shape[1])
-
-
-def toy_words(sentences: list[str], dim: int = 8) -> ToyWords:
-    tokenizer = WordTokenizer(lowercase=True)
-    vocab = Vocab.build(tokenizer.tokenize_batch(sentences), specials=(PAD_TOKEN, UNK_TOKEN, BOS_TOKEN, EOS_TOKEN))
-    weights = np.random.default_rng(0).normal(size=(len(vocab), dim)).astype(np.float32)
-    weights[0] = 0.0
-    return ToyWords(TextPipeline(tokenizer, vocab, bos=BOS_TOKEN, eos=EOS_TOKEN), weights)
 
 
 @pytest.fixture(scope="module")
-def words():
-    return toy_words(SyntheticWorld(3).sentences(200, "en"))
+def words(world, toy_words):
+    return toy_words(world.sentences(200, "en"))
 
 
 def test_make_encoder_sizes_and_seeding(words):

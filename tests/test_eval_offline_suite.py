@@ -21,7 +21,6 @@ from xsent_lib.eval.offline_suite import (
     synthetic_single_tasks,
 )
 from xsent_lib.eval.suite import (
-    Suite,
     SuiteSizes,
     SuiteTask,
     as_cross_validation,
@@ -33,18 +32,7 @@ from xsent_lib.eval.suite import (
 )
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
-SIZES = SuiteSizes(single=100, nli=(60, 20, 30), sts=(60, 20, 90))
 FAST = ClassifierConfig.fast(seed=0, device="cpu")
-
-
-@pytest.fixture(scope="module")
-def world() -> SyntheticWorld:
-    return SyntheticWorld(seed=3)
-
-
-@pytest.fixture(scope="module")
-def suite(world) -> Suite:
-    return offline_suite(world, SIZES, real=False, protocol="split", seed=5)
 
 
 def test_stratified_split_divides_every_class_by_the_fractions():
@@ -72,29 +60,29 @@ def test_sst_classes_use_sst_cut_points_on_the_rescaled_rating():
         sst_classes(np.array([4.5]))
 
 
-def test_offline_suite_has_the_expected_tasks_and_consistent_splits(suite):
-    assert [t.name for t in suite.tasks] == ["Syn-Polarity", "Syn-Number", "Syn-NLI", "Syn-Paraphrase",
+def test_offline_suite_has_the_expected_tasks_and_consistent_splits(offline_split_suite, suite_sizes):
+    assert [t.name for t in offline_split_suite.tasks] == ["Syn-Polarity", "Syn-Number", "Syn-NLI", "Syn-Paraphrase",
                                              "Syn-Relatedness", "Syn-STS"]
-    assert [t.paper for t in suite.tasks] == ["MR", "SUBJ", "SICK-E", "MRPC", "SICK-R", "STS'14"]
+    assert [t.paper for t in offline_split_suite.tasks] == ["MR", "SUBJ", "SICK-E", "MRPC", "SICK-R", "STS'14"]
     for name in ("Syn-Polarity", "Syn-Number"):
-        splits = suite[name].data.splits
+        splits = offline_split_suite[name].data.splits
         assert {k: len(v) for k, v in splits.items()} == {"train": 60, "dev": 20, "test": 20}
         for split in splits.values():
             assert len(split.sentences) == len(split.labels) and np.bincount(split.labels).tolist() == [len(split) // 2] * 2
-    nli = suite["Syn-NLI"].data.splits
+    nli = offline_split_suite["Syn-NLI"].data.splits
     assert {k: len(v) for k, v in nli.items()} == {"train": 60, "dev": 20, "test": 30}
     assert all(len(v.first) == len(v.second) == len(v.labels) for v in nli.values())
     assert set(np.concatenate([v.labels for v in nli.values()]).tolist()) == {0, 1, 2}
-    rel, para, sts = (suite[n].data.splits for n in ("Syn-Relatedness", "Syn-Paraphrase", "Syn-STS"))
+    rel, para, sts = (offline_split_suite[n].data.splits for n in ("Syn-Relatedness", "Syn-Paraphrase", "Syn-STS"))
     assert np.array_equal(para["test"].labels, (rel["test"].labels >= 4.5).astype(int)) and set(para) == set(rel)
     assert sum(len(v) for v in sts.values()) == len(rel["test"]) == 90
     assert all(0 <= v.labels.min() and v.labels.max() <= 5 for v in rel.values())
-    again = offline_suite(SyntheticWorld(seed=3), SIZES, real=False, protocol="split", seed=5)
-    assert again.sentences() == suite.sentences()
+    again = offline_suite(SyntheticWorld(seed=3), suite_sizes, real=False, protocol="split", seed=5)
+    assert again.sentences() == offline_split_suite.sentences()
 
 
-def test_senteval_protocol_keeps_one_split_for_cross_validation(world):
-    pairs = synthetic_pair_tasks(world, SIZES, protocol="senteval")
+def test_senteval_protocol_keeps_one_split_for_cross_validation(world, suite_sizes):
+    pairs = synthetic_pair_tasks(world, suite_sizes, protocol="senteval")
     assert set(pairs["Syn-Paraphrase"].data.splits) == {"train", "test"}  # MRPC: CV on train, then test
     single = synthetic_single_tasks(world, 100, protocol="senteval", seed=5)
     assert all(list(t.data.splits) == ["all"] and len(t.data.splits["all"]) == 100 for t in single.tasks)
@@ -104,8 +92,8 @@ def test_senteval_protocol_keeps_one_split_for_cross_validation(world):
         synthetic_single_tasks(world, 100, protocol="10-fold")
 
 
-def test_synthetic_labels_are_exact(suite):
-    for split in suite["Syn-Polarity"].data.splits.values():
+def test_synthetic_labels_are_exact(offline_split_suite):
+    for split in offline_split_suite["Syn-Polarity"].data.splits.values():
         assert [" not " in s for s in split.sentences] == split.labels.astype(bool).tolist()
 
 
@@ -117,21 +105,21 @@ def test_a_negated_copy_is_never_a_paraphrase(world):
     assert scores.max() < PARAPHRASE_MIN_SCORE and scores.min() >= 4.0
 
 
-def test_missing_corpora_leave_notes_and_synthetic_tasks_stand_in(world, tmp_path):
+def test_missing_corpora_leave_notes_and_synthetic_tasks_stand_in(world, tmp_path, suite_sizes):
     real = real_single_tasks(100, cache_dir=tmp_path)
     assert real.tasks == [] and len(real.notes) == 5 and all("xsent-data fetch" in n for n in real.notes)
-    fallback = offline_suite(world, SIZES, real=True, cache_dir=tmp_path)
+    fallback = offline_suite(world, suite_sizes, real=True, cache_dir=tmp_path)
     assert fallback["Syn-Polarity"] and any("synthetic single-sentence tasks stand in" in n for n in fallback.notes)
 
 
-def test_subsample_suite_shrinks_every_split_by_the_same_fraction(suite):
-    small = subsample_suite(suite, 50, seed=0)
-    for big, cut in zip(suite.tasks, small.tasks):
+def test_subsample_suite_shrinks_every_split_by_the_same_fraction(offline_split_suite):
+    small = subsample_suite(offline_split_suite, 50, seed=0)
+    for big, cut in zip(offline_split_suite.tasks, small.tasks):
         assert set(cut.data.splits) == set(big.data.splits) and cut.n_items <= 50 + 10 * len(big.data.splits)
     pol = small["Syn-Polarity"].data.splits
     assert {k: len(v) for k, v in pol.items()} == {"train": 30, "dev": 10, "test": 10}
     assert all(np.bincount(v.labels).tolist() == [len(v) // 2] * 2 for v in pol.values())
-    assert set(small.sentences()) <= set(suite.sentences()) and "at most 50" in small.notes[-1]
+    assert set(small.sentences()) <= set(offline_split_suite.sentences()) and "at most 50" in small.notes[-1]
 
 
 def test_capped_sizes_keep_each_tasks_proportions():

@@ -23,23 +23,13 @@ from xsent_lib.results.paper import paper_table
 from xsent_lib.train.nli import build_nli_model
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    """These models are tiny: one thread avoids synchronising two for microsecond kernels."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+# These models are tiny: one thread avoids synchronising two for microsecond kernels.
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 @pytest.fixture(scope="module")
-def world() -> SyntheticWorld:
-    return SyntheticWorld(7)
-
-
-@pytest.fixture(scope="module")
-def words(world: SyntheticWorld) -> WordSetup:
-    nli = world.nli(200, "train")
+def words(world7: SyntheticWorld) -> WordSetup:
+    nli = world7.nli(200, "train")
     return build_word_setup(list(nli.premise) + list(nli.hypothesis) + ["an unseen zebra ."], None, dim=12, seed=0)
 
 
@@ -113,8 +103,8 @@ def test_maxpool_summary_by_hand():
     assert out["content_tokens"] == pytest.approx(40.0) and out["top_word"] == pytest.approx(37.5)
 
 
-def test_scene_features_bind_concepts_to_roles(world: SyntheticWorld):
-    forms = world.forms(200, "scene-test")
+def test_scene_features_bind_concepts_to_roles(world7: SyntheticWorld):
+    forms = world7.forms(200, "scene-test")
     feats = scene_features(forms, dim=32, seed=1)
     assert feats.shape == (200, 32) and (feats >= 0).all()
     np.testing.assert_array_equal(feats, scene_features(forms, dim=32, seed=1))

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch
 
-from xsent_lib.data.formats import NLIData
 from xsent_lib.data.nli_corpus import NLICorpus
-from xsent_lib.data.synthetic import SyntheticWorld
-from xsent_lib.data.word_setup import WordSetup, build_word_setup
+from xsent_lib.data.word_setup import WordSetup
 from xsent_lib.eval.suite import SuiteSizes
 from xsent_lib.eval.transfer_suite import transfer_suite
 from xsent_lib.recipes import infersent as rec
@@ -17,51 +14,21 @@ from xsent_lib.results.claims import check_claims
 from xsent_lib.train.nli import SEVEN, InferSentConfig
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    """These models are tiny: one thread avoids synchronising two for microsecond kernels."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+# These models are tiny: one thread avoids synchronising two for microsecond kernels.
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
-@pytest.fixture(scope="module")
-def world() -> SyntheticWorld:
-    return SyntheticWorld(7)
-
-
-@pytest.fixture(scope="module")
-def easy_corpus(world: SyntheticWorld) -> NLICorpus:
-    """Entailment = the premise itself, contradiction = its negation, neutral = an unrelated sentence."""
-
-    def split(n: int, name: str) -> NLIData:
-        pairs = world.nli(12 * n, name)
-        neg = [(p, h) for p, h, s in zip(pairs.premise, pairs.hypothesis, pairs.strategy) if s == "negation"][:n]
-        premises = [p for p, _ in neg]
-        unrelated = list(pairs.premise[len(neg) : 2 * len(neg)])
-        labels = np.repeat([0, 2, 1], len(neg))
-        return NLIData(premises * 3, premises + [h for _, h in neg] + unrelated, labels)
-
-    return NLICorpus(split(100, "train"), split(20, "dev"), split(20, "test"), "easy")
-
-
-@pytest.fixture(scope="module")
-def words(easy_corpus: NLICorpus) -> WordSetup:
-    return build_word_setup(easy_corpus.sentences() + ["an unseen zebra ."], None, dim=12, seed=0)
-
-
-def test_size_sweep_gives_one_point_per_width(words: WordSetup, easy_corpus: NLICorpus):
+def test_size_sweep_gives_one_point_per_width(easy_words: WordSetup, easy_corpus: NLICorpus):
     suite = transfer_suite(seed=11, sizes=SuiteSizes(single=60, nli=(30, 10, 10), sts=(30, 10, 20)), real=False)
     reused = {"name": "bilstm-max", "width": 8, "dim": 16, "nli_dev": 50.0, "nli_test": 50.0, "micro": 1.0,
               "macro": 1.0, "seconds": 0.0, "reused": False}
     config = InferSentConfig(epochs=1)
-    points = rec.size_sweep("bilstm-max", (8, 4), easy_corpus, words, suite, config, device="cpu", seed=0,
+    points = rec.size_sweep("bilstm-max", (8, 4), easy_corpus, easy_words, suite, config, device="cpu", seed=0,
                             done={8: reused})
     assert [p["dim"] for p in points] == [8, 16] and [p["reused"] for p in points] == [False, True]
     assert points[1]["micro"] == 1.0 and 0.0 <= points[0]["micro"] <= 100.0
     with pytest.raises(ValueError, match="distinct"):
-        rec.size_sweep("bilstm-max", (4, 4), easy_corpus, words, suite, config)
+        rec.size_sweep("bilstm-max", (4, 4), easy_corpus, easy_words, suite, config)
 
 
 def test_claims_follow_the_numbers():

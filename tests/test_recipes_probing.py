@@ -13,7 +13,7 @@ import torch
 
 from xsent_lib.data.formats.containers import LabelledSentences
 from xsent_lib.data.probing_sets import subsample_suite, synthetic_probing_sets
-from xsent_lib.data.synthetic import PROBING_TASKS, SyntheticWorld
+from xsent_lib.data.synthetic import PROBING_TASKS
 from xsent_lib.eval.stats import spearman_matrix
 from xsent_lib.recipes import probing as P
 from xsent_lib.data.nli_corpus import NLICorpus
@@ -22,11 +22,6 @@ from xsent_lib.eval.transfer_suite import TransferSuite
 from xsent_lib.results.claims import check_claims
 from xsent_lib.train.seq2seq import Seq2SeqCorpus
 from xsent_lib.viz import probing as V
-
-
-@pytest.fixture(scope="module")
-def world() -> SyntheticWorld:
-    return SyntheticWorld(3)
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,10 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from xsent_lib.data.formats.vectors import WordVectors  # noqa: E402
-from xsent_lib.data.synthetic import SyntheticWorld  # noqa: E402
 from xsent_lib.encoders.baselines import REFERENCE_ENCODERS, RandomSentenceEncoder, random_bag_encoder  # noqa: E402
 from xsent_lib.eval.classifier import ClassifierConfig  # noqa: E402
-from xsent_lib.eval.offline_suite import offline_suite, synthetic_single_tasks  # noqa: E402
-from xsent_lib.eval.suite import Suite, SuiteSizes, senteval_suite  # noqa: E402
+from xsent_lib.eval.offline_suite import synthetic_single_tasks  # noqa: E402
+from xsent_lib.eval.suite import SuiteSizes, senteval_suite  # noqa: E402
 from xsent_lib.recipes import senteval as se  # noqa: E402
 from xsent_lib.results.claims import check_claims  # noqa: E402
 from xsent_lib.results.paper import side_by_side  # noqa: E402
@@ -23,19 +22,8 @@ from xsent_lib.text.tokenizers import PTBWordTokenizer  # noqa: E402
 from xsent_lib.viz import senteval as viz  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
-SIZES = SuiteSizes(single=100, nli=(60, 20, 30), sts=(60, 20, 90))
 FAST = ClassifierConfig.fast(seed=0, device="cpu")
 G = se.PAPER_GROUP + " / "
-
-
-@pytest.fixture(scope="module")
-def world() -> SyntheticWorld:
-    return SyntheticWorld(seed=3)
-
-
-@pytest.fixture(scope="module")
-def suite(world) -> Suite:
-    return offline_suite(world, SIZES, real=False, protocol="split", seed=5)
 
 
 def test_senteval_tasks_run_under_their_own_protocols():
@@ -47,10 +35,10 @@ def test_senteval_tasks_run_under_their_own_protocols():
     assert all(-1 <= res[k]["pearson"] <= 1 for k in ("SICKRelatedness", "STSBenchmark"))
 
 
-def test_baselines_have_the_right_dimensions(suite, world):
+def test_baselines_have_the_right_dimensions(offline_split_suite, world):
     own = WordVectors(["the", "not"], np.ones((2, 6), np.float32), 2, 0, {"the": 0, "not": 1})
     glove = WordVectors(["the", "not", "cat"], np.ones((3, 4), np.float32), 3, 0, {"the": 0, "not": 1, "cat": 2})
-    sents = suite.sentences()
+    sents = offline_split_suite.sentences()
     with_glove = se.bag_baselines(sents, own, sents[:50], glove, dim=12, seed=0)
     assert [(b.name, b.dim) for b in with_glove] == [("Random sentence vectors", 12), ("Random word vectors BoW", 12),
                                                      ("Own skip-gram BoW", 6), ("GloVe BoW", 4), ("SIF (GloVe)", 4)]
@@ -69,11 +57,11 @@ def test_random_vectors_score_chance_while_a_bag_of_vectors_solves_a_lexical_tas
     assert 35 <= chance <= 65 and lexical >= 90
 
 
-def test_suite_tables_put_the_papers_sizes_beside_ours(suite):
-    t31 = se.suite_table(suite, single=True)
+def test_suite_tables_put_the_papers_sizes_beside_ours(offline_split_suite):
+    t31 = se.suite_table(offline_split_suite, single=True)
     assert list(t31.index) == ["Syn-Polarity", "Syn-Number"] and t31.loc["Syn-Polarity", "N"] == 100
     assert t31.loc["Syn-Polarity", "paper N"] == 11000 and t31.loc["Syn-Number", "stands in for"] == "SUBJ"
-    t32 = se.suite_table(suite, single=False)
+    t32 = se.suite_table(offline_split_suite, single=False)
     assert t32.loc["Syn-STS", "paper N"] == 4500 and t32.loc["Syn-Relatedness", "C / output"] == "[0, 5]"
     assert t32.loc["Syn-NLI", "C / output"] == 3 and " || " in t32.loc["Syn-NLI", "example"]
 
@@ -94,13 +82,13 @@ def _fake_results(suite):
     return res
 
 
-def test_tables_use_the_papers_row_and_column_labels(suite):
+def test_tables_use_the_papers_row_and_column_labels(offline_split_suite):
     bl = [se.Baseline("Random sentence vectors", "random", 50, None), se.Baseline("GloVe BoW", "bag", 50, None, "GloVe")]
-    res = _fake_results(suite)
-    t33 = se.table_3_3_ours(bl, suite, res)
+    res = _fake_results(offline_split_suite)
+    t33 = se.table_3_3_ours(bl, offline_split_suite, res)
     assert t33[G + "GloVe LogReg"] == {"MR": 80.0, "SUBJ": 80.0, "SICK-E": 80.0, "MRPC acc": 80.0, "MRPC F1": 75.0}
     assert t33["Random sentence vectors MLP"]["MR"] == 51.0
-    t34 = se.table_3_4_ours(bl, suite, res)
+    t34 = se.table_3_4_ours(bl, offline_split_suite, res)
     assert t34[G + "GloVe BoW"]["STS'14"] == 0.8 and t34[G + "GloVe BoW"]["SICK-R"] == pytest.approx(0.9)
     assert t34[G + "GloVe BoW"]["Syn-STS / short"] == 0.8
     wide = side_by_side("thesis", "table_3_3", t33, paper_only_rows=True)

@@ -7,7 +7,6 @@ import pytest
 import torch
 
 from xsent_lib.base.threads import single_thread
-from xsent_lib.data.formats import NLIData
 from xsent_lib.data.formats.vectors import WordVectors
 from xsent_lib.data.nli_corpus import NLICorpus, synthetic_nli
 from xsent_lib.data.synthetic import SyntheticWorld
@@ -27,44 +26,15 @@ from xsent_lib.train.nli import (
 )
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    """These models are tiny: one thread avoids synchronising two for microsecond kernels."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+# These models are tiny: one thread avoids synchronising two for microsecond kernels.
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
-@pytest.fixture(scope="module")
-def world() -> SyntheticWorld:
-    return SyntheticWorld(7)
-
-
-@pytest.fixture(scope="module")
-def easy_corpus(world: SyntheticWorld) -> NLICorpus:
-    """Entailment = the premise itself, contradiction = its negation, neutral = an unrelated sentence."""
-
-    def split(n: int, name: str) -> NLIData:
-        pairs = world.nli(12 * n, name)
-        neg = [(p, h) for p, h, s in zip(pairs.premise, pairs.hypothesis, pairs.strategy) if s == "negation"][:n]
-        premises = [p for p, _ in neg]
-        unrelated = list(pairs.premise[len(neg) : 2 * len(neg)])
-        labels = np.repeat([0, 2, 1], len(neg))
-        return NLIData(premises * 3, premises + [h for _, h in neg] + unrelated, labels)
-
-    return NLICorpus(split(100, "train"), split(20, "dev"), split(20, "test"), "easy")
-
-
-@pytest.fixture(scope="module")
-def words(easy_corpus: NLICorpus) -> WordSetup:
-    return build_word_setup(easy_corpus.sentences() + ["an unseen zebra ."], None, dim=12, seed=0)
-
-
-def test_encoder_sizes_scale_the_papers_dimensions(words: WordSetup):
+def test_encoder_sizes_scale_the_papers_dimensions(easy_words: WordSetup):
     paper_dims = paper_table("thesis", "table_3_6")["dim"].tolist()  # the seven in the table's order
     for name, paper_dim in zip(SEVEN, paper_dims):
-        enc = build_encoder(name, len(words.pipeline.vocab), word_dim=words.dim, **encoder_size_kwargs(name, 16))
+        enc = build_encoder(name, len(easy_words.pipeline.vocab), word_dim=easy_words.dim,
+                            **encoder_size_kwargs(name, 16))
         assert enc.output_dim == paper_dim * 16 / 2048, name
     with pytest.raises(ValueError, match="multiple of 4"):
         encoder_size_kwargs("bilstm-max", 6)
@@ -87,28 +57,29 @@ def test_word_setup_with_pretrained_vectors_by_hand():
     assert setup.bow_pipeline.encode(["the zebra"])[0].tolist() == [5, 1]
 
 
-def test_word_setup_without_vectors_is_trainable(words: WordSetup):
-    assert not words.frozen and words.coverage == 1.0 and words.weights.shape == (len(words.pipeline.vocab), 12)
-    assert "zebra" in words.pipeline.vocab
+def test_word_setup_without_vectors_is_trainable(easy_words: WordSetup):
+    assert not easy_words.frozen and easy_words.coverage == 1.0
+    assert easy_words.weights.shape == (len(easy_words.pipeline.vocab), 12)
+    assert "zebra" in easy_words.pipeline.vocab
 
 
-def test_nli_batches_cover_every_pair_once_and_reshuffle(words: WordSetup, easy_corpus: NLICorpus):
-    make = nli_batches(words.pipeline, easy_corpus.train, batch_size=16, seed=5)
+def test_nli_batches_cover_every_pair_once_and_reshuffle(easy_words: WordSetup, easy_corpus: NLICorpus):
+    make = nli_batches(easy_words.pipeline, easy_corpus.train, batch_size=16, seed=5)
     first, again, second = make(1), make(1), make(2)
     labels = np.concatenate([b[4].numpy() for b in first])
     assert sorted(labels.tolist()) == sorted(easy_corpus.train.labels.tolist())
     lengths = np.sort(np.concatenate([b[1].numpy() for b in first]))
-    expected = np.sort([len(x) for x in words.pipeline.encode(list(easy_corpus.train.premises))])
+    expected = np.sort([len(x) for x in easy_words.pipeline.encode(list(easy_corpus.train.premises))])
     np.testing.assert_array_equal(lengths, expected)
     assert all(torch.equal(a[0], b[0]) for a, b in zip(first, again))
     assert not all(a[0].shape == b[0].shape and torch.equal(a[0], b[0]) for a, b in zip(first, second))
 
 
-def test_training_lifts_nli_accuracy_far_above_chance(words: WordSetup, easy_corpus: NLICorpus):
+def test_training_lifts_nli_accuracy_far_above_chance(easy_words: WordSetup, easy_corpus: NLICorpus):
     config = InferSentConfig(width=16, epochs=4)
-    before = nli_accuracy(build_nli_model("bilstm-max", words, 16, config, seed=0), easy_corpus.test,
+    before = nli_accuracy(build_nli_model("bilstm-max", easy_words, 16, config, seed=0), easy_corpus.test,
                               device="cpu")
-    run = train_nli_encoder("bilstm-max", easy_corpus, words, config, device="cpu", seed=0)
+    run = train_nli_encoder("bilstm-max", easy_corpus, easy_words, config, device="cpu", seed=0)
     assert run.test_acc >= 60.0 and run.test_acc >= before + 20.0, (before, run.test_acc, run.history.dev)
     assert run.dev_acc == max(d for d in run.history.dev if d is not None)
     assert run.history.lr[0] == pytest.approx(0.1)
@@ -127,10 +98,10 @@ def test_small_encoders_run_on_one_cpu_thread():
     torch.set_num_threads(1)
 
 
-def test_synthetic_nli_is_seeded_and_checked(world: SyntheticWorld):
-    corpus = synthetic_nli(world, 20, 5, 5)
+def test_synthetic_nli_is_seeded_and_checked(world7: SyntheticWorld):
+    corpus = synthetic_nli(world7, 20, 5, 5)
     assert [len(corpus.train), len(corpus.dev), len(corpus.test)] == [20, 5, 5]
     assert corpus.train.premises == synthetic_nli(SyntheticWorld(7), 20, 5, 5).train.premises
     assert len(corpus.sentences()) == 60 and "seed 7" in corpus.source
     with pytest.raises(ValueError, match="at least one pair"):
-        synthetic_nli(world, 0, 5, 5)
+        synthetic_nli(world7, 0, 5, 5)

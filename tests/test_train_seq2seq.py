@@ -1,49 +1,18 @@
 """Seq2seq training tasks: corpora pair what they promise, batches, perplexity, greedy outputs, training."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pytest
 import torch
 
-from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.encoders.decoder import linearize_tree
 from xsent_lib.encoders.probing import make_encoder
-from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
 from xsent_lib.train.seq2seq import (Seq2SeqConfig, exact_match, greedy_outputs, seq2seq_batches, seq2seq_corpus,
                                      seq2seq_perplexity, target_vocab, train_seq2seq)
 
 
-
-@dataclass
-class ToyWords:
-    """The three things an encoder needs of a word setup (see encoders.probing.WordInputs)."""
-
-    pipeline: TextPipeline
-    weights: np.ndarray
-    frozen: bool = False
-
-    @property
-    def dim(self) -> int:
-        return int(self.weights.shape[1])
-
-
-def toy_words(sentences: list[str], dim: int = 8) -> ToyWords:
-    tokenizer = WordTokenizer(lowercase=True)
-    vocab = Vocab.build(tokenizer.tokenize_batch(sentences), specials=(PAD_TOKEN, UNK_TOKEN, BOS_TOKEN, EOS_TOKEN))
-    weights = np.random.default_rng(0).normal(size=(len(vocab), dim)).astype(np.float32)
-    weights[0] = 0.0
-    return ToyWords(TextPipeline(tokenizer, vocab, bos=BOS_TOKEN, eos=EOS_TOKEN), weights)
-
-
 @pytest.fixture(scope="module")
-def world() -> SyntheticWorld:
-    return SyntheticWorld(3)
-
-
-@pytest.fixture(scope="module")
-def words(world):
+def words(world, toy_words):
     texts = world.sentences(300, "en") + world.parallel(40, "en", "xa").src
     return toy_words(texts)
 
