@@ -185,7 +185,7 @@ def main() -> int:
     args = parser.parse_args()
     out = Path(args.out).resolve()
     data_dir = str(Path(args.data_dir).resolve()) if args.data_dir else None
-    config_timeout = int((yaml.safe_load((ROOT / "_config.yml").read_text()).get("execute") or {}).get("timeout", 1200))
+    config_timeout = int((yaml.safe_load((ROOT / "_config.yml").read_text()).get("execute") or {}).get("timeout", 3600))
     chapters = toc_chapters()
     selected = set(args.chapters.split(",")) if args.chapters else set(chapters)
     unknown = selected - set(chapters)

@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("input")
     parser.add_argument("output")
     parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
-    parser.add_argument("--timeout", type=int, default=1200, help="per-cell limit in seconds")
+    parser.add_argument("--timeout", type=int, default=3600, help="per-cell limit in seconds (stalls fail after 60 s idle)")
     args = parser.parse_args(argv)
     params = {name: yaml.safe_load(value) for name, value in args.parameter}  # as papermill's -p reads values
     execute_notebook(args.input, args.output, parameters=params, timeout=args.timeout, progress_bar=True)
