@@ -1,50 +1,316 @@
-"""SentEval's task list, built from the data files through :mod:`xsent_lib.data.formats`.
+"""A suite of SentEval tasks: the tasks, how each is scored, and SentEval's own data read by its task names.
 
-``senteval_tasks(data_dir)`` gives the monolingual suite of chapter 2 (and the ten probing tasks of
-chapter 4) as ready-to-run task objects, each with the protocol SentEval uses for it.
+A :class:`SuiteTask` holds a data container, the SentEval task it is (or stands in for, ``paper``) and its
+kind; :meth:`SuiteTask.evaluator` gives the :mod:`xsent_lib.eval` task object that runs it under SentEval's
+protocol for its splits. :func:`senteval_suite` reads SentEval's ``downstream/`` folders by SentEval's task
+names (``"SICKEntailment"``, ``"STS14"``, ...); :func:`senteval_tasks` gives the task objects directly (and the
+ten probing tasks of chapter 4). The offline stand-ins are built by :mod:`xsent_lib.eval.offline_suite`.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
-from xsent_lib.data.formats.classification import load_binary_task, load_sst, load_trec
-from xsent_lib.data.formats.pairs import load_mrpc, load_sick, load_stsb
+import numpy as np
+
+from xsent_lib.data.formats import load_task
+from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences, PairTask, SentencePairs
 from xsent_lib.data.formats.probing import PROBING_TASKS, load_probing
-from xsent_lib.data.formats.sts import STS_SUBSETS, load_sts
 from xsent_lib.eval.probing import ProbingTask
 from xsent_lib.eval.sts import STSTask
 from xsent_lib.eval.transfer import PairClassificationTask, RelatednessTask, TransferTask
 
-_BUILDERS: dict[str, Callable[[Path], object]] = {
-    **{name: (lambda d, n=name: TransferTask(load_binary_task(n, d))) for name in ("MR", "CR", "SUBJ", "MPQA")},
-    "SST2": lambda d: TransferTask(load_sst(d, 2), name="SST2"),
-    "SST5": lambda d: TransferTask(load_sst(d, 5), name="SST5"),
-    "TREC": lambda d: TransferTask(load_trec(d), name="TREC"),
-    "MRPC": lambda d: PairClassificationTask(load_mrpc(d), name="MRPC"),
-    "SICKEntailment": lambda d: PairClassificationTask(load_sick(d, "entailment"), name="SICKEntailment"),
-    "SICKRelatedness": lambda d: RelatednessTask(load_sick(d, "relatedness"), name="SICKRelatedness",
-                                                 score_range=(1, 5)),
-    "STSBenchmark": lambda d: RelatednessTask(load_stsb(d), name="STSBenchmark", score_range=(0, 5)),
-    **{name: (lambda d, n=name: STSTask(load_sts(d, n), name=n)) for name in STS_SUBSETS},
+KINDS = ("classification", "regression", "pairs", "relatedness", "sts")
+SINGLE_KINDS = ("classification", "regression")  # Table 3.1's side; the rest is Table 3.2's
+MLP_KINDS = ("classification", "pairs")  # Table 3.3 reports an MLP only for classifiers
+PROTOCOLS = ("senteval", "split")
+
+# SentEval's task name: (paper name, kind, what, score range)
+SENTEVAL: dict[str, tuple[str, str, str, tuple[int, int] | None]] = {
+    "MR": ("MR", "classification", "sentiment (movies)", None), "CR": ("CR", "classification", "product reviews", None),
+    "SUBJ": ("SUBJ", "classification", "subjectivity/objectivity", None),
+    "MPQA": ("MPQA", "classification", "opinion polarity", None), "TREC": ("TREC", "classification", "question-type", None),
+    "SST2": ("SST-2", "classification", "sentiment (movies)", None),
+    "SST5": ("SST-5", "classification", "sentiment (movies)", None),
+    "MRPC": ("MRPC", "pairs", "paraphrase detection", None), "SICKEntailment": ("SICK-E", "pairs", "NLI", None),
+    "SICKRelatedness": ("SICK-R", "relatedness", "semantic relatedness", (1, 5)),
+    "STSBenchmark": ("STS-B", "relatedness", "semantic textual similarity", (0, 5)),
+    **{f"STS1{y}": (f"STS'1{y}", "sts", "semantic textual similarity", (0, 5)) for y in range(2, 7)},
 }
-SENTEVAL_TASKS: tuple[str, ...] = tuple(_BUILDERS)
+SENTEVAL_TASKS: tuple[str, ...] = tuple(SENTEVAL)
 PROBING_NAMES: tuple[str, ...] = tuple(PROBING_TASKS)
 
 
-def senteval_tasks(data_dir: str | Path, names: tuple[str, ...] | list[str] | None = None) -> list:
+@dataclass
+class SuiteTask:
+    """One task of the suite: its data container, the SentEval task it stands in for, and how it is scored.
+
+    ``kind`` is one of :data:`KINDS`; ``paper`` the SentEval name (Table 3.1/3.2 row, Table 3.3/3.4 column),
+    or None when SentEval has no such task; ``source`` names the data; ``score_range`` bounds graded labels.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    name: str
+    paper: str | None
+    kind: str
+    description: str
+    source: str
+    data: ClassificationTask | PairTask
+    features: str = "senteval"
+    score_range: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}.")
+        if not isinstance(getattr(self.data, "splits", None), dict) or not self.data.splits:
+            raise TypeError(f"task {self.name!r}: data must be a ClassificationTask or PairTask with splits.")
+        if self.kind in ("regression", "relatedness") and self.score_range is None:
+            raise ValueError(f"task {self.name!r} of kind {self.kind!r} needs score_range=(low, high).")
+
+    @property
+    def n_items(self) -> int:
+        """Sentences (single-sentence tasks) or pairs over all splits.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        return sum(len(s) for s in self.data.splits.values())
+
+    @property
+    def n_classes(self) -> int | None:
+        """Number of classes, None for graded scores.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        return len(self.data.label_names) if self.kind in ("classification", "pairs") else None
+
+    def sentences(self) -> list[str]:
+        """Every sentence of every split (both sides of pairs).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        if self.kind in SINGLE_KINDS:
+            return [s for p in self.data.splits.values() for s in p.sentences]
+        return [s for p in self.data.splits.values() for s in (*p.first, *p.second)]
+
+    def evaluator(self) -> Any:
+        """The :mod:`xsent_lib.eval` task object that runs this task under SentEval's protocol for its splits.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        if self.kind == "classification":
+            return TransferTask(self.data, name=self.name)
+        if self.kind in ("regression", "relatedness"):
+            return RelatednessTask(self.data, name=self.name, features=self.features, score_range=self.score_range)
+        if self.kind == "pairs":
+            return PairClassificationTask(self.data, name=self.name, features=self.features)
+        return STSTask(self.data, name=self.name)
+
+    def example(self) -> dict[str, str]:
+        """The first item of the first split, with its label as the task names it.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        split = next(iter(self.data.splits.values()))
+        label = split.labels[0]
+        shown = self.data.label_names[int(label)] if self.n_classes else f"{float(label):.2f}"
+        if self.kind in SINGLE_KINDS:
+            return {"example": split.sentences[0], "label": shown}
+        return {"example": f"{split.first[0]}  ||  {split.second[0]}", "label": shown}
+
+
+@dataclass
+class Suite:
+    """The tasks of a run plus the notes that say what stands in for what, and what was left out.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    tasks: list[SuiteTask]
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        names = [t.name for t in self.tasks]
+        if len(set(names)) != len(names):
+            raise ValueError(f"task names must be unique, got {names}.")
+
+    def __getitem__(self, name: str) -> SuiteTask:
+        for t in self.tasks:
+            if t.name == name:
+                return t
+        raise KeyError(f"no task {name!r}; the suite has {[t.name for t in self.tasks]}.")
+
+    def sentences(self) -> list[str]:
+        """Every distinct sentence of the suite, in first-seen order.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        return list(dict.fromkeys(s for t in self.tasks for s in t.sentences()))
+
+    def select(self, kinds: Sequence[str]) -> list[SuiteTask]:
+        """The tasks of the given kinds. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        return [t for t in self.tasks if t.kind in kinds]
+
+
+@dataclass(frozen=True)
+class SuiteSizes:
+    """How big the offline suite is: items per single-sentence task (None: all), and synthetic pair sizes.
+
+    ``nli`` and ``sts`` are (train, dev, test) pairs; the STS pools feed paraphrase, relatedness and STS alike.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+
+    single: int | None = 3000
+    nli: tuple[int, int, int] = (3000, 500, 1000)
+    sts: tuple[int, int, int] = (2000, 500, 1000)
+
+    def __post_init__(self) -> None:
+        if self.single is not None and self.single < 50:
+            raise ValueError(f"single must be None or at least 50 items, got {self.single}.")
+        for name in ("nli", "sts"):
+            sizes = getattr(self, name)
+            if len(sizes) != 3 or min(sizes) < 10:
+                raise ValueError(f"{name} must be (train, dev, test) sizes of at least 10 each, got {sizes}.")
+
+    def capped(self, max_items: int) -> SuiteSizes:
+        """At most ``max_items`` items per task, each task's splits kept in proportion (at least 10 each).
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        if max_items < 50:
+            raise ValueError(f"max_items must be at least 50, got {max_items}.")
+
+        def cap(sizes: tuple[int, int, int]) -> tuple[int, int, int]:
+            f = min(1.0, max_items / sum(sizes))
+            return tuple(max(10, int(f * n)) for n in sizes)
+
+        single = max_items if self.single is None else min(self.single, max_items)
+        return SuiteSizes(single=single, nli=cap(self.nli), sts=cap(self.sts))
+
+
+def stratified_order(labels: np.ndarray, seed: int) -> np.ndarray:
+    """A seeded permutation whose every prefix is as class-balanced as the whole (classes interleaved).
+
+    Taking its first ``n`` rows is a stratified subsample, and a smaller ``n`` gives a subset of a larger one.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    labels = np.asarray(labels)
+    if labels.ndim != 1:
+        raise ValueError(f"labels must be one-dimensional, got shape {labels.shape}.")
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(labels.size)
+    by_class = order[np.argsort(labels[order], kind="stable")]
+    _, first, counts = np.unique(labels[by_class], return_index=True, return_counts=True)
+    rank = np.arange(labels.size) - np.repeat(first, counts)  # position inside its class
+    key = (rank + 0.5) / np.repeat(counts, counts)  # fraction of its class already taken
+    return by_class[np.argsort(key, kind="stable")]
+
+
+def stratified_split(labels: np.ndarray, fractions: Sequence[float], seed: int) -> list[np.ndarray]:
+    """Index arrays of a seeded split into ``len(fractions)`` parts, each class divided by ``fractions``.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    labels = np.asarray(labels)
+    fractions = np.asarray(fractions, dtype=np.float64)
+    if fractions.ndim != 1 or (fractions <= 0).any() or abs(fractions.sum() - 1) > 1e-9:
+        raise ValueError(f"fractions must be positive and sum to 1, got {fractions.tolist()}.")
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(labels.size)
+    order = order[np.argsort(labels[order], kind="stable")]
+    _, first, counts = np.unique(labels[order], return_index=True, return_counts=True)
+    rank = (np.arange(labels.size) - np.repeat(first, counts)) / np.repeat(counts, counts)
+    part = np.searchsorted(np.cumsum(fractions)[:-1], rank, side="right")
+    return [np.sort(order[part == k]) for k in range(fractions.size)]
+
+
+def senteval_task(name: str, data_dir: str | Path) -> SuiteTask:
+    """SentEval's task ``name`` (one of :data:`SENTEVAL_TASKS`) read from ``data_dir`` (its ``downstream/`` layout).
+
+    Missing files raise the loaders' FileNotFoundError, which says where the data comes from.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    if name not in SENTEVAL:
+        raise ValueError(f"unknown SentEval task {name!r}; choose from {list(SENTEVAL)}.")
+    paper, kind, what, score_range = SENTEVAL[name]
+    return SuiteTask(name, paper, kind, what, f"SentEval {name}", load_task(name, data_dir), score_range=score_range)
+
+
+def senteval_suite(data_dir: str | Path, names: Sequence[str] | None = None) -> Suite:
+    """SentEval's own tasks from ``data_dir`` (its ``downstream/`` layout); each missing task leaves a note.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    chosen = list(SENTEVAL if names is None else names)
+    unknown = [n for n in chosen if n not in SENTEVAL]
+    if unknown:
+        raise ValueError(f"unknown SentEval tasks {unknown}; choose from {list(SENTEVAL)}.")
+    tasks, notes = [], []
+    for name in chosen:
+        try:
+            tasks.append(senteval_task(name, data_dir))
+        except FileNotFoundError as err:
+            notes.append(f"{name} not found in {data_dir}: {err}")
+    return Suite(tasks, notes)
+
+
+def senteval_tasks(data_dir: str | Path, names: Sequence[str] | None = None) -> list:
     """Task objects for ``names`` (default: every transfer and STS task of :data:`SENTEVAL_TASKS`).
 
     Probing tasks are asked for by their paper names (``"Tense"``, ``"SentLen"``, ...; see
-    :data:`PROBING_NAMES`) and use the MLP probe. Missing files raise the loaders' FileNotFoundError,
-    which says where the data comes from.
+    :data:`PROBING_NAMES`) and use the MLP probe. Missing files raise the loaders' FileNotFoundError.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
-    data_dir = Path(data_dir)
     chosen = list(SENTEVAL_TASKS if names is None else names)
-    unknown = [n for n in chosen if n not in _BUILDERS and n not in PROBING_TASKS]
+    unknown = [n for n in chosen if n not in SENTEVAL and n not in PROBING_TASKS]
     if unknown:
         raise ValueError(f"unknown tasks {unknown}; choose from {SENTEVAL_TASKS} or probing {PROBING_NAMES}.")
-    return [_BUILDERS[n](data_dir) if n in _BUILDERS else ProbingTask(load_probing(data_dir, n), name=n)
+    return [senteval_task(n, data_dir).evaluator() if n in SENTEVAL else ProbingTask(load_probing(data_dir, n), name=n)
             for n in chosen]
+
+
+def _labelled(sentences: Sequence[str], labels: np.ndarray, idx: np.ndarray) -> LabelledSentences:
+    return LabelledSentences([sentences[i] for i in idx.tolist()], np.asarray(labels)[idx])
+
+
+def _take(split: LabelledSentences | SentencePairs, idx: np.ndarray):
+    if isinstance(split, LabelledSentences):
+        return _labelled(split.sentences, split.labels, idx)
+    return SentencePairs([split.first[i] for i in idx.tolist()], [split.second[i] for i in idx.tolist()],
+                         np.asarray(split.labels)[idx])
+
+
+def subsample_suite(suite: Suite, max_items: int, seed: int = 0) -> Suite:
+    """Every task cut to at most ``max_items`` items, each split shrunk by the same fraction (stratified by class).
+
+    Used for the slow reference encoders; a split keeps at least 10 items (two per STS subset).
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    if max_items < 20:
+        raise ValueError(f"max_items must be at least 20, got {max_items}.")
+    tasks = []
+    for t in suite.tasks:
+        frac = min(1.0, max_items / t.n_items)
+        splits = {}
+        for k, split in t.data.splits.items():
+            n = len(split)
+            keep = min(n, max(10 if t.kind != "sts" else 2, int(frac * n)))
+            labels = np.asarray(split.labels)
+            order = stratified_order(labels, seed) if t.n_classes else np.random.default_rng(seed).permutation(n)
+            splits[k] = _take(split, np.sort(order[:keep]))
+        tasks.append(replace(t, data=replace(t.data, splits=splits)))
+    return Suite(tasks, [*suite.notes, f"reference sub-suite: at most {max_items} items per task"])
+
+
+def as_cross_validation(task: SuiteTask) -> SuiteTask:
+    """The same single-sentence task with its splits merged into one ``all`` split: SentEval's nested-CV protocol.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    if task.kind != "classification":
+        raise ValueError(f"only classification tasks are cross-validated in SentEval; {task.name!r} is {task.kind!r}.")
+    parts = list(task.data.splits.values())
+    merged = LabelledSentences([s for p in parts for s in p.sentences], np.concatenate([p.labels for p in parts]))
+    return replace(task, data=replace(task.data, splits={"all": merged}))

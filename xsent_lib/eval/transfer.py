@@ -174,6 +174,8 @@ class RelatednessTask:
     (floor of the minimum, ceiling of the maximum): SICK gives 1..5 (5 classes), STS-B 0..5 (6 classes;
     SentEval squeezes STS-B into 5 classes, correlations do not depend on that choice). The classifier
     (logistic regression on ``features``) is selected on dev Pearson; the prediction is the expected score.
+    Splits of single labelled sentences (``.sentences``, e.g. a mean human rating) are scored the same way
+    on the sentence vector itself (``features`` is then ``"sentence"``).
     Book: chapter 3 (InferSent).
     """
 
@@ -184,6 +186,9 @@ class RelatednessTask:
         self.name = name or getattr(data, "name", "relatedness")
         if not {"train", "dev", "test"} <= set(self.splits):
             raise ValueError(f"relatedness task {self.name!r} needs train, dev and test splits, got {sorted(self.splits)}.")
+        self.single = all(hasattr(self.splits[k], "sentences") for k in ("train", "dev", "test"))
+        if self.single:
+            self.features = "sentence"
         train = np.asarray(self.splits["train"].labels, dtype=np.float64)
         low, high = score_range or (int(np.floor(train.min())), int(np.ceil(train.max())))
         if high <= low:
@@ -191,19 +196,25 @@ class RelatednessTask:
         self.low, self.n_classes = int(low), int(high - low + 1)
 
     def sentences(self) -> list[str]:
-        """All first and second sentences of all splits.
+        """All sentences of all splits (both sides of pairs).
 
         Book: chapter 3 (InferSent).
         """
+        if self.single:
+            return [s for p in self.splits.values() for s in p.sentences]
         return [s for p in self.splits.values() for s in (*p.first, *p.second)]
+
+    def _features(self, ev, split: Any) -> np.ndarray:
+        if self.single:
+            return ev.encode(list(split.sentences))
+        return pair_features(ev.encode(list(split.first)), ev.encode(list(split.second)), self.features)
 
     def run(self, ev) -> dict:
         """Fit the distribution head on train, select L2 on dev Pearson, score the test set.
 
         Book: chapter 3 (InferSent).
         """
-        f = {k: pair_features(ev.encode(list(v.first)), ev.encode(list(v.second)), self.features)
-             for k in ("train", "dev", "test") for v in [self.splits[k]]}
+        f = {k: self._features(ev, self.splits[k]) for k in ("train", "dev", "test")}
         t = {k: relatedness_targets(np.asarray(self.splits[k].labels, float).clip(self.low, self.low + self.n_classes - 1),
                                     self.low, self.n_classes) for k in ("train", "dev")}
         res = split_select(f["train"], t["train"], f["dev"], t["dev"], f["test"], ev.classifier_config(), pearson_metric)

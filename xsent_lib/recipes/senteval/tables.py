@@ -1,4 +1,4 @@
-"""Tables 3.3 and 3.4 from our runs, in the paper's labels, and the section's claims checked on them.
+"""Tables 3.1-3.4 from our runs, in the paper's labels, and section 3.1's claims declared as data.
 
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
@@ -10,9 +10,34 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from xsent_lib.recipes.senteval.baselines import REFERENCE_ENCODERS, Baseline
-from xsent_lib.recipes.senteval.suite import MLP_KINDS, PAPER_COLUMNS_33, PAPER_GROUP, Suite
+from xsent_lib.encoders.baselines import REFERENCE_ENCODERS
+from xsent_lib.eval.suite import MLP_KINDS, SINGLE_KINDS, Suite
+from xsent_lib.recipes.senteval.baselines import Baseline
+from xsent_lib.results.claims import Claim, PaperCell
 from xsent_lib.results.paper import paper_table
+
+PAPER_COLUMNS_33 = ("MR", "CR", "SUBJ", "MPQA", "SST-2", "SST-5", "TREC", "MRPC acc", "MRPC F1", "SICK-E")
+PAPER_GROUP = "Representation learning (transfer)"
+
+
+def suite_table(suite: Suite, single: bool = True) -> pd.DataFrame:
+    """Table 3.1 (``single=True``: single-sentence tasks) or 3.2 (pair tasks) for our suite, beside the paper's N and C.
+
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    table_id = "table_3_1" if single else "table_3_2"
+    paper = paper_table("thesis", table_id)
+    c_col = "C" if single else "output classes"
+    rows = []
+    for t in suite.select(SINGLE_KINDS if single else ("pairs", "relatedness", "sts")):
+        out = f"[{t.score_range[0]}, {t.score_range[1]}]" if t.n_classes is None else t.n_classes
+        ref = {"STS'14": "STS14"}.get(t.paper, t.paper)  # Table 3.2 spells it without the apostrophe
+        known = ref in paper.index
+        rows.append({"task": t.name, "stands in for": t.paper or "-", "data": t.source, "N": t.n_items,
+                     "what": t.description, "C / output": out, **t.example(),
+                     "paper N": 1000 * float(paper.at[ref, "N (thousands)"]) if known else None,
+                     "paper C": paper.at[ref, c_col] if known else None})
+    return pd.DataFrame(rows).set_index("task")
 
 
 # --------------------------------------------------------------------------------------------- tables
@@ -77,48 +102,62 @@ def _mean(row: Mapping[str, float], cols: Sequence[str]) -> float | None:
     return float(np.mean(vals)) if vals else None
 
 
-def _claim(claim: str, paper: str, ours: str, holds: bool | None) -> dict[str, Any]:
-    return {"claim": claim, "paper": paper, "ours": ours, "holds": holds}
+_G = f"{PAPER_GROUP} / "
 
 
-def senteval_claims(t33: Mapping[str, Mapping[str, float]], t34: Mapping[str, Mapping[str, float]],
-                    dims: Mapping[str, int], t33_reference: Mapping[str, Mapping[str, float]] | None = None,
-                    trained: Sequence[str] = tuple(REFERENCE_ENCODERS)) -> list[dict[str, Any]]:
-    """Section 3.1's claims checked on our numbers: ``claim | paper | ours | holds`` (None: not measurable here).
+def _cell(table: str, row: str, column: str) -> PaperCell:
+    return PaperCell("thesis", table, _G + row, column)
+
+
+SENTEVAL_CLAIMS: tuple[Claim, ...] = (
+    Claim("A bag of word vectors is within 5 points of the best sentence encoder (mean accuracy)",
+          "best trained encoder minus bag", "<=", 5.0,
+          (_cell("table_3_3", "SkipThought", "MR"), _cell("table_3_3", "GloVe LogReg", "MR")),
+          note="LogReg accuracy averaged over the classifier tasks both models ran; reference sub-suite first"),
+    Claim("An MLP adds at most 2 points over logistic regression (mean over tasks)", "largest MLP gain", "<=", 2.0,
+          (_cell("table_3_3", "GloVe MLP", "MR"), _cell("table_3_3", "GloVe LogReg", "MR")),
+          note="the largest mean gain over the models run with both classifiers"),
+    Claim("For the largest embedding an MLP gains nothing over LogReg (at most +0.5 point)",
+          "MLP gain of the largest embedding", "<=", 0.5,
+          "no MLP gain for SkipThought, the largest embedding of Table 3.3 (section 3.1's text)"),
+    Claim("Word vectors trained like fastText beat GloVe on unsupervised STS", "own skip-gram minus GloVe BoW STS",
+          ">", 0.0, (_cell("table_3_4", "fastText BoW", "STS'14"), _cell("table_3_4", "GloVe BoW", "STS'14")),
+          note="Pearson x100 averaged over the STS columns both bags ran"),
+    Claim("Cosine STS scores below a trained relatedness head on the same kind of pairs", "bag BoW STS", "<",
+          "bag BoW relatedness", (_cell("table_3_4", "GloVe BoW", "STS'14"), _cell("table_3_4", "GloVe BoW", "SICK-R")),
+          note="Pearson x100 of the GloVe bag, else our own skip-gram bag"),
+    Claim("Every baseline beats content-free random vectors by a wide margin (>= 5 points)",
+          "smallest lift over random vectors", ">=", 5.0, "(not in the thesis)"),
+)
+
+
+def senteval_numbers(t33: Mapping[str, Mapping[str, float]], t34: Mapping[str, Mapping[str, float]],
+                     dims: Mapping[str, int], t33_reference: Mapping[str, Mapping[str, float]] | None = None,
+                     trained: Sequence[str] = tuple(REFERENCE_ENCODERS)) -> dict[str, float | None]:
+    """The numbers :data:`SENTEVAL_CLAIMS` test, from our tables (None: not measurable in this run).
 
     ``t33``/``t34`` are :func:`table_3_3_ours` / :func:`table_3_4_ours` outputs, ``dims`` the embedding size
     per model (:attr:`Baseline.key`), ``t33_reference`` the Table 3.3 rows on the reference sub-suite (where the
-    ``trained`` sentence encoders and GloVe share the data). Tolerances are stated in the claim text.
+    ``trained`` sentence encoders and GloVe share the data).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
-    paper33, paper34 = paper_table("thesis", "table_3_3"), paper_table("thesis", "table_3_4")
-    g = f"{PAPER_GROUP} / "
     cols33 = [c for c in PAPER_COLUMNS_33 if c != "MRPC F1"]
-    claims = []
+    out: dict[str, float | None] = {c.lhs: None for c in SENTEVAL_CLAIMS}
+    out["bag BoW relatedness"] = None
 
     def model_of(label: str) -> str:
-        return label.removeprefix(g).rsplit(" ", 1)[0]
+        return label.removeprefix(_G).rsplit(" ", 1)[0]
 
-    # 1. bag of word vectors within a few points of the best sentence encoder
-    st, gl = paper33.loc[g + "SkipThought"], paper33.loc[g + "GloVe LogReg"]
-    common = [c for c in cols33 if pd.notna(st[c])]
-    paper_gap = float(st[common].mean() - gl[common].mean())
-    text = "A bag of word vectors is within 5 points of the best sentence encoder (mean accuracy)"
+    # 1. bag of word vectors against the best trained sentence encoder
     logreg = {model_of(k): v for k, v in (t33_reference or t33).items() if k.endswith(" LogReg")}
     bag = "GloVe" if "GloVe" in logreg else ("fastText" if "fastText" in logreg else None)
     others = {k: v for k, v in logreg.items() if k in trained}
     if bag and others:
         cols = [c for c in logreg[bag] if c in cols33 and all(c in v for v in others.values())]
         best = max(others, key=lambda k: _mean(others[k], cols) or -np.inf)
-        gap = _mean(others[best], cols) - _mean(logreg[bag], cols)
-        claims.append(_claim(text, f"SkipThought - GloVe LogReg = {paper_gap:+.1f}",
-                             f"{best} - {bag} BoW = {gap:+.1f} ({len(cols)} tasks)", bool(gap <= 5.0)))
-    else:
-        claims.append(_claim(text, f"SkipThought - GloVe LogReg = {paper_gap:+.1f}",
-                             "no trained sentence encoder in this run", None))
-    # 2. an MLP adds little over LogReg
-    paper_gain = float((paper33.loc[g + "GloVe MLP", cols33] - paper33.loc[g + "GloVe LogReg", cols33]).mean())
-    gains = {}  # per model, from the reference sub-suite first: there the models share the data
+        out["best trained encoder minus bag"] = _mean(others[best], cols) - _mean(logreg[bag], cols)
+    # 2. MLP over LogReg, per model, from the reference sub-suite first: there the models share the data
+    gains: dict[str, float] = {}
     for table in (t33_reference or {}, t33):
         for k, v in table.items():
             if k.endswith(" MLP") and k[:-4] + " LogReg" in table:
@@ -126,44 +165,27 @@ def senteval_claims(t33: Mapping[str, Mapping[str, float]], t34: Mapping[str, Ma
                 cols = [c for c in v if c in lr and c != "MRPC F1"]
                 gains.setdefault(model_of(k), float(np.mean([v[c] - lr[c] for c in cols])))
     if gains:
-        worst = max(gains.values())
-        claims.append(_claim("An MLP adds at most 2 points over logistic regression (mean over tasks)",
-                             f"GloVe MLP - LogReg = {paper_gain:+.1f}",
-                             ", ".join(f"{m} {d:+.1f}" for m, d in gains.items()), bool(worst <= 2.0)))
+        out["largest MLP gain"] = max(gains.values())
         sized = {m: d for m, d in gains.items() if m in dims}
         if len(sized) >= 2:
-            big, small = max(sized, key=dims.get), min(sized, key=dims.get)
-            claims.append(_claim("For the largest embedding an MLP gains nothing over LogReg (at most +0.5 point)",
-                                 "no MLP gain for SkipThought (4800-d)",
-                                 f"{big} ({dims[big]}-d) {sized[big]:+.1f}; {small} ({dims[small]}-d) {sized[small]:+.1f}",
-                                 bool(sized[big] <= 0.5)))
-    # 3. fastText-style vectors beat GloVe on STS; 4. unsupervised STS is harder than trained relatedness
+            out["MLP gain of the largest embedding"] = sized[max(sized, key=dims.get)]
+    # 3. own skip-gram against GloVe on STS; 4. cosine STS against trained relatedness
     sts_cols = ["STS'12", "STS'13", "STS'14", "STS'15", "STS'16"]
-    ft, gv = paper34.loc[g + "fastText BoW", sts_cols].mean(), paper34.loc[g + "GloVe BoW", sts_cols].mean()
-    ours_ft, ours_gv = t34.get(g + "fastText BoW", {}), t34.get(g + "GloVe BoW", {})
+    ours_ft, ours_gv = t34.get(_G + "fastText BoW", {}), t34.get(_G + "GloVe BoW", {})
     sts_ours = [c for c in sts_cols if c in ours_ft and c in ours_gv]
     if sts_ours:
-        d = 100 * (_mean(ours_ft, sts_ours) - _mean(ours_gv, sts_ours))
-        claims.append(_claim("Word vectors trained like fastText beat GloVe on unsupervised STS",
-                             f"fastText - GloVe BoW = {ft - gv:+.1f}", f"own skip-gram - GloVe BoW = {d:+.1f}",
-                             bool(d > 0)))
-    for label, row in ((g + "GloVe BoW", ours_gv), (g + "fastText BoW", ours_ft)):
+        out["own skip-gram minus GloVe BoW STS"] = 100 * (_mean(ours_ft, sts_ours) - _mean(ours_gv, sts_ours))
+    for row in (ours_gv, ours_ft):
         if row and "SICK-R" in row and any(c in row for c in sts_cols):
-            p = paper34.loc[g + "GloVe BoW"]
-            s = 100 * _mean(row, [c for c in sts_cols if c in row])
-            claims.append(_claim("Cosine STS scores below a trained relatedness head on the same kind of pairs",
-                                 f"GloVe BoW: STS'12-16 {p[sts_cols].mean():.1f} vs SICK-R {p['SICK-R']:.1f}",
-                                 f"{label.removeprefix(g)}: STS {s:.1f} vs relatedness {100 * row['SICK-R']:.1f}",
-                                 bool(s < 100 * row["SICK-R"])))
+            out["bag BoW STS"] = 100 * _mean(row, [c for c in sts_cols if c in row])
+            out["bag BoW relatedness"] = 100 * row["SICK-R"]
             break
-    # 5. the floor: content-free vectors are at chance, bags far above
+    # 5. the floor: content-free vectors against every other baseline
     floor = {k: v for k, v in t33.items() if k.startswith("Random sentence vectors LogReg")}
     if floor:
         f = next(iter(floor.values()))
         bags = {model_of(k): v for k, v in t33.items() if k.endswith(" LogReg") and "Random" not in k}
         cols = [c for c in f if c in PAPER_COLUMNS_33 and c != "MRPC F1"]
         if bags and cols:
-            lift = min(_mean(v, cols) - _mean(f, cols) for v in bags.values())
-            claims.append(_claim("Every baseline beats content-free random vectors by a wide margin (>= 5 points)",
-                                 "(not in the thesis)", f"smallest lift over the floor {lift:+.1f}", bool(lift >= 5)))
-    return claims
+            out["smallest lift over random vectors"] = min(_mean(v, cols) - _mean(f, cols) for v in bags.values())
+    return out
