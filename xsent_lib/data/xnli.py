@@ -253,7 +253,9 @@ def real_xnli(data_dir: str | Path, langs: Sequence[str], max_train: int | None 
         pairs = list(dict.fromkeys(zip(train.premises, other.premises)))
         if max_parallel is not None:
             pairs = pairs[: max_parallel + n_parallel_dev]
-        held = min(n_parallel_dev, max(1, len(pairs) // 5))
+        held = min(n_parallel_dev, max(2, len(pairs) // 5))
+        if len(pairs) - held < 2:
+            raise ValueError(f"{lang}: only {len(pairs)} distinct premises; alignment needs at least 4.")
         parallel[lang] = ([p[0] for p in pairs[:-held]], [p[1] for p in pairs[:-held]])
         parallel_dev[lang] = ([p[0] for p in pairs[-held:]], [p[1] for p in pairs[-held:]])
     notes = ["bitext = MultiNLI train premises and their XNLI-MT machine translations (the paper: UN, Europarl, "
