@@ -1,6 +1,7 @@
 """The XNLI recipe (thesis section 4.2, Conneau et al. 2018c): the chapter's plan, sizes and claims.
 
-English encoders are trained on NLI (chapter 3's recipe, :mod:`xsent_lib.train.nli`) or pretrained (X-CBOW),
+English encoders are trained on NLI with Adam as in the paper (:mod:`xsent_lib.train.xnli`, on chapter 3's
+batches and loss) or pretrained (X-CBOW),
 then frozen; one target encoder per language is aligned to them on bitext (:mod:`xsent_lib.train.alignment`)
 and scored zero-shot with the English classifier (:mod:`xsent_lib.eval.xnli`); translate-train and
 translate-test use the benchmark's translator. Data come from :mod:`xsent_lib.data.xnli`.
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from xsent_lib.base.runtime import seed_everything
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.formats import NLIData
 from xsent_lib.data.formats.vectors import WordVectors
@@ -24,13 +26,13 @@ from xsent_lib.data.nli_corpus import NLICorpus
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.data.word_setup import WordSetup, build_word_setup
 from xsent_lib.data.xnli import XNLIBenchmark, real_xnli, synthetic_xnli, typological_distance
-from xsent_lib.encoders import BagOfVectorsEncoder, NLIClassifier, NLIModel
+from xsent_lib.encoders import BagOfVectorsEncoder, NLIClassifier, NLIModel, build_encoder
 from xsent_lib.eval.xnli import pair_accuracy, rank_correlation, translate_test_accuracies, with_average
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
 from xsent_lib.train.alignment import AlignConfig, AlignRun, align_encoder, target_encoder, translated_embeddings
-from xsent_lib.train.loop import fit
-from xsent_lib.train.nli import InferSentConfig, NLIRun, nli_batches, nli_step_loss, small_on_cpu, train_nli_encoder
+from xsent_lib.train.nli import NLIRun, small_on_cpu
+from xsent_lib.train.xnli import train_english_nli
 
 # Which XNLI language column each invented language of the world stands beside (closest typology; a stand-in,
 # not a translation of that language): Romance-like -> fr, Germanic-like -> de, Turkic-like (SOV, suffixes)
@@ -76,9 +78,9 @@ class XNLIPlan:
         return asdict(self)
 
 
-SMOKE = XNLIPlan(("xa", "xd"), 900, 150, 150, 400, 100, 16, 1, AlignConfig(epochs=1, eval_every=3, batch_size=32),
+SMOKE = XNLIPlan(("xa", "xd"), 900, 150, 150, 400, 100, 16, 2, AlignConfig(epochs=1, eval_every=3, batch_size=32),
                  ("bilstm-max",), ("xa",), ("xa",), "xd", (100, 400), (0,), glove=False)
-BOOK = XNLIPlan(("xa", "xb", "xc", "xd", "xe"), 5000, 1000, 1000, 3000, 300, 64, 3,
+BOOK = XNLIPlan(("xa", "xb", "xc", "xd", "xe"), 5000, 1000, 1000, 3000, 300, 64, 4,
                 AlignConfig(epochs=3, eval_every=24), ("bilstm-max", "bilstm-last"), ("xa", "xd"), ("xa", "xd"),
                 "xd", (300, 1000, 3000), (0, 1), glove=True)
 FULL = XNLIPlan(("fr", "es", "de", "el", "bg", "ru", "tr", "ar", "vi", "th", "zh", "hi", "sw", "ur"), 392_702,
@@ -130,34 +132,34 @@ def english_words(bench: XNLIBenchmark, vectors: WordVectors | None, seed: int) 
                             source="GloVe 6B" if vectors is not None else "")
 
 
-def nli_config(plan: XNLIPlan) -> InferSentConfig:
-    """Chapter 3's NLI recipe at the plan's width and epochs, with XNLI's classifier (128 hidden units).
-
+def english_model(name: str, words: WordSetup, plan: XNLIPlan, seed: int) -> tuple[NLIModel, TextPipeline]:
+    """A fresh English NLI model and the pipeline it reads: ``"bilstm-max"`` / ``"bilstm-last"`` (``plan.width``
+    units per direction, on ``words``' vectors, fixed when pretrained) or ``"cbow"`` (X-CBOW: the average of the
+    fixed vectors, nothing to train below the classifier); XNLI's classifier on top (128 hidden units, dropout
+    0.1; P3 names no activation, we keep chapter 3's tanh).
     Book: chapter 6 (XNLI and aligned encoders).
     """
-    return InferSentConfig(width=plan.width, epochs=plan.nli_epochs, classifier_hidden=128)
+    seed_everything(seed)
+    if name == "cbow":
+        pipeline = words.bow_pipeline
+        encoder = BagOfVectorsEncoder(len(pipeline.vocab), words.dim, embeddings=words.weights, freeze=True,
+                                      pipeline=pipeline)
+    else:
+        pipeline = words.pipeline
+        encoder = build_encoder(name, len(pipeline.vocab), word_dim=words.dim, embeddings=words.weights,
+                                freeze_embeddings=words.frozen, pipeline=pipeline, hidden_dim=plan.width)
+    return NLIModel(encoder, NLIClassifier(encoder.output_dim, 128, dropout=0.1)), pipeline
 
 
 def train_english(name: str, bench: XNLIBenchmark, words: WordSetup, plan: XNLIPlan, *, device: str | torch.device,
                   seed: int) -> NLIRun:
-    """The frozen English side: ``"bilstm-max"`` / ``"bilstm-last"`` trained on English NLI with chapter 3's
-    recipe, or ``"cbow"`` (X-CBOW): the average of the fixed word vectors with only the classifier trained.
-
-    Book: chapter 6 (XNLI and aligned encoders).
+    """The frozen English side, trained on English NLI with Adam as in P3 (:func:`train_english_nli`); for
+    ``"cbow"`` only the classifier learns. Book: chapter 6 (XNLI and aligned encoders).
     """
+    model, pipeline = english_model(name, words, plan, seed)
     corpus = NLICorpus(bench.train, bench.dev["en"], bench.test["en"], bench.source)
-    config = nli_config(plan)
-    if name != "cbow":
-        return train_nli_encoder(name, corpus, words, config, device=device, seed=seed)
-    torch.manual_seed(seed)
-    bag = BagOfVectorsEncoder(len(words.bow_pipeline.vocab), words.dim, embeddings=words.weights, freeze=True,
-                              pipeline=words.bow_pipeline)
-    model = NLIModel(bag, NLIClassifier(words.dim, config.classifier_hidden, activation=config.classifier_activation))
-    history = fit(model, nli_step_loss, nli_batches(words.bow_pipeline, bench.train, config.batch_size, seed),
-                  optimizer="adam", epochs=plan.nli_epochs + 1, device=device, seed=seed, progress=False,
-                  dev_fn=lambda m: pair_accuracy(m.classifier, m.encoder, bench.dev["en"], device=device))
-    return NLIRun("cbow", words.dim, model, history, float(history.best_dev),
-                  pair_accuracy(model.classifier, bag, bench.test["en"], device=device), float(sum(history.wall_time)))
+    return train_english_nli(name, model, pipeline, corpus, epochs=plan.nli_epochs, width=plan.width, device=device,
+                             seed=seed)
 
 
 def target_words(lang: str, english: NLIRun, words: WordSetup, bench: XNLIBenchmark,
@@ -210,7 +212,8 @@ def zero_shot_accuracy(english: NLIRun, run: AlignRun, data: NLIData, device: st
 def translate_train(lang: str, english: NLIRun, words: WordSetup, bench: XNLIBenchmark, world: SyntheticWorld | None,
                     plan: XNLIPlan, *, device: str | torch.device, seed: int) -> NLIRun:
     """TRANSLATE TRAIN: the English training pairs translated into ``lang`` by the benchmark's translator, and a
-    BiLSTM-max trained on them from scratch (target vectors initialised as for alignment, then trained).
+    BiLSTM-max trained on them from scratch like the English one (target vectors initialised as for alignment,
+    then trained with the model).
     Book: chapter 6 (XNLI and aligned encoders).
     """
     if bench.translate is None:
@@ -218,8 +221,10 @@ def translate_train(lang: str, english: NLIRun, words: WordSetup, bench: XNLIBen
     moved = NLIData(bench.translate(list(bench.train.premises), "en", lang),
                     bench.translate(list(bench.train.hypotheses), "en", lang), np.asarray(bench.train.labels))
     tw = target_words(lang, english, words, bench, world, seed)
+    model, pipeline = english_model("bilstm-max", tw, plan, seed)
     corpus = NLICorpus(moved, bench.dev[lang], bench.test[lang], f"{bench.source}, translated into {lang}")
-    return train_nli_encoder("bilstm-max", corpus, tw, nli_config(plan), device=device, seed=seed)
+    return train_english_nli("bilstm-max", model, pipeline, corpus, epochs=plan.nli_epochs, width=plan.width,
+                             device=device, seed=seed)
 
 
 def translate_test(english: NLIRun, bench: XNLIBenchmark, translate: Any,
