@@ -56,3 +56,14 @@ def test_claims_from_numbers():
     table5 = rec.table_5_ours(ablation)
     assert "ft = 1, λ = 0.0 (no negatives)" in table5 and table5["ft = 1, λ = 0.5"] == {"fr": 60.0}
     assert rec.label_columns(side_by_side("xnli2018", "table_5", table5), ["en", "xa"]).columns[0][0] == "fr | xa"
+
+
+def test_synthetic_translate_test_and_small_bitext():
+    bench, plan, world = rec.benchmark(rec.SMOKE, 3)
+    assert world is not None and bench.languages == ["en", "xa", "xd"]
+    words = rec.english_words(bench, None, 0)
+    english = rec.train_english("cbow", bench, words, replace(plan, nli_epochs=1), device="cpu", seed=0)
+    ttest = rec.translate_test(english, bench, bench.translate)
+    assert ttest is not None and ttest["xa"] == ttest["xd"] == ttest["en"] == english.test_acc  # exact translation
+    run = rec.align_language(english, "xa", words, bench, world, plan.align, n_parallel=100, device="cpu", seed=0)
+    assert run.config.epochs == 4 * plan.align.epochs  # a quarter of the bitext, as many steps
