@@ -53,6 +53,8 @@ def test_claims_from_numbers():
     claims = {c["claim"]: c["holds"] for c in rec.xnli_claims(numbers)}
     assert claims["X-BiLSTM-max beats X-BiLSTM-last"] is None  # not run: not testable, never silently true
     assert all(v for k, v in claims.items() if k != "X-BiLSTM-max beats X-BiLSTM-last")
+    lines = rec.run_summary(rows, {}, curve + [{"n": 10, "seed": 1, "acc": 44.0}])
+    assert lines[0].startswith("X-BiLSTM-max: mean 63.3 over 3") and "40.0 to 44.0 over 2 seeds" in lines[-1]
     table5 = rec.table_5_ours(ablation)
     assert "ft = 1, λ = 0.0 (no negatives)" in table5 and table5["ft = 1, λ = 0.5"] == {"fr": 60.0}
     assert rec.label_columns(side_by_side("xnli2018", "table_5", table5), ["en", "xa"]).columns[0][0] == "fr | xa"

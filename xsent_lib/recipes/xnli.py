@@ -336,6 +336,32 @@ def claim_numbers(rows: Mapping[str, Mapping[str, float | None]], ablation: Mapp
             "acc at fewest parallel": at(ns[0]) if ns else None, "acc at most parallel": at(ns[-1]) if ns else None}
 
 
+def run_summary(rows: Mapping[str, Mapping[str, float | None]],
+                aligned: Mapping[str, Mapping[str, AlignRun]], parallel_curve: Sequence[Mapping[str, float]]) -> list[str]:
+    """Plain sentences stating what the run produced (averages, extremes, where alignment stopped, seed spread).
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    out = []
+    for key, name in (("x-max", "X-BiLSTM-max"), ("x-last", "X-BiLSTM-last"), ("x-cbow", "X-CBOW"),
+                      ("ttest-wbw", "translate-test (word-by-word)"), ("tt", "translate-train")):
+        accs = {lang: v for lang, v in rows.get(key, {}).items() if lang != "en" and v is not None}
+        if accs:
+            lo, hi = min(accs, key=accs.get), max(accs, key=accs.get)
+            out.append(f"{name}: mean {np.mean(list(accs.values())):.1f} over {len(accs)} target languages "
+                       f"(highest {hi} {accs[hi]:.1f}, lowest {lo} {accs[lo]:.1f}); English {rows[key].get('en', float('nan')):.1f}.")
+    for name, runs in aligned.items():
+        last = [lang for lang, run in runs.items() if run.history.best_epoch == len(run.history.epoch)]
+        if last:
+            out.append(f"{name}: the last alignment epoch was the best for {', '.join(last)} "
+                       f"({len(last)} of {len(runs)} languages).")
+    for n in sorted({p["n"] for p in parallel_curve}):
+        accs = [p["acc"] for p in parallel_curve if p["n"] == n]
+        if len(accs) > 1:
+            out.append(f"{n} parallel sentences: accuracy {min(accs):.1f} to {max(accs):.1f} over {len(accs)} seeds.")
+    return out
+
+
 def _cells(table: str, row: str, cols: Sequence[str]) -> list[PaperCell]:
     return [PaperCell("thesis", table, row, c) for c in cols]
 
