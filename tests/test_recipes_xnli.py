@@ -66,6 +66,7 @@ def test_synthetic_translate_test_and_small_bitext():
     words = rec.english_words(bench, None, 0)
     english = rec.train_english("cbow", bench, words, replace(plan, nli_epochs=1), device="cpu", seed=0)
     ttest = rec.translate_test(english, bench, bench.translate)
-    assert ttest is not None and ttest["xa"] == ttest["xd"] == ttest["en"] == english.test_acc  # exact translation
+    # exact translation: English accuracy, up to sentences a language without articles (xd) merges
+    assert ttest is not None and ttest["xa"] == ttest["en"] == english.test_acc and abs(ttest["xd"] - ttest["en"]) < 3
     run = rec.align_language(english, "xa", words, bench, world, plan.align, n_parallel=100, device="cpu", seed=0)
     assert run.config.epochs == 4 * plan.align.epochs  # a quarter of the bitext, as many steps
