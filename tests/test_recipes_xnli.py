@@ -31,6 +31,8 @@ def test_full_profile_runs_on_xnli_layout():
     assert set(table[rec.ROWS["x-cbow"]]) == {"en", "fr", "avg"}
     shown = side_by_side("xnli2018", "table_4", table)
     assert shown.loc["X-CBOW", ("fr", "paper")] == pytest.approx(60.3)
+    thesis = side_by_side("thesis", "table_4_10", rec.thesis_labels(table), short_rows=False)
+    assert thesis.loc[rec.THESIS_ROWS[rec.ROWS["x-cbow"]], ("fr", "paper")] == pytest.approx(60.3)
 
 
 def test_rejects_missing_data(tmp_path):
