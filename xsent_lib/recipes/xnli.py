@@ -1,0 +1,416 @@
+"""The XNLI recipe (thesis section 4.2, Conneau et al. 2018c): the chapter's plan, sizes and claims.
+
+English encoders are trained on NLI with Adam as in the paper (:mod:`xsent_lib.train.xnli`, on chapter 3's
+batches and loss) or pretrained (X-CBOW),
+then frozen; one target encoder per language is aligned to them on bitext (:mod:`xsent_lib.train.alignment`)
+and scored zero-shot with the English classifier (:mod:`xsent_lib.eval.xnli`); translate-train and
+translate-test use the benchmark's translator. Data come from :mod:`xsent_lib.data.xnli`.
+Book: chapter 6 (XNLI and aligned encoders).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import torch
+
+from xsent_lib.base.runtime import seed_everything
+from xsent_lib.base.threads import single_thread
+from xsent_lib.data.formats import NLIData
+from xsent_lib.data.formats.vectors import WordVectors
+from xsent_lib.data.nli_corpus import NLICorpus
+from xsent_lib.data.synthetic import SyntheticWorld
+from xsent_lib.data.word_setup import WordSetup, build_word_setup
+from xsent_lib.data.xnli import XNLIBenchmark, real_xnli, synthetic_xnli, typological_distance
+from xsent_lib.encoders import BagOfVectorsEncoder, NLIClassifier, NLIModel, build_encoder
+from xsent_lib.eval.xnli import pair_accuracy, rank_correlation, translate_test_accuracies, with_average
+from xsent_lib.results.claims import Claim, PaperCell, check_claims
+from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
+from xsent_lib.train.alignment import AlignConfig, AlignRun, align_encoder, target_encoder, translated_embeddings
+from xsent_lib.train.nli import NLIRun, small_on_cpu
+from xsent_lib.train.xnli import train_english_nli
+
+# Which XNLI language column each invented language of the world stands beside (closest typology; a stand-in,
+# not a translation of that language): Romance-like -> fr, Germanic-like -> de, Turkic-like (SOV, suffixes)
+# -> tr, Celtic-like (VSO) -> ar (VSO), Japonic-like (SOV, postpositions, case particles) -> hi.
+PAPER_COLUMN: dict[str, str] = {"en": "en", "xa": "fr", "xe": "de", "xd": "tr", "xc": "ar", "xb": "hi"}
+ROWS = {"tt": "TRANSLATE TRAIN / BiLSTM-max", "ttest": "TRANSLATE TEST / BiLSTM-max",
+        "x-max": "XNLI multilingual sentence encoders (in-domain) / X-BiLSTM-max",
+        "x-last": "XNLI multilingual sentence encoders (in-domain) / X-BiLSTM-last",
+        "x-cbow": "Pretrained multilingual sentence encoders (transfer learning) / X-CBOW"}
+# The same rows as labelled in the thesis's Table 4.10 (same numbers as XNLI's Table 4).
+THESIS_ROWS = {ROWS["tt"]: "Machine translation baselines (TRANSLATE TRAIN) / BiLSTM-max",
+               ROWS["ttest"]: "Machine translation baselines (TRANSLATE TEST) / BiLSTM-max",
+               ROWS["x-max"]: "Evaluation of XNLI multilingual sentence encoders (in-domain) / X-BiLSTM-max",
+               ROWS["x-last"]: "Evaluation of XNLI multilingual sentence encoders (in-domain) / X-BiLSTM-last",
+               ROWS["x-cbow"]: "Evaluation of pretrained multilingual sentence encoders (transfer learning) / X-CBOW"}
+# Display labels of the Table 4 rows (the paper's section names shortened; both MT sections use BiLSTM-max).
+SHORT_ROWS = {ROWS["tt"]: "TRANSLATE TRAIN, BiLSTM-max", ROWS["ttest"]: "TRANSLATE TEST, BiLSTM-max",
+              ROWS["x-max"]: "X-BiLSTM-max", ROWS["x-last"]: "X-BiLSTM-last", ROWS["x-cbow"]: "X-CBOW"}
+ABLATION_ROWS = {"ft = 1, λ = 0.25": "ft = 1, λ = 0.25 [default]", "ft = 1, λ = 0": "ft = 1, λ = 0.0 (no negatives)",
+                 "ft = 1, λ = 0.5": "ft = 1, λ = 0.5", "ft = 0, λ = 0.25": "ft = 0, λ = 0.25"}
+
+
+@dataclass(frozen=True)
+class XNLIPlan:
+    """Sizes of one profile: languages, data, English training, alignment, ablation, translate-train, curve.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+
+    languages: tuple[str, ...]
+    n_train: int
+    n_dev: int
+    n_test: int
+    n_parallel: int
+    n_parallel_dev: int
+    width: int
+    nli_epochs: int
+    align: AlignConfig
+    encoders: tuple[str, ...]
+    ablation_languages: tuple[str, ...]
+    translate_train_languages: tuple[str, ...]
+    curve_language: str
+    curve_sizes: tuple[int, ...]
+    curve_seeds: tuple[int, ...]
+    glove: bool
+
+    def summary(self) -> dict[str, Any]:
+        """The plan as plain values, for metrics.json. Book: chapter 6 (XNLI and aligned encoders)."""
+        return asdict(self)
+
+
+SMOKE = XNLIPlan(("xa", "xd"), 900, 150, 150, 400, 100, 16, 2, AlignConfig(epochs=1, eval_every=3, batch_size=32),
+                 ("bilstm-max",), ("xa",), ("xa",), "xd", (100, 400), (0,), glove=False)
+BOOK = XNLIPlan(("xa", "xb", "xc", "xd", "xe"), 5000, 1000, 1000, 3000, 300, 64, 4,
+                AlignConfig(epochs=4, eval_every=24), ("bilstm-max", "bilstm-last"), ("xa", "xd"), ("xa", "xd"),
+                "xd", (300, 1000, 3000), (0, 1), glove=True)
+FULL = XNLIPlan(("fr", "es", "de", "el", "bg", "ru", "tr", "ar", "vi", "th", "zh", "hi", "sw", "ur"), 392_702,
+                2490, 5010, 500_000, 2000, 512, 10, AlignConfig(epochs=5, eval_every=2000, batch_size=128),
+                ("bilstm-max", "bilstm-last"), ("fr", "ru", "zh"), ("fr", "ru", "zh"), "fr",
+                (10_000, 100_000, 500_000), (0, 1, 2), glove=True)
+SYNTHETIC_FULL = replace(BOOK, n_train=50_000, n_parallel=50_000, width=256, nli_epochs=5,
+                         curve_sizes=(1000, 5000, 50_000), curve_seeds=(0, 1, 2))
+
+
+def benchmark(plan: XNLIPlan, seed: int, data_dir: str | Path | None = None,
+              real: bool = False) -> tuple[XNLIBenchmark, XNLIPlan, SyntheticWorld | None]:
+    """The chapter's data: XNLI 1.0 + XNLI-MT from ``data_dir`` when ``real`` (full profile), else the
+    synthetic world's XNLI-shaped set at ``plan``'s sizes (the full plan falls back to :data:`SYNTHETIC_FULL`).
+    Real data keep the plan's languages that have an XNLI-MT training file (the others are noted).
+    Returns the benchmark, the plan actually used and the world (``None`` for real data).
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    if real:
+        if data_dir is None:
+            raise ValueError("real XNLI needs data_dir (the folder holding XNLI-1.0/ and XNLI-MT-1.0/).")
+        mt = Path(data_dir) / "XNLI-MT-1.0" / "multinli"
+        requested = plan.languages
+        langs = tuple(lang for lang in requested if (mt / f"multinli.train.{lang}.tsv").is_file())
+        if not langs:
+            raise FileNotFoundError(f"no XNLI-MT training file for {list(plan.languages)} under {mt}.")
+        plan = replace(plan, languages=langs, ablation_languages=tuple(x for x in plan.ablation_languages if x in langs),
+                       translate_train_languages=tuple(x for x in plan.translate_train_languages if x in langs),
+                       curve_language=plan.curve_language if plan.curve_language in langs else langs[0])
+        bench = real_xnli(data_dir, langs, max_train=plan.n_train, max_parallel=plan.n_parallel,
+                          n_parallel_dev=plan.n_parallel_dev)
+        missing = [lang for lang in requested if lang not in langs]
+        if missing:
+            bench.notes.append(f"languages without XNLI-MT files in data_dir, skipped: {missing}")
+        return bench, plan, None
+    if plan is FULL:
+        plan = SYNTHETIC_FULL
+    world = SyntheticWorld(seed)
+    return synthetic_xnli(world, plan.languages, plan.n_train, plan.n_dev, plan.n_test, plan.n_parallel,
+                          plan.n_parallel_dev), plan, world
+
+
+def english_words(bench: XNLIBenchmark, vectors: WordVectors | None, seed: int) -> WordSetup:
+    """English vocabulary and word vectors (GloVe fixed when given, else random and trained), chapter 3's way.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    return build_word_setup(bench.sentences("en"), vectors, dim=50, seed=seed,
+                            source="GloVe 6B" if vectors is not None else "")
+
+
+def english_model(name: str, words: WordSetup, plan: XNLIPlan, seed: int) -> tuple[NLIModel, TextPipeline]:
+    """A fresh English NLI model and the pipeline it reads: ``"bilstm-max"`` / ``"bilstm-last"`` (``plan.width``
+    units per direction, on ``words``' vectors, fixed when pretrained) or ``"cbow"`` (X-CBOW: the average of the
+    fixed vectors, nothing to train below the classifier); XNLI's classifier on top (128 hidden units, dropout
+    0.1; P3 names no activation, we keep chapter 3's tanh).
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    seed_everything(seed)
+    if name == "cbow":
+        pipeline = words.bow_pipeline
+        encoder = BagOfVectorsEncoder(len(pipeline.vocab), words.dim, embeddings=words.weights, freeze=True,
+                                      pipeline=pipeline)
+    else:
+        pipeline = words.pipeline
+        encoder = build_encoder(name, len(pipeline.vocab), word_dim=words.dim, embeddings=words.weights,
+                                freeze_embeddings=words.frozen, pipeline=pipeline, hidden_dim=plan.width)
+    return NLIModel(encoder, NLIClassifier(encoder.output_dim, 128, dropout=0.1)), pipeline
+
+
+def train_english(name: str, bench: XNLIBenchmark, words: WordSetup, plan: XNLIPlan, *, device: str | torch.device,
+                  seed: int) -> NLIRun:
+    """The frozen English side, trained on English NLI with Adam as in P3 (:func:`train_english_nli`); for
+    ``"cbow"`` only the classifier learns. Book: chapter 6 (XNLI and aligned encoders).
+    """
+    model, pipeline = english_model(name, words, plan, seed)
+    corpus = NLICorpus(bench.train, bench.dev["en"], bench.test["en"], bench.source)
+    return train_english_nli(name, model, pipeline, corpus, epochs=plan.nli_epochs, width=plan.width, device=device,
+                             seed=seed)
+
+
+def target_words(lang: str, english: NLIRun, words: WordSetup, bench: XNLIBenchmark,
+                 world: SyntheticWorld | None, seed: int) -> WordSetup:
+    """The target language's vocabulary (from its bitext and NLI sides) and initial vectors: the English vector
+    of each word's gold-lexicon translation (synthetic world; all concepts, inflected forms), random for the
+    other words and for every word of a real language (no aligned vectors are in the data cache).
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    bag = isinstance(english.encoder, BagOfVectorsEncoder)
+    eos = (None, None) if bag else (BOS_TOKEN, EOS_TOKEN)
+    pipeline = TextPipeline.fit(bench.sentences(lang), WordTokenizer(), bos=eos[0], eos=eos[1])
+    pairs: list[tuple[str, str]] = []
+    if world is not None:
+        lex = world.lexicon(lang, "en", inflected=True)
+        pairs = [*lex.train, *lex.test]
+    src_pipeline = words.bow_pipeline if bag else words.pipeline
+    weights, coverage = translated_embeddings(english.encoder, src_pipeline, pipeline, pairs, seed)
+    return WordSetup(pipeline, TextPipeline(pipeline.tokenizer, pipeline.vocab), weights, False,
+                     "English vectors of gold-lexicon translations" if pairs else "random", coverage)
+
+
+def align_language(english: NLIRun, lang: str, words: WordSetup, bench: XNLIBenchmark, world: SyntheticWorld | None,
+                   config: AlignConfig, *, n_parallel: int | None = None, curve: bool = False,
+                   device: str | torch.device = "auto", seed: int = 0) -> AlignRun:
+    """Align a target-language copy of ``english``'s encoder for ``lang`` on (the first ``n_parallel`` pairs of)
+    the bitext, with the epochs scaled up so that a smaller bitext gets as many steps as the whole one; with
+    ``curve``, target dev accuracy is sampled along training for Figure 2.
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    tw = target_words(lang, english, words, bench, world, seed)
+    target = target_encoder(english.encoder, tw.pipeline, tw.weights, fine_tune=config.fine_tune)
+    en, tgt = bench.parallel[lang]
+    n = len(en) if n_parallel is None else min(n_parallel, len(en))
+    if n < len(en):  # fewer sentences, as many steps: the curve then measures data, not training time
+        config = replace(config, epochs=max(1, round(config.epochs * len(en) / n)))
+    evaluate = (lambda enc: pair_accuracy(english.model.classifier, enc, bench.dev[lang], device=device)) if curve else None
+    if not curve:
+        config = replace(config, eval_every=None)
+    with single_thread(small_on_cpu(english.width, device)):
+        return align_encoder(english.encoder, target, (en[:n], tgt[:n]), bench.parallel_dev[lang], config,
+                             evaluate=evaluate, init_coverage=tw.coverage, device=device, seed=seed)
+
+
+def zero_shot_accuracy(english: NLIRun, run: AlignRun, data: NLIData, device: str | torch.device = "auto") -> float:
+    """Zero-shot accuracy (percent) of an aligned target encoder with the English classifier.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    return pair_accuracy(english.model.classifier, run.encoder, data, device=device)
+
+
+def translate_train(lang: str, english: NLIRun, words: WordSetup, bench: XNLIBenchmark, world: SyntheticWorld | None,
+                    plan: XNLIPlan, *, device: str | torch.device, seed: int) -> NLIRun:
+    """TRANSLATE TRAIN: the English training pairs translated into ``lang`` by the benchmark's translator, and a
+    BiLSTM-max trained on them from scratch like the English one (target vectors initialised as for alignment,
+    then trained with the model).
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    if bench.translate is None:
+        raise ValueError("translate-train needs a translator; this benchmark has none.")
+    moved = NLIData(bench.translate(list(bench.train.premises), "en", lang),
+                    bench.translate(list(bench.train.hypotheses), "en", lang), np.asarray(bench.train.labels))
+    tw = target_words(lang, english, words, bench, world, seed)
+    model, pipeline = english_model("bilstm-max", tw, plan, seed)
+    corpus = NLICorpus(moved, bench.dev[lang], bench.test[lang], f"{bench.source}, translated into {lang}")
+    return train_english_nli("bilstm-max", model, pipeline, corpus, epochs=plan.nli_epochs, width=plan.width,
+                             device=device, seed=seed)
+
+
+def translate_test(english: NLIRun, bench: XNLIBenchmark, translate: Any,
+                   device: str | torch.device = "auto") -> dict[str, float] | None:
+    """TRANSLATE TEST: every test set translated into English and read by the English model (``None`` when the
+    translator cannot translate the test sets, e.g. XNLI-MT's train-only translations).
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    if translate is None:
+        return None
+    probe = next((lang for lang in bench.test if lang != "en"), None)
+    try:
+        if probe is not None:
+            translate(bench.test[probe].premises[:1], probe, "en")
+    except KeyError:
+        return None
+    return translate_test_accuracies(english.model.classifier, english.encoder, bench.test, translate, device=device)
+
+
+# ----------------------------------------------------------------------------------------------- tables
+def paper_row(accuracies: Mapping[str, float | None]) -> dict[str, float | None]:
+    """Our per-language accuracies keyed by the paper's columns (:data:`PAPER_COLUMN`; real codes stay).
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    return {PAPER_COLUMN.get(lang, lang): value for lang, value in accuracies.items()}
+
+
+def label_columns(frame: pd.DataFrame, languages: Sequence[str]) -> pd.DataFrame:
+    """Relabel a side-by-side table's paper columns with the language of ours under each, e.g. ``"fr | xa"``.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    ours = {PAPER_COLUMN.get(lang, lang): lang for lang in languages}
+    names = {c: f"{c} | {ours[c]}" if c in ours and ours[c] != c else c for c in frame.columns.get_level_values(0)}
+    return frame.rename(columns=names, level=0)
+
+
+def ablation_settings(default: AlignConfig) -> list[AlignConfig]:
+    """The paper's ablation around ``default`` (lambda 0 and 0.5, frozen lookup table) plus the ranking loss.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    return [default, replace(default, lam=0.0), replace(default, lam=0.5), replace(default, fine_tune=False),
+            replace(default, loss="rank")]
+
+
+def table_4_ours(rows: Mapping[str, Mapping[str, float | None]], languages: Sequence[str]) -> dict[str, dict]:
+    """Table 4 (thesis 4.10): each of our rows (keys of :data:`ROWS`) with its average over ``languages``.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    return {ROWS[key]: paper_row(with_average(acc, languages)) for key, acc in rows.items()}
+
+
+def thesis_labels(table: Mapping[str, Any]) -> dict[str, Any]:
+    """Our Table 4 keyed by the thesis's Table 4.10 row labels (rows it does not have keep their label).
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    return {THESIS_ROWS.get(row, row): values for row, values in table.items()}
+
+
+def table_5_ours(ablation: Mapping[str, Mapping[str, float]]) -> dict[str, dict]:
+    """Table 5 (thesis 4.11): accuracy per ablation setting (``AlignConfig.label()``) and language.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    return {ABLATION_ROWS.get(label, f"{label} (ours)"): paper_row(acc) for label, acc in ablation.items()}
+
+
+def distance_rows(rows: Mapping[str, Mapping[str, float | None]], methods: Mapping[str, str]) -> list[dict[str, Any]]:
+    """(language, typological distance from English, accuracy, method) for every target language of each row.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    return [{"language": lang, "distance": typological_distance("en", lang), "acc": acc, "method": name}
+            for key, name in methods.items() for lang, acc in rows.get(key, {}).items()
+            if lang != "en" and acc is not None]
+
+
+# ----------------------------------------------------------------------------------------------- claims
+def claim_numbers(rows: Mapping[str, Mapping[str, float | None]], ablation: Mapping[str, Mapping[str, float]],
+                  correlations: Mapping[str, float | None], parallel_curve: Sequence[Mapping[str, float]],
+                  synthetic: bool) -> dict[str, float | None]:
+    """The numbers the claims compare, from the run's tables (averages over target languages, English out).
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    def tgt_mean(key: str) -> float | None:
+        vals = [v for lang, v in rows.get(key, {}).items() if lang != "en" and v is not None]
+        return float(np.mean(vals)) if vals else None
+
+    def abl(label: str) -> float | None:
+        vals = list(ablation.get(label, {}).values())
+        return float(np.mean(vals)) if vals else None
+
+    x_max = rows.get("x-max", {})
+    dist = [(typological_distance("en", lang), acc) for lang, acc in x_max.items() if lang != "en"] if synthetic else []
+    ns = sorted({p["n"] for p in parallel_curve})
+    at = lambda n: float(np.mean([p["acc"] for p in parallel_curve if p["n"] == n])) if ns else None  # noqa: E731
+    curve_r = [r for r in correlations.values() if r is not None]
+    return {"translate-test avg": tgt_mean("ttest"), "X-BiLSTM-max avg": tgt_mean("x-max"),
+            "X-BiLSTM-last avg": tgt_mean("x-last"), "X-CBOW avg": tgt_mean("x-cbow"),
+            "translate-test word-by-word avg": tgt_mean("ttest-wbw"),
+            "translate-train avg (its languages)": tgt_mean("tt"),
+            "X-BiLSTM-max avg (translate-train languages)": (
+                float(np.mean([x_max[lang] for lang in rows.get("tt", {}) if lang != "en"])) if rows.get("tt") else None),
+            "lam 0.25": abl("ft = 1, λ = 0.25"), "lam 0": abl("ft = 1, λ = 0"), "lam 0.5": abl("ft = 1, λ = 0.5"),
+            "ft 0": abl("ft = 0, λ = 0.25"), "ranking": next((float(np.mean(list(v.values())))
+                                                              for k, v in ablation.items() if k.startswith("ranking")), None),
+            "spearman(distance, X-BiLSTM-max acc)": rank_correlation(*zip(*dist)) if len(dist) >= 3 else None,
+            "mean r(L_align, accuracy) along training": float(np.mean(curve_r)) if curve_r else None,
+            "acc at fewest parallel": at(ns[0]) if ns else None, "acc at most parallel": at(ns[-1]) if ns else None}
+
+
+def run_summary(rows: Mapping[str, Mapping[str, float | None]],
+                aligned: Mapping[str, Mapping[str, AlignRun]], parallel_curve: Sequence[Mapping[str, float]]) -> list[str]:
+    """Plain sentences stating what the run produced (averages, extremes, where alignment stopped, seed spread).
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    out = []
+    for key, name in (("x-max", "X-BiLSTM-max"), ("x-last", "X-BiLSTM-last"), ("x-cbow", "X-CBOW"),
+                      ("ttest-wbw", "translate-test (word-by-word)"), ("tt", "translate-train")):
+        accs = {lang: v for lang, v in rows.get(key, {}).items() if lang != "en" and v is not None}
+        if accs:
+            lo, hi = min(accs, key=accs.get), max(accs, key=accs.get)
+            out.append(f"{name}: mean {np.mean(list(accs.values())):.1f} over {len(accs)} target languages "
+                       f"(highest {hi} {accs[hi]:.1f}, lowest {lo} {accs[lo]:.1f}); English {rows[key].get('en', float('nan')):.1f}.")
+    for name, runs in aligned.items():
+        last = [lang for lang, run in runs.items() if run.history.best_epoch == len(run.history.epoch)]
+        if last:
+            out.append(f"{name}: the last alignment epoch was the best for {', '.join(last)} "
+                       f"({len(last)} of {len(runs)} languages).")
+    for n in sorted({p["n"] for p in parallel_curve}):
+        accs = [p["acc"] for p in parallel_curve if p["n"] == n]
+        if len(accs) > 1:
+            out.append(f"{n} parallel sentences: accuracy {min(accs):.1f} to {max(accs):.1f} over {len(accs)} seeds.")
+    return out
+
+
+def _cells(table: str, row: str, cols: Sequence[str]) -> list[PaperCell]:
+    return [PaperCell("thesis", table, row, c) for c in cols]
+
+
+def xnli_claims(numbers: Mapping[str, float | None]) -> list[dict[str, Any]]:
+    """The section's claims checked on ``numbers`` (:func:`claim_numbers`); rows for the claims table.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    tt_max = "Machine translation baselines (TRANSLATE TEST) / BiLSTM-max"
+    x_max = "Evaluation of XNLI multilingual sentence encoders (in-domain) / X-BiLSTM-max"
+    x_last = "Evaluation of XNLI multilingual sentence encoders (in-domain) / X-BiLSTM-last"
+    claims = [
+        Claim("TRANSLATE TEST beats the aligned encoder (X-BiLSTM-max) on average", "translate-test avg", ">",
+              "X-BiLSTM-max avg", _cells("table_4_10", tt_max, ("fr", "sw")) + _cells("table_4_10", x_max, ("fr", "sw")),
+              note="ours: the translator is the benchmark's own (exact in the synthetic world)"),
+        Claim("the aligned encoder beats translate-test with a word-by-word translator (our row)",
+              "X-BiLSTM-max avg", ">", "translate-test word-by-word avg", "not in the paper"),
+        Claim("X-BiLSTM-max beats X-BiLSTM-last", "X-BiLSTM-max avg", ">", "X-BiLSTM-last avg",
+              _cells("table_4_10", x_max, ("fr",)) + _cells("table_4_10", x_last, ("fr",))),
+        Claim("X-BiLSTM-max beats X-CBOW", "X-BiLSTM-max avg", ">", "X-CBOW avg",
+              "avg 65.6 vs 58.3 (Table 4, derived)"),
+        Claim("negatives help: lambda = 0.25 beats lambda = 0", "lam 0.25", ">", "lam 0",
+              _cells("table_4_11", "ft = 1, λ = 0.25 [default]", ("zh",)) + _cells("table_4_11", "ft = 1, λ = 0.0 (no negatives)", ("zh",))),
+        Claim("too much weight on negatives hurts: lambda = 0.5 below lambda = 0.25", "lam 0.5", "<", "lam 0.25",
+              _cells("table_4_11", "ft = 1, λ = 0.5", ("fr",))),
+        Claim("fine-tuning the target lookup table helps (slightly)", "lam 0.25", ">", "ft 0",
+              _cells("table_4_11", "ft = 0, λ = 0.25", ("fr",))),
+        Claim("the ranking loss does worse than L_align", "ranking", "<", "lam 0.25", "'leads to very poor results' (text)"),
+        Claim("L_align and target accuracy move together along training (negative correlation)",
+              "mean r(L_align, accuracy) along training", "<", 0.0, "Figure 2 (no numbers printed)"),
+        Claim("accuracy falls with typological distance from English", "spearman(distance, X-BiLSTM-max acc)", "<", 0.0,
+              "not tested in the paper; its lowest languages (sw, ur) also have the least bitext",
+              note="synthetic languages only"),
+        Claim("more parallel sentences give higher accuracy", "acc at most parallel", ">", "acc at fewest parallel",
+              "ur (64k pairs) overfits in Figure 2; sw (42k) and ur are the lowest columns"),
+    ]
+    return check_claims(claims, numbers)
