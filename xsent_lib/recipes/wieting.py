@@ -40,6 +40,9 @@ class WietingPlan:
     """Sizes of one profile. ``sp_vocabs`` are our two sentencepiece sizes (standing for the paper's 20k and
     40k: same ratio, scaled to our text); ``megabatch`` the mega-batch size of the main rows and ``ablation``
     the sizes of the mega-batch study (1 = in-batch negatives); ``anneal_rate`` as in ``ParaphraseConfig``.
+    ``init_std`` and ``dropout`` depart from the paper (N(0, 1), dropout 0.3) outside ``full``: with a few
+    hundred Adam steps at lr 0.001 instead of ~100k, N(0, 1) embeddings barely move, and dropout takes the
+    slow unfused path of the bag encoder. A cosine does not see the scale, so random rows are unaffected.
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
 
@@ -60,7 +63,8 @@ class WietingPlan:
     max_len: int = 32
     dim: int = 300
     blstm_hidden: int = 150
-    dropout: float = 0.3
+    dropout: float = 0.0
+    init_std: float = 0.1
     batch_size: int = 128
     speed_repeats: int = 3
     threads: tuple[int, ...] = (1, 2)
@@ -71,15 +75,16 @@ class WietingPlan:
 PLANS: dict[str, WietingPlan] = {
     "smoke": WietingPlan(n_train=768, epochs=1, sp_vocabs=(500, 1000), megabatch=2, ablation=(1, 2), n_sts=300,
                          n_synth_train=768, synth_sp_vocabs=(200, 400), mining_gold=100, mining_noise=200,
-                         speed_sentences=256, speed_lstm_sentences=128, speed_repeats=1, use_reference=False),
+                         speed_sentences=256, speed_lstm_sentences=32, speed_repeats=1, use_reference=False),
     "book": WietingPlan(n_train=6144, epochs=2, sp_vocabs=(4000, 8000), megabatch=16, ablation=(1, 4, 16),
                         n_sts=2000, n_synth_train=6144, synth_sp_vocabs=(500, 1000), mining_gold=500,
-                        mining_noise=1500, speed_sentences=2048, speed_lstm_sentences=256,
+                        mining_noise=1500, speed_sentences=2048, speed_lstm_sentences=128, speed_repeats=2,
                         mining_pairs=("nlp-en-fr", "nlp-en-de")),
     "full": WietingPlan(n_train=80_000, epochs=10, sp_vocabs=(20_000, 40_000), megabatch=60, ablation=(1, 10, 60),
                         n_sts=5000, n_synth_train=100_000, synth_sp_vocabs=(1000, 2000), mining_gold=2000,
                         mining_noise=20_000, speed_sentences=128_000, speed_lstm_sentences=4096,
-                        mining_pairs=("nlp-en-fr", "nlp-en-de"), anneal_rate=150, max_len=100),
+                        mining_pairs=("nlp-en-fr", "nlp-en-de"), anneal_rate=150, max_len=100, dropout=0.3,
+                        init_std=1.0),
 }
 
 
@@ -127,8 +132,8 @@ def build_encoder(kind: str, text: Sequence[str], plan: WietingPlan, *, vocab: i
     """An untrained encoder of the paper on our text: ``word``, ``trigram``, ``sp`` (averages), ``blstm-sp``.
 
     ``text`` (both languages) builds the one shared vocabulary (words and trigrams: up to 200k types, the
-    paper's cap) or trains the sentencepiece model of ``vocab`` pieces. Embeddings start N(0, 1) (the
-    random-encoder rows use them untrained). BLSTM-SP: a one-layer BiLSTM over 300-d piece embeddings,
+    paper's cap) or trains the sentencepiece model of ``vocab`` pieces. Embeddings start N(0, init_std^2)
+    (the random-encoder rows use them untrained). BLSTM-SP: a one-layer BiLSTM over 300-d piece embeddings,
     ``blstm_hidden`` units per direction and mean pooling (the paper gives neither; these are the
     authors' later code's defaults). ``bilstm-max`` is a 2 x 512 BiLSTM-max (Schwenk 2018's width) for
     the speed table only.
@@ -148,10 +153,15 @@ def build_encoder(kind: str, text: Sequence[str], plan: WietingPlan, *, vocab: i
     else:
         raise ValueError(f"kind must be one of {KINDS + ('bilstm-max',)}, got {kind!r}.")
     if kind == "blstm-sp":
-        return RecurrentEncoder(len(pipe.vocab), plan.dim, plan.blstm_hidden, pooling="mean", pipeline=pipe)
-    if kind == "bilstm-max":
-        return RecurrentEncoder(len(pipe.vocab), plan.dim, 512, pooling="max", pipeline=pipe)
-    return BagOfVectorsEncoder(len(pipe.vocab), plan.dim, dropout=plan.dropout, pipeline=pipe)
+        enc: SentenceEncoder = RecurrentEncoder(len(pipe.vocab), plan.dim, plan.blstm_hidden, pooling="mean",
+                                                pipeline=pipe)
+    elif kind == "bilstm-max":
+        enc = RecurrentEncoder(len(pipe.vocab), plan.dim, 512, pooling="max", pipeline=pipe)
+    else:
+        enc = BagOfVectorsEncoder(len(pipe.vocab), plan.dim, dropout=plan.dropout, pipeline=pipe)
+    with torch.no_grad():
+        enc.embedding.weight.mul_(plan.init_std)
+    return enc
 
 
 def train_encoder(encoder: SentenceEncoder, data: Bitext, plan: WietingPlan, *, megabatch: int | None = None,
@@ -198,12 +208,15 @@ def mining_splits(data: Bitext, plan: WietingPlan, seed: int) -> dict[str, tuple
 def evaluate(encoder: SentenceEncoder, sts: Mapping[str, Any], mining: Mapping[str, Mapping] | None = None) -> dict:
     """STS Pearson x100 on every set of ``sts`` (``STSSet``-like: ``a``, ``b``, ``score``) and mining F1.
 
+    Runs on one thread (small batches; two spinning threads lose on a busy machine).
+
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
     enc = encode_fn(encoder)
-    out: dict[str, Any] = {f"sts {k}": sts_pearson(enc, s.a, s.b, s.score)["pearson"] for k, s in sts.items()}
-    for name, splits in (mining or {}).items():
-        out[f"mining {name}"] = mining_f1(enc, splits["dev"], splits["test"])["f1"]
+    with single_thread():
+        out: dict[str, Any] = {f"sts {k}": sts_pearson(enc, s.a, s.b, s.score)["pearson"] for k, s in sts.items()}
+        for name, splits in (mining or {}).items():
+            out[f"mining {name}"] = mining_f1(enc, splits["dev"], splits["test"])["f1"]
     return out
 
 
