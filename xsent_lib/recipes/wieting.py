@@ -259,10 +259,13 @@ def claim_numbers(table1: Mapping[str, Mapping[str, float]], ablation: Mapping[i
                   sp_speed: str, lstm_speed: str) -> dict[str, float | None]:
     """The flat numbers the claims read, computed from the chapter's tables (names given by the caller).
 
+    The mega-batch claims compare the largest size of the ablation with size 1 (fixed in advance, not
+    picked on the results).
+
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
-    sizes = sorted(ablation)
-    best_mega = max((s for s in sizes if s > 1), key=lambda s: ablation[s][mining_col], default=None)
+    largest = max(ablation)
+    best_mega = largest if largest > 1 else None
 
     def rate(name: str) -> float | None:
         hits = [r["sentences/s"] for r in speed if r["encoder"] == name and r["threads"] == 1
@@ -293,7 +296,7 @@ CLAIMS: tuple[Claim, ...] = (
           note="competitive read as: at most 2 F1 points below"),
     Claim("hardest negatives from a mega-batch beat in-batch negatives (STS)", "sts mega-batch", ">", "sts in-batch",
           "Wieting & Gimpel (2018), adopted in Sec. 2 without a table",
-          note="best mega-batch size > 1 (chosen on mining F1) against size 1"),
+          note="the largest mega-batch of the ablation against size 1"),
     Claim("hardest negatives from a mega-batch beat in-batch negatives (mining)", "mining mega-batch", ">",
           "mining in-batch", "Wieting & Gimpel (2018), adopted in Sec. 2 without a table"),
     Claim("training on bitext makes cross-lingual STS work where random SP fails", "cross-lingual sts SP", ">",
