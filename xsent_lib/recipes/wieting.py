@@ -260,8 +260,8 @@ def claim_numbers(table1: Mapping[str, Mapping[str, float]], ablation: Mapping[i
     """The flat numbers the claims read, computed from the chapter's tables (names given by the caller).
 
     The mega-batch claims compare the largest size of the ablation with size 1 (fixed in advance, not
-    picked on the results). SP against BLSTM-SP needs a BLSTM-SP that learned something: when
-    ``untrained_sp`` (the random-SP row of ``table1``) mines at least as well as BLSTM-SP, the two
+    picked on the results). SP against BLSTM-SP needs a BLSTM-SP that learned something: unless it beats
+    ``untrained_sp`` (the random-SP row of ``table1``, never trained) on both STS and mining, the two
     differences are ``None`` and those claims are *not testable here*.
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
@@ -274,13 +274,13 @@ def claim_numbers(table1: Mapping[str, Mapping[str, float]], ablation: Mapping[i
         return hits[0] if hits else None
 
     sp_rate, lstm_rate = rate(sp_speed), rate(lstm_speed)
-    learned = untrained_sp is None or table1[blstm][mining_col] > table1[untrained_sp][mining_col]
+    learned = untrained_sp is None or all(table1[blstm][c] > table1[untrained_sp][c] for c in (sts_col, mining_col))
     return {
         "sts SP": table1[sp][sts_col], "sts BLSTM-SP": table1[blstm][sts_col],
         "sts SP - BLSTM-SP": table1[sp][sts_col] - table1[blstm][sts_col] if learned else None,
         "mining SP": table1[sp][mining_col], "mining BLSTM-SP": table1[blstm][mining_col],
         "mining SP - BLSTM-SP": table1[sp][mining_col] - table1[blstm][mining_col] if learned else None,
-        "BLSTM-SP mines better than random SP": float(learned),
+        "BLSTM-SP beats random SP on STS and mining": float(learned),
         "sts in-batch": ablation[1][sts_col] if 1 in ablation else None,
         "mining in-batch": ablation[1][mining_col] if 1 in ablation else None,
         "sts mega-batch": ablation[best_mega][sts_col] if best_mega else None,
@@ -293,7 +293,7 @@ def claim_numbers(table1: Mapping[str, Mapping[str, float]], ablation: Mapping[i
 CLAIMS: tuple[Claim, ...] = (
     Claim("SP averaging is competitive with BLSTM-SP on (English) STS", "sts SP - BLSTM-SP", ">=", -2.0,
           (PaperCell(SEED, "table_1", "SP (20k)", "en-cs(1M)"), PaperCell(SEED, "table_1", "BLSTM-SP (20k)", "en-cs(1M)")),
-          note="competitive read as: at most 2 points below; not testable if BLSTM-SP mines no better than random SP"),
+          note="competitive read as: at most 2 points below; not testable unless BLSTM-SP beats random SP"),
     Claim("SP averaging is competitive with BLSTM-SP on bitext mining", "mining SP - BLSTM-SP", ">=", -2.0,
           "the paper mines with SP only (Table 3); the LSTM comparison is its STS argument carried over",
           note="competitive read as: at most 2 F1 points below; not testable if BLSTM-SP did not learn"),
