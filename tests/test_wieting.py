@@ -1,0 +1,246 @@
+"""Chapter 8 (Wieting et al. 2019): word shuffling, mega-batch mining in training, the training routine,
+the planted mining corpus, the speed timer and the recipe's claims."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from xsent_lib.encoders import BagOfVectorsEncoder
+from xsent_lib.eval.paraphrase import planted_mining_corpus, sts_pearson, unique_pairs
+from xsent_lib.eval.speed import model_only, sentences_per_second, speed_table, torch_threads
+from xsent_lib.losses.margin import megabatch_plan, megabatch_size, mine_hardest_negatives
+from xsent_lib.recipes import wieting as rec
+from xsent_lib.text import TextPipeline, WordTokenizer
+from xsent_lib.text.noise import shuffle_words, shuffle_words_with_keys, word_index, word_start_table
+from xsent_lib.train.paraphrase import (ParaphraseConfig, encode_bitext, heldout_margin_loss, mine_megabatch,
+                                        paraphrase_batches, train_paraphrase)
+
+
+# ---------------------------------------------------------------- word shuffling
+def brute_force_shuffle(ids, lengths, chosen, keys, starts):
+    """Python reference: split each chosen row into words, order the words by their key, re-join."""
+    out = ids.clone()
+    for b in range(ids.shape[0]):
+        n = int(lengths[b])
+        if not chosen[b] or n == 0:
+            continue
+        words = []
+        for pos in range(n):
+            if pos == 0 or starts is None or bool(starts[int(ids[b, pos])]):
+                words.append([])
+            words[-1].append(int(ids[b, pos]))
+        order = sorted(range(len(words)), key=lambda j: (float(keys[b, j]), j))
+        out[b, :n] = torch.tensor([t for j in order for t in words[j]])
+    return out
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_shuffle_matches_brute_force(grouped):
+    g = torch.Generator().manual_seed(0)
+    vocab = ["<pad>", "<unk>"] + [("\u2581" if i % 3 == 0 else "") + f"p{i}" for i in range(30)]
+    starts = word_start_table(vocab) if grouped else None
+    for _ in range(20):
+        b, t = 6, 9
+        ids = torch.randint(2, len(vocab), (b, t), generator=g)
+        lengths = torch.randint(0, t + 1, (b,), generator=g)
+        ids[torch.arange(t)[None, :] >= lengths[:, None]] = 0
+        chosen = torch.rand(b, generator=g) < 0.6
+        keys = torch.rand(b, t, generator=g, dtype=torch.float64)
+        got = shuffle_words_with_keys(ids, lengths, chosen, keys, starts)
+        assert torch.equal(got, brute_force_shuffle(ids, lengths, chosen, keys, starts))
+
+
+def test_shuffle_keeps_tokens_padding_and_rate():
+    g = torch.Generator().manual_seed(1)
+    ids = torch.arange(1, 7).repeat(4000, 1)
+    lengths = torch.full((4000,), 6)
+    lengths[:10] = 3
+    ids[:10, 3:] = 0
+    out = shuffle_words(ids, lengths, 0.3, generator=g)
+    assert torch.equal(out.sort(dim=1).values, ids.sort(dim=1).values)
+    assert (out[:10, 3:] == 0).all()
+    changed = (out != ids).any(dim=1).float().mean().item()
+    assert changed == pytest.approx(0.3 * (1 - 1 / 720), abs=0.03)  # a chosen row may keep its order
+    # every permutation of a 3-word sentence is equally likely under rate 1
+    three = shuffle_words(torch.tensor([[1, 2, 3]]).repeat(6000, 1), torch.full((6000,), 3), 1.0, generator=g)
+    counts = {p: 0 for p in itertools.permutations((1, 2, 3))}
+    for row in three.tolist():
+        counts[tuple(row)] += 1
+    assert all(abs(c - 1000) < 150 for c in counts.values())
+    assert torch.equal(shuffle_words(ids, lengths, 0.0), ids)
+
+
+def test_word_index_groups_pieces_and_errors():
+    starts = word_start_table(["<pad>", "\u2581a", "b", "\u2581c"])
+    ids = torch.tensor([[1, 2, 3, 0], [2, 2, 1, 2]])
+    assert word_index(ids, torch.tensor([3, 4]), starts).tolist() == [[0, 0, 1, -1], [0, 0, 1, 1]]
+    with pytest.raises(ValueError, match="rate"):
+        shuffle_words(ids, torch.tensor([3, 4]), 1.5)
+    with pytest.raises(ValueError, match="lengths"):
+        shuffle_words(ids, torch.tensor([3, 9]), 0.3)
+    with pytest.raises(TypeError):
+        word_start_table("abc")
+
+
+# ---------------------------------------------------------------- mega-batches in training
+def test_megabatch_plan_equals_schedule_read_step_by_step():
+    for n, rate, size in [(1000, 150, 60), (37, 4, 5), (10, None, 3)]:
+        plan = megabatch_plan(n, max_size=size, anneal_rate=rate, n_batches_seen=7)
+        pos = 0
+        for group in plan:
+            assert group.start == pos
+            assert len(group) == min(megabatch_size(7 + pos, max_size=size, anneal_rate=rate), n - pos)
+            pos = group.stop
+        assert pos == n
+
+
+def _planted(n: int, seed: int = 0) -> tuple[list[str], list[str]]:
+    """A tiny bitext: source word ``s<k>`` is translated by ``t<k>``; sentences are 3-5 random concepts."""
+    rng = np.random.default_rng(seed)
+    src, tgt = [], []
+    for _ in range(n):
+        words = rng.choice(60, size=rng.integers(3, 6), replace=False)
+        src.append(" ".join(f"s{w}" for w in words))
+        tgt.append(" ".join(f"t{w}" for w in rng.permutation(words)))
+    return src, tgt
+
+
+def _encoder(src, tgt, seed=0):
+    torch.manual_seed(seed)
+    pipe = TextPipeline.fit(src + tgt, WordTokenizer())
+    return BagOfVectorsEncoder(len(pipe.vocab), 16, pipeline=pipe, init_std=0.1)
+
+
+def test_mined_negative_is_the_hardest_other_target():
+    src, tgt = _planted(40)
+    enc = _encoder(src, tgt)
+    data = encode_bitext(enc, src, tgt)
+    rows = np.arange(5, 37)
+    neg = mine_megabatch(enc, data, rows)
+    e_s, e_t = enc.encode([src[i] for i in rows]), enc.encode([tgt[i] for i in rows])
+    e_s /= np.linalg.norm(e_s, axis=1, keepdims=True)
+    e_t /= np.linalg.norm(e_t, axis=1, keepdims=True)
+    sim = e_s @ e_t.T
+    np.fill_diagonal(sim, -np.inf)
+    assert neg.tolist() == rows[sim.argmax(axis=1)].tolist()
+    direct = mine_hardest_negatives(torch.from_numpy(e_s), torch.from_numpy(e_t)).target_idx.numpy()
+    assert neg.tolist() == rows[direct].tolist()
+
+
+def test_batches_cover_every_pair_once_and_negatives_are_other_pairs():
+    src, tgt = _planted(300)
+    enc = _encoder(src, tgt)
+    data = encode_bitext(enc, src, tgt)
+    seen = [0]
+    config = ParaphraseConfig(batch_size=32, megabatch=3, anneal_rate=None, epochs=1)
+    batches = list(paraphrase_batches(enc, data, config, 1, seen))
+    assert seen[0] == len(batches) == math.ceil(300 / 32)
+    srcs = [tuple(r[: int(n)].tolist()) for b in batches for r, n in zip(b["src"], b["src_len"])]
+    assert sorted(srcs) == sorted(tuple(data.src_flat[data.src_offsets[i]: data.src_offsets[i + 1]].tolist())
+                                  for i in range(300))
+    for b in batches:
+        assert not any(torch.equal(t[: int(n)], g[: int(m)]) for t, n, g, m in
+                       zip(b["tgt"], b["tgt_len"], b["neg"], b["neg_len"]))
+
+
+def test_training_lowers_loss_and_improves_retrieval():
+    src, tgt = _planted(1200)
+    held_src, held_tgt = _planted(200, seed=1)
+    enc = _encoder(src, tgt)
+
+    def p_at_1():
+        s, t = enc.encode(held_src), enc.encode(held_tgt)
+        s /= np.linalg.norm(s, axis=1, keepdims=True)
+        t /= np.linalg.norm(t, axis=1, keepdims=True)
+        return float(((s @ t.T).argmax(axis=1) == np.arange(len(s))).mean())
+
+    before_loss, before_p = heldout_margin_loss(enc, held_src, held_tgt), p_at_1()
+    history = train_paraphrase(enc, src, tgt, ParaphraseConfig(batch_size=64, megabatch=4, anneal_rate=None,
+                                                               epochs=4, lr=0.01, seed=0))
+    after_loss, after_p = heldout_margin_loss(enc, held_src, held_tgt), p_at_1()
+    assert history.train_loss[-1] < history.train_loss[0]
+    assert after_loss < before_loss - 0.1
+    assert after_p > before_p + 0.3 and after_p > 0.5
+
+
+def test_training_is_seeded_and_checks_config():
+    src, tgt = _planted(200)
+    weights = []
+    for _ in range(2):
+        enc = _encoder(src, tgt)
+        train_paraphrase(enc, src, tgt, ParaphraseConfig(batch_size=32, megabatch=2, epochs=1, shuffle_rate=0.3))
+        weights.append(enc.embedding.weight.detach().clone())
+    assert torch.equal(*weights)
+    with pytest.raises(ValueError, match="megabatch"):
+        ParaphraseConfig(megabatch=0)
+    with pytest.raises(ValueError, match="shuffle_rate"):
+        ParaphraseConfig(shuffle_rate=2.0)
+    with pytest.raises(TypeError):
+        train_paraphrase(_encoder(src, tgt), src, tgt, {"epochs": 1})
+
+
+# ---------------------------------------------------------------- evaluation helpers
+def test_planted_corpus_hides_gold_pairs_among_noise():
+    src = [f"s{i}" for i in range(100)] + ["dup", "dup"]
+    tgt = [f"t{i}" for i in range(100)] + ["x", "y"]
+    assert 100 not in unique_pairs(src, tgt) and len(unique_pairs(src, tgt)) == 100
+    s, t, gold = planted_mining_corpus(src, tgt, 10, 20, np.random.default_rng(0))
+    assert len(s) == len(t) == 30 and gold.shape == (10, 2)
+    assert all(s[i][1:] == t[j][1:] for i, j in gold)
+    paired = {x[1:] for x in s} & {x[1:] for x in t}
+    assert len(paired) == 10  # the noise sentences have no translation on the other side
+    with pytest.raises(ValueError, match="distinct pairs"):
+        planted_mining_corpus(src, tgt, 50, 30, np.random.default_rng(0))
+
+
+def test_sts_pearson_on_a_known_encoder():
+    vec = {"a": [1.0, 0.0], "b": [0.0, 1.0], "c": [1.0, 1.0]}
+    enc = lambda xs: np.array([vec[x] for x in xs])  # noqa: E731
+    r = sts_pearson(enc, ["a", "a", "a"], ["a", "c", "b"], [5.0, 2.5, 0.0])
+    assert r["pearson"] == pytest.approx(100 * np.corrcoef([1, 2 ** -0.5, 0], [5, 2.5, 0])[0, 1])
+    with pytest.raises(ValueError):
+        sts_pearson(enc, ["a"], ["a", "b"], [1.0])
+
+
+def test_speed_functions_return_sane_numbers():
+    src, tgt = _planted(512)
+    enc = _encoder(src, tgt)
+    run, batches = model_only(enc, src, 128)
+    assert len(batches) == 4 and run(batches[0]).shape == (128, 16)
+    with torch_threads(1):
+        assert torch.get_num_threads() == 1
+        rate = sentences_per_second(run, batches, 512, repeats=2)
+    assert rate["best"] >= rate["median"] > 0 and rate["seconds"] > 0
+    rows = speed_table({"bag": lambda n: (lambda b: enc.encode(b, device="cpu"))}, src, threads=(1,), repeats=1,
+                       models={"bag": enc}, sentence_counts={"bag": 256})
+    assert [(r["encoder"], r["regime"], r["sentences"]) for r in rows] == [("bag", "text to vector", 256),
+                                                                            ("bag", "model only", 256)]
+    assert all(0 < r["sentences/s"] < 1e9 for r in rows)
+    with pytest.raises(ValueError):
+        sentences_per_second(run, [], 1)
+
+
+# ---------------------------------------------------------------- the recipe's claims
+def test_claims_evaluate_on_synthetic_numbers():
+    table1 = {"SP": {"sts": 70.0, "mine": 80.0}, "BLSTM": {"sts": 71.0, "mine": 75.0}}
+    ablation = {1: {"sts": 69.0, "mine": 70.0}, 4: {"sts": 70.0, "mine": 80.0}}
+    table2 = {"SP": {"x": 60.0}, "Random": {"x": 5.0}}
+    speed = [{"encoder": "SP", "regime": "text to vector", "threads": 1, "sentences/s": 50_000.0},
+             {"encoder": "LSTM", "regime": "text to vector", "threads": 1, "sentences/s": 100.0}]
+    numbers = rec.claim_numbers(table1, ablation, table2, speed, sp="SP", blstm="BLSTM", synth_sp="SP",
+                                random_sp="Random", sts_col="sts", mining_col="mine", xsts_col="x", sp_speed="SP",
+                                lstm_speed="LSTM")
+    rows = rec.wieting_claims(numbers)
+    assert [r["holds"] for r in rows] == [True, True, True, True, True, True]
+    numbers["speed-up SP / BiLSTM"] = None
+    assert rec.wieting_claims(numbers)[-1]["holds"] is None
+    table1["Random"] = {"sts": 72.0, "mine": 70.0}  # BLSTM-SP is worse than an untrained SP on STS: it did not learn
+    guarded = rec.claim_numbers(table1, ablation, table2, speed, sp="SP", blstm="BLSTM", synth_sp="SP",
+                                random_sp="Random", sts_col="sts", mining_col="mine", xsts_col="x", sp_speed="SP",
+                                lstm_speed="LSTM", untrained_sp="Random")
+    assert [r["holds"] for r in rec.wieting_claims(guarded)][:2] == [None, None]
+    assert set(rec.PLANS) == {"smoke", "book", "full"}
