@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import torch
 
 from xsent_lib.align.adversarial import AdversarialConfig
 from xsent_lib.align.pipeline import criterion_of, supervised_map, unsupervised_align
@@ -122,7 +123,7 @@ def word_by_word(sentences: Sequence[str], src: LanguageSpace, tgt: LanguageSpac
 
 def compare_aligners(setting: WordTranslationSetting, adv_config: AdversarialConfig, vecmap_config: VecMapConfig,
                      *, n_restarts: int = 2, refine_iters: int = 2, max_rank: int = 10_000, seed: int = 0,
-                     device: str = "cpu") -> dict:
+                     device: str | torch.device = "cpu") -> dict:
     """Test P@1 (CSLS, percent) of the supervised and the unsupervised maps of one setting, and their criteria.
 
     ``Procrustes`` (the training pairs), ``Adv`` / ``Adv - Refine`` (:func:`unsupervised_align`, restarts

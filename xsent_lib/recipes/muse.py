@@ -93,7 +93,8 @@ class MuseProfile:
     pipeline (restarts per pair, adversarial settings); ``refine_iters``/``max_rank``/``align_vocab``:
     refinement and the frequency cut-off; ``n_eval_sents``/``n_idf_sents``: Table 4.3; ``n_bleu``: Table
     4.5; ``toy_points``/``toy_restarts``: Figure 4.1; ``basin_angles``: the refinement basin;
-    ``en_sentences``: Figure 4.3's synthetic English (``None``: ``n_sentences``).
+    ``en_sentences``: Figure 4.3's synthetic English (``None``: ``n_sentences``); ``dial``: the isomorphism
+    dial's grid; ``vecmap``: VecMap's robust initialisation on the chapter's pairs.
     Book: chapter 5 (Word translation without parallel data).
     """
 
@@ -114,6 +115,7 @@ class MuseProfile:
     basin_angles: tuple[float, ...]
     en_sentences: int | None
     dial: DialProfile
+    vecmap: VecMapConfig
 
 
 PROFILES = {
@@ -122,18 +124,21 @@ PROFILES = {
                                                n_epochs=2, most_frequent=1000, criterion_words=500),
                          refine_iters=1, max_rank=1000, align_vocab=None, n_eval_sents=300, n_idf_sents=1000,
                          n_bleu=200, toy_points=120, toy_restarts=2, basin_angles=(30, 90), en_sentences=3000,
-                         dial=DIALS["smoke"]),
+                         dial=DIALS["smoke"], vecmap=VecMapConfig(init_words=500, vocab=1000, interval=2,
+                                                                  max_iter=10)),
     "book": MuseProfile(dim=100, max_vocab=20_000, n_sentences=20_000, pairs=REAL_PAIRS, restarts=3,
                         adv=AdversarialConfig(dis_hidden=256, batch_size=128, dis_steps=2, epoch_size=128 * 200,
                                               n_epochs=3, most_frequent=10_000, criterion_words=5_000),
                         refine_iters=2, max_rank=10_000, align_vocab=10_000, n_eval_sents=5_000,
                         n_idf_sents=50_000, n_bleu=2_000, toy_points=300, toy_restarts=6,
-                        basin_angles=(30, 60, 75, 90), en_sentences=None, dial=DIALS["book"]),
+                        basin_angles=(30, 60, 75, 90), en_sentences=None, dial=DIALS["book"],
+                        vecmap=VecMapConfig(init_words=2000, vocab=4000, interval=3, max_iter=25)),
     "full": MuseProfile(dim=300, max_vocab=200_000, n_sentences=200_000, pairs=REAL_PAIRS, restarts=5,
                         adv=AdversarialConfig(),  # the thesis values
                         refine_iters=5, max_rank=15_000, align_vocab=None, n_eval_sents=20_000,
                         n_idf_sents=80_000, n_bleu=10_000, toy_points=300, toy_restarts=10,
-                        basin_angles=(15, 30, 45, 60, 75, 90, 120), en_sentences=None, dial=DIALS["full"]),
+                        basin_angles=(15, 30, 45, 60, 75, 90, 120), en_sentences=None, dial=DIALS["full"],
+                        vecmap=VecMapConfig()),  # the released code's values
 }
 
 
