@@ -242,7 +242,8 @@ def isomorphism_dial(records: Sequence[Mapping], distance_size: int | None = Non
     right.set_title("corpus size", fontsize=9)
     if multi:
         right.legend(fontsize=6, ncols=2)
+    top = max(5.0, 1.15 * max(r[m] for r in records for m in methods))
     for ax in (left, right):
-        ax.set_ylim(-2, 102)
+        ax.set_ylim(-1, top)
         ax.grid(alpha=0.3)
     return fig
