@@ -132,7 +132,8 @@ PROFILES = {
                         refine_iters=2, max_rank=10_000, align_vocab=10_000, n_eval_sents=5_000,
                         n_idf_sents=50_000, n_bleu=2_000, toy_points=300, toy_restarts=6,
                         basin_angles=(30, 60, 75, 90), en_sentences=None, dial=DIALS["book"],
-                        vecmap=VecMapConfig(init_words=2000, vocab=4000, interval=3, max_iter=25)),
+                        vecmap=VecMapConfig(init_words=2000, vocab=4000, interval=3, threshold=1e-3,
+                                            max_iter=25)),
     "full": MuseProfile(dim=300, max_vocab=200_000, n_sentences=200_000, pairs=REAL_PAIRS, restarts=5,
                         adv=AdversarialConfig(),  # the thesis values
                         refine_iters=5, max_rank=15_000, align_vocab=None, n_eval_sents=20_000,
