@@ -31,9 +31,10 @@ def mutual_nn_dictionary(mapped_src: np.ndarray, tgt: np.ndarray, *, max_rank: i
     vocabularies), a pair is kept when the neighbour's row is at most ``max_rank`` (MUSE's ``<=``),
     and a pair must be found in both directions. ``rule="cut"`` (this library's rule before it matched
     MUSE) first cuts both vocabularies to their first ``max_rank`` rows and searches inside the cut,
-    so a word whose true neighbour is rarer is paired with the best frequent one instead: smaller
-    neighbourhoods, different CSLS terms, and (measured in chapter 5) fewer pairs. ``max_rank =
-    15,000`` follows MUSE's code. Returns ``(n, 2)`` int64, sorted by ``i``.
+    so a word whose true neighbour is rarer is paired with the best frequent one instead (and may then
+    look mutual), with CSLS terms of the smaller vocabularies; the two rules coincide when neither
+    vocabulary is longer than ``max_rank`` (chapter 5 measures both). ``max_rank = 15,000`` follows
+    MUSE's code. Returns ``(n, 2)`` int64, sorted by ``i``.
     Book: chapter 5 (Word translation without parallel data).
     """
     mapped_src, tgt = np.asarray(mapped_src), np.asarray(tgt)
