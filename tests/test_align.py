@@ -223,7 +223,7 @@ def test_adversarial_then_refinement_recovers_a_planted_rotation(one_thread):
 def test_mutual_nn_dictionary_equals_brute_force():
     rng = np.random.default_rng(5)
     x, y = rng.normal(size=(60, 6)), rng.normal(size=(70, 6))
-    got = mutual_nn_dictionary(x, y, max_rank=50, k_neighbors=5)
+    got = mutual_nn_dictionary(x, y, max_rank=50, k_neighbors=5, rule="cut")
     c = brute_csls(x[:50], y[:50], 5)
     s2t, t2s = c.argmax(1), c.argmax(0)
     expected = [(i, s2t[i]) for i in range(50) if t2s[s2t[i]] == i]
@@ -236,7 +236,7 @@ def test_criterion_equals_brute_force_and_prefers_the_true_map():
     rows, trans = csls_translations(data.src, data.tgt, n_words=100, k_neighbors=5)
     full = brute_csls(data.src, data.tgt, 5)
     assert np.array_equal(trans, full[:100].argmax(1))
-    crit = unsupervised_criterion(data.src, data.tgt, n_words=100, k_neighbors=5)
+    crit = unsupervised_criterion(data.src, data.tgt, n_words=100, k_neighbors=5, rule="all")
     u = lambda a: a / np.linalg.norm(a, axis=1, keepdims=True)  # noqa: E731
     assert crit == pytest.approx(np.mean(np.sum(u(data.src[:100]) * u(data.tgt[trans]), 1)), abs=1e-5)
     true = unsupervised_criterion(apply_map(data.src, data.rotation), data.tgt, n_words=100)

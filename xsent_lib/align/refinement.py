@@ -18,23 +18,46 @@ from xsent_lib.base.neighbors import csls_knn
 from xsent_lib.align.procrustes import apply_map, procrustes
 
 
-def mutual_nn_dictionary(mapped_src: np.ndarray, tgt: np.ndarray, *, max_rank: int = 15_000,
-                         k_neighbors: int = 10, use_faiss: bool = True) -> np.ndarray:
-    """Pairs ``(i, j)`` among the ``max_rank`` most frequent words where ``j`` is ``i``'s CSLS neighbour and vice versa.
+DICTIONARY_RULES = ("muse", "cut")
 
-    Both vocabularies are cut to their first ``max_rank`` rows (rows sorted by frequency), and the CSLS
-    neighbourhood terms are computed inside those cut vocabularies. ``max_rank = 15,000`` follows
-    MUSE's code (the thesis only says "most frequent words"). Returns ``(n, 2)`` int64, sorted by ``i``.
+
+def mutual_nn_dictionary(mapped_src: np.ndarray, tgt: np.ndarray, *, max_rank: int = 15_000,
+                         k_neighbors: int = 10, rule: str = "muse", use_faiss: bool = True) -> np.ndarray:
+    """Pairs ``(i, j)`` of frequent words where ``j`` is ``i``'s CSLS neighbour and ``i`` is ``j``'s.
+
+    Rows must be sorted by frequency. ``rule="muse"`` follows MUSE's ``build_dictionary``
+    (``S2T&T2S``): the ``max_rank`` most frequent words of each side are the queries, their CSLS
+    neighbours are searched among *all* rows of the other side (CSLS terms over the full
+    vocabularies), a pair is kept when the neighbour's row is at most ``max_rank`` (MUSE's ``<=``),
+    and a pair must be found in both directions. ``rule="cut"`` (this library's rule before it matched
+    MUSE) first cuts both vocabularies to their first ``max_rank`` rows and searches inside the cut,
+    so a word whose true neighbour is rarer is paired with the best frequent one instead (and may then
+    look mutual), with CSLS terms of the smaller vocabularies; the two rules coincide when neither
+    vocabulary is longer than ``max_rank`` (chapter 5 measures both). ``max_rank = 15,000`` follows
+    MUSE's code. Returns ``(n, 2)`` int64, sorted by ``i``.
     Book: chapter 5 (Word translation without parallel data).
     """
     mapped_src, tgt = np.asarray(mapped_src), np.asarray(tgt)
     if max_rank < 1:
         raise ValueError(f"max_rank must be >= 1, got {max_rank}.")
-    S, T = mapped_src[:max_rank], tgt[:max_rank]
-    s2t = csls_knn(S, T, k_neighbors, 1, use_faiss=use_faiss)[1][:, 0]
-    t2s = csls_knn(T, S, k_neighbors, 1, use_faiss=use_faiss)[1][:, 0]
-    rows = np.arange(len(S))
-    mutual = t2s[s2t] == rows
+    if rule not in DICTIONARY_RULES:
+        raise ValueError(f"rule must be one of {DICTIONARY_RULES}, got {rule!r}.")
+    if rule == "cut":
+        S, T = mapped_src[:max_rank], tgt[:max_rank]
+        s2t = csls_knn(S, T, k_neighbors, 1, use_faiss=use_faiss)[1][:, 0]
+        t2s = csls_knn(T, S, k_neighbors, 1, use_faiss=use_faiss)[1][:, 0]
+        rows = np.arange(len(S))
+        mutual = t2s[s2t] == rows
+        return np.stack([rows[mutual], s2t[mutual]], axis=1).astype(np.int64)
+    n_src, n_tgt = min(max_rank, len(mapped_src)), min(max_rank, len(tgt))
+    s2t = csls_knn(mapped_src, tgt, k_neighbors, 1, queries=np.arange(n_src), use_faiss=use_faiss)[1][:, 0]
+    t2s = csls_knn(tgt, mapped_src, k_neighbors, 1, queries=np.arange(n_tgt), use_faiss=use_faiss)[1][:, 0]
+    rows = np.arange(n_src)
+    # (i, s2t[i]) is in T2S's candidates when s2t[i] was a T2S query (row < n_tgt) that found i
+    # (i < n_src <= max_rank, so the rank cut holds on both sides).
+    queried = s2t < n_tgt
+    mutual = np.zeros(n_src, dtype=bool)
+    mutual[queried] = t2s[s2t[queried]] == rows[queried]
     return np.stack([rows[mutual], s2t[mutual]], axis=1).astype(np.int64)
 
 
@@ -53,10 +76,12 @@ class RefinementResult:
 
 def refine(src: np.ndarray, tgt: np.ndarray, W: np.ndarray, *, n_iter: int = 5,
            max_rank: int = 15_000, k_neighbors: int = 10, criterion_words: int = 10_000,
-           use_faiss: bool = True) -> RefinementResult:
+           rule: str = "muse", use_faiss: bool = True) -> RefinementResult:
     """Iterate "mutual-CSLS dictionary -> Procrustes" ``n_iter`` times from the map ``W``.
 
-    The map with the best criterion is kept. ``n_iter = 5`` follows MUSE's code.
+    The map with the best criterion is kept. ``n_iter = 5`` follows MUSE's code. ``rule`` picks
+    both the dictionary rule (:func:`mutual_nn_dictionary`: ``"muse"`` or ``"cut"``) and the
+    criterion's (``"muse"`` or, with ``"cut"``, the old average over all translations ``"all"``).
     Procrustes is fitted on the embeddings as given: normalise or centre them beforehand
     if the pipeline does. A round whose dictionary has fewer than 2 pairs stops the
     iteration (nothing can be fitted).
@@ -68,17 +93,20 @@ def refine(src: np.ndarray, tgt: np.ndarray, W: np.ndarray, *, n_iter: int = 5,
         raise ValueError(f"W must have shape (tgt dim, src dim) = {want}, got {W.shape}.")
     if n_iter < 1:
         raise ValueError(f"n_iter must be >= 1, got {n_iter}.")
+    if rule not in DICTIONARY_RULES:
+        raise ValueError(f"rule must be one of {DICTIONARY_RULES}, got {rule!r}.")
 
     def score(map_: np.ndarray) -> float:
         return unsupervised_criterion(apply_map(src, map_), tgt, n_words=criterion_words,
-                                      k_neighbors=k_neighbors, use_faiss=use_faiss)
+                                      k_neighbors=k_neighbors, use_faiss=use_faiss,
+                                      rule="muse" if rule == "muse" else "all")
 
     best_W, best_score = W, score(W)
     history = [{"iteration": 0, "n_pairs": 0, "criterion": best_score}]
     best_iteration = 0
     for it in range(1, n_iter + 1):
         dico = mutual_nn_dictionary(apply_map(src, W), tgt, max_rank=max_rank,
-                                    k_neighbors=k_neighbors, use_faiss=use_faiss)
+                                    k_neighbors=k_neighbors, rule=rule, use_faiss=use_faiss)
         if len(dico) < 2:
             break
         W = procrustes(src[dico[:, 0]], tgt[dico[:, 1]])

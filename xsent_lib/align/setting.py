@@ -6,13 +6,18 @@ Book: chapter 5 (Word translation without parallel data).
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from xsent_lib.align.dictionary import lookup_pairs
 from xsent_lib.data.word_spaces import LanguageSpace
+
+if TYPE_CHECKING:
+    from xsent_lib.data.synthetic import SyntheticWorld
 
 WordPairs = Iterable[tuple[str, str]]
 
@@ -96,3 +101,26 @@ def shared_identity_pairs(a: LanguageSpace, b: LanguageSpace) -> np.ndarray:
     """
     pairs = [(i, b.word2id[w]) for i, w in enumerate(a.words) if w in b.word2id]
     return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def synthetic_pair_setting(world: SyntheticWorld, src: str, tgt: str, *, n_sentences: int, dim: int = 50,
+                           seed: int = 0, test_fraction: float = 0.5,
+                           cache_dir: str | os.PathLike[str] | None = None) -> WordTranslationSetting:
+    """Two synthetic-world languages as a setting for the isomorphism dial, ``src`` may equal ``tgt``.
+
+    The source space is trained (:func:`~xsent_lib.data.word_spaces.synthetic_space`'s settings) on
+    ``n_sentences`` of the world's ``train`` split, the target space on as many of its ``dev`` split, so the
+    corpora are independent draws even for a language and itself (the dial's distance 0). The gold
+    lexicon is split by concept, ``test_fraction`` of it for test; every training pair is kept.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    from xsent_lib.data.word_spaces import language_seed, sentences_space
+
+    if n_sentences < 100:
+        raise ValueError(f"n_sentences must be >= 100 to train word vectors, got {n_sentences}.")
+    spaces = [sentences_space(lang, world.sentences(n_sentences, lang, split=split), dim=dim,
+                              seed=language_seed(lang + split, seed), min_count=3, sample=1e-3, cache_dir=cache_dir)
+              for lang, split in ((src, "train"), (tgt, "dev"))]
+    lex = world.lexicon(src, tgt, test_fraction=test_fraction)
+    return make_setting(spaces[0], spaces[1], lex.train, lex.test, dictionary=f"synthetic gold lexicon {src}-{tgt}",
+                        n_train=None, n_test=None, seed=seed)

@@ -151,3 +151,35 @@ def cbow_space(lang: str, sentences: Sequence[str], *, dim: int = 100, seed: int
     model = Word2Vec(sentences=corpus, vector_size=dim, window=5, min_count=min_count, sg=0, negative=10,
                      sample=1e-4, epochs=epochs, seed=seed, workers=1)
     return make_space(lang, list(model.wv.index_to_key), np.asarray(model.wv.vectors), max_vocab=max_vocab)
+
+
+_SYNTAX_FEATURES = ("order", "adjective", "relative", "adposition", "articles", "negation", "future")
+_MORPHOLOGY_FEATURES = ("cases", "verb agreement", "adjective agreement")
+# English's words come from the real lexicon, so its Typology leaves the morphemes empty; it marks
+# subject agreement (3rd person -s) and neither case nor adjective agreement.
+_ENGLISH_MORPHOLOGY = {"cases": False, "verb agreement": True, "adjective agreement": False}
+
+
+def typological_distance(a: str, b: str) -> int:
+    """How many typological features two synthetic-world languages differ in (0 for a language and itself).
+
+    Counts the syntactic features of :class:`~xsent_lib.data.synthetic.typology.Typology` (basic order,
+    adjective and relative-clause placement, adpositions, articles, negation, future) and whether each
+    marks case, subject agreement on the verb and adjective agreement: 0 to 10. This is the dial of
+    chapter 5's isomorphism experiment: the concepts and their frequencies are the same in every
+    language, so what separates two spaces is how the languages build sentences and words.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    from xsent_lib.data.synthetic.typology import typology
+
+    ta, tb = typology(a), typology(b)
+
+    def morphology(t) -> dict[str, bool]:
+        if t.real:
+            return dict(_ENGLISH_MORPHOLOGY)
+        return {"cases": any(t.cases), "verb agreement": any(t.agreement),
+                "adjective agreement": any(t.adjective_agreement)}
+
+    ma, mb = morphology(ta), morphology(tb)
+    return int(sum(getattr(ta, f) != getattr(tb, f) for f in _SYNTAX_FEATURES)
+               + sum(ma[f] != mb[f] for f in _MORPHOLOGY_FEATURES))

@@ -7,9 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import torch
 
+from xsent_lib.align.adversarial import AdversarialConfig
+from xsent_lib.align.pipeline import criterion_of, supervised_map, unsupervised_align
 from xsent_lib.align.procrustes import apply_map, procrustes
 from xsent_lib.align.setting import WordTranslationSetting, shared_identity_pairs
+from xsent_lib.align.vecmap import VecMapConfig, vecmap_unsupervised
+from xsent_lib.base.threads import single_thread
 from xsent_lib.data.word_spaces import LanguageSpace
 from xsent_lib.eval.crosslingual import word_translation
 from xsent_lib.eval.hubness import RETRIEVAL_METHODS, top1_targets
@@ -114,3 +119,43 @@ def word_by_word(sentences: Sequence[str], src: LanguageSpace, tgt: LanguageSpac
     lookup = src.word2id.get
     return [" ".join(out_words[i] if (i := lookup(t)) is not None else t for t in word_tokens(s))
             for s in sentences]
+
+
+def compare_aligners(setting: WordTranslationSetting, adv_config: AdversarialConfig, vecmap_config: VecMapConfig,
+                     *, n_restarts: int = 2, refine_iters: int = 2, max_rank: int = 10_000, seed: int = 0,
+                     device: str | torch.device = "cpu") -> dict:
+    """Test P@1 (CSLS, percent) of the supervised and the unsupervised maps of one setting, and their criteria.
+
+    ``Procrustes`` (the training pairs), ``Adv`` / ``Adv - Refine`` (:func:`unsupervised_align`, restarts
+    from random rotations), ``VecMap`` (:func:`vecmap_unsupervised`), and ``unsupervised (criterion)``:
+    the one of the two unsupervised maps with the higher unsupervised criterion, a choice made
+    without any dictionary. ``criterion <method>`` holds each map's criterion (on
+    ``adv_config.criterion_words`` words); ``seconds <method>`` the time each took.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    import time
+
+    def p1(W: np.ndarray) -> float:
+        return float(evaluate_map(setting, W, methods=("csls",), ks=(1,))["csls"]["p@1"])
+
+    def crit(W: np.ndarray) -> float:
+        return criterion_of(setting, W, n_words=adv_config.criterion_words)
+
+    t0 = time.time()
+    maps = {"Procrustes": supervised_map(setting)}
+    t1 = time.time()
+    u = unsupervised_align(setting, adv_config, n_restarts=n_restarts, seed=seed, device=device, init="random",
+                           refine_iters=refine_iters, max_rank=max_rank)
+    maps["Adv"], maps["Adv - Refine"] = u.W_adversarial, u.W
+    t2 = time.time()
+    with single_thread(True, blas=True):
+        maps["VecMap"] = vecmap_unsupervised(setting.src.vectors, setting.tgt.vectors, vecmap_config, seed=seed).W
+    t3 = time.time()
+    out: dict = {"pair": setting.name, "seed": seed, "src words": len(setting.src),
+                 "tgt words": len(setting.tgt), "test words": int(np.unique(setting.test[:, 0]).size)}
+    out |= {m: p1(W) for m, W in maps.items()}
+    out |= {f"criterion {m}": crit(W) for m, W in maps.items()}
+    pick = max(("Adv - Refine", "VecMap"), key=lambda m: out[f"criterion {m}"])
+    out["unsupervised (criterion)"], out["criterion picks"] = out[pick], pick
+    out |= {"seconds Procrustes": t1 - t0, "seconds Adv - Refine": t2 - t1, "seconds VecMap": t3 - t2}
+    return out

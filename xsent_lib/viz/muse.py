@@ -187,3 +187,63 @@ def precision_bars(table: Mapping[str, Mapping[str, float]], title: str = "") ->
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7, ncols=2)
     return fig
+
+
+DIAL_METHODS = {"Procrustes": "#4C72B0", "Adv - Refine": "#C44E52", "VecMap": "#55A868"}
+
+
+def _dial_curve(ax, records: Sequence[Mapping], x_key: str, methods: Mapping[str, str]) -> None:
+    """Mean and per-seed points of each method's P@1 against ``x_key``."""
+    for method, colour in methods.items():
+        xs = sorted({r[x_key] for r in records})
+        means = [np.mean([r[method] for r in records if r[x_key] == x]) for x in xs]
+        ax.plot(xs, means, "-o", color=colour, label=method, ms=4)
+        ax.scatter([r[x_key] for r in records], [r[method] for r in records], color=colour, s=10, alpha=0.35)
+
+
+def isomorphism_dial(records: Sequence[Mapping], distance_size: int | None = None,
+                     methods: Mapping[str, str] = DIAL_METHODS) -> Figure:
+    """Supervised and unsupervised P@1 on synthetic language pairs: against typological distance, and against corpus size.
+
+    ``records`` are the dial's rows (``pair``, ``distance``, ``n_sentences``, ``seed`` and one P@1 per
+    method, as :func:`xsent_lib.recipes.muse.run_dial` returns them). Left: every pair at corpus size
+    ``distance_size`` (default the largest), pairs labelled under their distance; right: P@1 against
+    the number of sentences per language, one panel line style per pair run at several sizes.
+    Lines are means over seeds, faint dots single seeds.
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    if not records:
+        raise ValueError("records must hold at least one dial point.")
+    size = distance_size or max(r["n_sentences"] for r in records)
+    at_size = [r for r in records if r["n_sentences"] == size]
+    fig = Figure(figsize=(11, 3.6), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    _dial_curve(left, at_size, "distance", methods)
+    labels: dict[int, list[str]] = {}
+    for r in at_size:
+        labels.setdefault(r["distance"], [])
+        if r["pair"] not in labels[r["distance"]]:
+            labels[r["distance"]].append(r["pair"])
+    left.set_xticks(sorted(labels), [f"{d}\n" + "\n".join(labels[d]) for d in sorted(labels)], fontsize=7)
+    left.set_xlabel("typological distance (features that differ)")
+    left.set_ylabel("test P@1, CSLS (%)")
+    left.set_title(f"{size:,} sentences per language", fontsize=9)
+    left.legend(fontsize=7)
+    multi = [p for p in dict.fromkeys(r["pair"] for r in records)
+             if len({r["n_sentences"] for r in records if r["pair"] == p}) > 1]
+    for style, pair in zip(("-", "--", ":", "-."), multi):
+        rows = [r for r in records if r["pair"] == pair]
+        for method, colour in methods.items():
+            xs = sorted({r["n_sentences"] for r in rows})
+            means = [np.mean([r[method] for r in rows if r["n_sentences"] == x]) for x in xs]
+            right.plot(xs, means, style, marker="o", ms=4, color=colour, label=f"{pair} {method}")
+    right.set_xscale("log")
+    right.set_xlabel("sentences per language")
+    right.set_title("corpus size", fontsize=9)
+    if multi:
+        right.legend(fontsize=6, ncols=2)
+    top = max(5.0, 1.15 * max(r[m] for r in records for m in methods))
+    for ax in (left, right):
+        ax.set_ylim(-1, top)
+        ax.grid(alpha=0.3)
+    return fig

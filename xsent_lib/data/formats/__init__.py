@@ -46,7 +46,7 @@ from xsent_lib.data.formats.pairs import (
 from xsent_lib.data.formats.probing import PROBING_TASKS, load_probing, load_probing_file, probing_task_name
 from xsent_lib.data.formats.sts import STS_SUBSETS, load_sts, load_sts_pair_files
 from xsent_lib.data.formats.tasks import TASK_NAMES, load_task
-from xsent_lib.data.formats.vectors import WordVectors, load_glove_txt, load_vec
+from xsent_lib.data.formats.vectors import WordVectors, load_glove_txt, load_vec, save_vec
 
 __all__ = [
     "BUCC_SPLITS", "MUSE_SPLITS", "NLI_LABELS", "PROBING_TASKS", "STS_SUBSETS", "TASK_NAMES", "TREC_LABELS",
@@ -56,6 +56,6 @@ __all__ = [
     "load_glove_txt", "load_moses_bitext", "load_mrpc", "load_mrpc_file", "load_multinli", "load_muse_dictionary",
     "load_nli_jsonl", "load_probing", "load_probing_file", "load_sick", "load_sick_file", "load_snli", "load_sst",
     "load_sst_file", "load_stsb", "load_stsb_file", "load_sts", "load_sts_pair_files", "load_task", "load_trec",
-    "load_trec_file", "load_vec", "load_xnli", "load_xnli_mt", "load_xnli_mt_tsv", "load_xnli_tsv",
+    "load_trec_file", "load_vec", "save_vec", "load_xnli", "load_xnli_mt", "load_xnli_mt_tsv", "load_xnli_tsv",
     "probing_task_name",
 ]

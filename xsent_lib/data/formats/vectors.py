@@ -179,3 +179,34 @@ def load_glove_txt(path: PathLike, max_words: int | None = None, lowercase: bool
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
     return _read_vectors(path, False, max_words, lowercase, errors)
+
+
+def save_vec(path: PathLike, words: list[str] | tuple[str, ...], vectors: np.ndarray) -> Path:
+    """Write words and float32 vectors as a fastText ``.vec`` file (``.vec.gz`` gzipped) that :func:`load_vec` reads back bit for bit.
+
+    The header is ``N D``; each row is the word, then its values with 9 significant digits
+    (``%.9g``, enough to round-trip every float32 exactly). Words must be non-empty, unique, and free
+    of spaces and line breaks (the format splits on them); values must be finite. Returns the path.
+    Book: chapter 5 (Word translation without parallel data: MUSE).
+    """
+    words = list(words)
+    x = np.asarray(vectors)
+    if x.ndim != 2 or x.shape[0] != len(words) or x.shape[1] < 1 or not np.issubdtype(x.dtype, np.floating):
+        raise ValueError(f"vectors must be a float (n_words, dim) matrix with one row per word ({len(words)}), "
+                         f"got shape {x.shape} {x.dtype}.")
+    x = x.astype(np.float32, copy=False)
+    if not np.isfinite(x).all():
+        raise ValueError("vectors hold NaN or inf; the .vec format (and load_vec) takes finite numbers only.")
+    for i, w in enumerate(words):
+        if not isinstance(w, str) or not w or any(c in w for c in " \n\r"):
+            raise ValueError(f"word {i} ({w!r}) must be a non-empty string without spaces or line breaks.")
+    if len(set(words)) != len(words):
+        dup = next(w for w, c in pd.Series(words).value_counts().items() if c > 1)
+        raise ValueError(f"word {dup!r} occurs more than once; load_vec would keep only its first row.")
+    p = Path(path)
+    opener = gzip.open if p.suffix == ".gz" else open
+    with opener(p, "wt", encoding="utf-8", newline="\n") as f:
+        f.write(f"{len(words)} {x.shape[1]}\n")
+        for w, row in zip(words, x.tolist()):
+            f.write(w + " " + " ".join(["%.9g" % v for v in row]) + "\n")
+    return p
