@@ -87,6 +87,8 @@ def test_bleu_is_judged_per_direction_of_the_unsupervised_map():
     assert [r["holds"] for r in rows[9:11]] == [True, None]
     missing = muse.claim_numbers(**inputs, bleu_directions={"en-eo": "en-de", "eo-en": "fr-en"})  # not run
     assert math.isnan(missing["BLEU unsupervised en-eo NN"])
+    with pytest.raises(TypeError, match="direction names"):
+        muse.claim_numbers(**inputs, bleu_directions={"en-eo": object(), "eo-en": "fr-en"})
 
 
 def test_dial_claims_read_the_nearest_pair_at_the_largest_corpus():

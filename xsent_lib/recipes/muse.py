@@ -290,6 +290,9 @@ def claim_numbers(table_4_1: Mapping[str, Mapping[str, float]], hubness: Mapping
     Book: chapter 5 (Word translation without parallel data).
     """
     directions = list(directions)
+    if bleu_directions is not None and not all(isinstance(v, str) for v in bleu_directions.values()):
+        raise TypeError("bleu_directions maps Table 4.5's columns to direction names such as 'en-fr'; got "
+                        f"{ {k: type(v).__name__ for k, v in bleu_directions.items()} }.")
     if not directions or not agree:
         raise ValueError("directions and agree must not be empty; pass the chapter's setting names and table.")
     t41 = {k: table_4_1[p + k] for p, k in [(SUP_PREFIX, "Procrustes - NN"), (SUP_PREFIX, "Procrustes - CSLS"),
