@@ -52,6 +52,18 @@ def test_transfer_row_maps_tasks_to_table_3_7_columns():
                    "STS14 Spearman": 0.55, "SST": 60.0}
     columns = {c for cols in TABLE_3_7_COLUMNS.values() for c in cols}
     assert columns == set(paper_table("thesis", "table_3_7").columns)  # every column of Table 3.7 can be filled
+    results["Syn-STSB"], papers["Syn-STSB"] = {"pearson": 0.3}, "STS-B"
+    assert transfer_row(results, papers) == row  # Table 3.13's columns only when asked for
+    assert transfer_row(results, papers, ("SST-5", "STS-B")) == {**row, "SST-5": 1.0, "STS-B": 0.3}
+
+
+def test_extra_keeps_table_3_13_columns_and_refuses_others():
+    sizes = SuiteSizes(single=60, nli=(30, 10, 10), sts=(30, 10, 20))
+    fixtures = Path(__file__).parent / "fixtures" / "formats"
+    real = senteval_transfer_suite(fixtures, ["MR", "SST5"], extra=("SST-5",))
+    assert real.papers == {"MR": "MR", "SST5": "SST-5"} and real.extra == ("SST-5",)
+    with pytest.raises(ValueError, match="not Table 3.13's"):
+        transfer_suite(seed=11, sizes=sizes, real=False, extra=("TREC",))
 
 
 def test_suites_keep_only_table_3_7_tasks(tmp_path):

@@ -121,9 +121,18 @@ def test_report_collects_runs_and_claims(tmp_path: Path):
     runs = collect_runs(tmp_path, "smoke")
     assert list(runs["chapter"]) == ["01_a", "02_b"] and list(runs["metrics"]) == [2, 2]
     claims = collect_claims(tmp_path, "smoke")
+    # a claim logged before the weaker form existed reads with empty weaker / verdict columns
     assert claims.to_dict("records") == [{"chapter": "01_a", "claim": "x beats y", "paper": "1", "ours": "2",
-                                          "holds": True}]
+                                          "holds": True, "weaker": None, "weaker holds": None, "verdict": None}]
     assert collect_runs(tmp_path, "book").empty
+    from xsent_lib.results.claims import Claim, Weaker, check_claims
+
+    strict = check_claims([Claim("c", "a", "==", 1.0, weaker=Weaker("w", "a", ">", 0.5))], {"a": 0.8})
+    run = start_run("05_strict", "smoke", tmp_path)
+    run.log("claims", strict)
+    run.finish()
+    got = collect_claims(tmp_path, "smoke").set_index("chapter").loc["05_strict"]
+    assert not got["holds"] and got["weaker holds"] and got["verdict"] == "fails; the weaker form holds"
     bad = start_run("04_bad", "smoke", tmp_path)
     bad.log("claims", [{"paper": "1"}])
     bad.finish()

@@ -29,6 +29,8 @@ TABLE_3_7_COLUMNS: dict[str, dict[str, str]] = {
     "SICK-R": {"SICK-R": "pearson"}, "SICK-E": {"SICK-E": "acc"},
     "STS'14": {"STS14 Pearson": "pearson", "STS14 Spearman": "spearman"},
 }
+# Table 3.13's two columns that Table 3.7 lacks (chapter 4 asks for them with ``extra``).
+TABLE_3_13_EXTRA: dict[str, dict[str, str]] = {"SST-5": {"SST-5": "acc"}, "STS-B": {"STS-B": "pearson"}}
 # SentEval's own tasks of Table 3.7, by SentEval's task names (:data:`xsent_lib.eval.suite.SENTEVAL_TASKS`).
 SENTEVAL_TABLE_3_7: tuple[str, ...] = ("MR", "CR", "SUBJ", "MPQA", "SST2", "TREC", "MRPC", "SICKEntailment",
                                        "SICKRelatedness", "STS14")
@@ -46,6 +48,7 @@ class TransferSuite:
     papers: dict[str, str]
     standins: dict[str, str]
     notes: list[str] = field(default_factory=list)
+    extra: tuple[str, ...] = ()  # Table 3.13's columns beyond Table 3.7 that transfer_row fills (chapter 4)
 
     def describe(self) -> list[dict[str, str]]:
         """One row per task: our name, the SentEval task it stands in for, the data behind it.
@@ -56,36 +59,42 @@ class TransferSuite:
                 for t in self.tasks]
 
 
-def table_3_7_suite(suite: Suite) -> TransferSuite:
+def table_3_7_suite(suite: Suite, extra: Sequence[str] = ()) -> TransferSuite:
     """Keep the tasks of a :class:`~xsent_lib.eval.suite.Suite` that fill a column of
-    Table 3.7 (SST-5 and the rating regression have none) and turn them into evaluation tasks.
+    Table 3.7 (SST-5 and the rating regression have none) and turn them into evaluation tasks; ``extra``
+    keeps the tasks standing in for Table 3.13's other columns too (``"SST-5"``, ``"STS-B"``).
 
-    Book: chapter 3 (InferSent: transfer).
+    Book: chapter 3 (InferSent: transfer); chapter 4 (Probing: downstream tasks) for ``extra``.
     """
     if not isinstance(suite, Suite):
         raise TypeError(f"suite must be an eval.suite.Suite, got {type(suite).__name__}.")
-    kept = [t for t in suite.tasks if t.paper in TABLE_3_7_COLUMNS]
+    unknown = sorted(set(extra) - set(TABLE_3_13_EXTRA))
+    if unknown:
+        raise ValueError(f"extra columns {unknown} are not Table 3.13's; known: {sorted(TABLE_3_13_EXTRA)}.")
+    kept = [t for t in suite.tasks if t.paper in TABLE_3_7_COLUMNS or t.paper in extra]
     if not kept:
         raise ValueError(f"no task of the suite stands in for a Table 3.7 task ({sorted(TABLE_3_7_COLUMNS)}).")
     return TransferSuite([t.evaluator() for t in kept], {t.name: t.paper for t in kept},
-                         {t.name: f"{t.source}: {t.description}" for t in kept}, list(suite.notes))
+                         {t.name: f"{t.source}: {t.description}" for t in kept}, list(suite.notes), tuple(extra))
 
 
 def transfer_suite(seed: int, sizes: SuiteSizes, real: bool = True,
-                   cache_dir: str | Path | None = None) -> TransferSuite:
+                   cache_dir: str | Path | None = None, extra: Sequence[str] = ()) -> TransferSuite:
     """Chapter 2's offline suite (:func:`xsent_lib.eval.offline_suite.offline_suite`, split protocol) restricted to
     Table 3.7: cached sentiment corpora for MR/CR/SUBJ/MPQA/SST when ``real``, synthetic pairs for SICK-E, MRPC,
     SICK-R and STS'14.
 
     The synthetic tasks come from the world of seed ``seed + 1``, never from the NLI training world (whose
-    ``nli`` stream would otherwise repeat training pairs).
+    ``nli`` stream would otherwise repeat training pairs). ``extra`` keeps Table 3.13's other columns that the
+    offline suite stands in for (``"SST-5"``: VADER's movie snippets in five classes, as in chapter 2).
     Book: chapter 3 (InferSent: transfer).
     """
     return table_3_7_suite(offline_suite(SyntheticWorld(seed + 1), sizes, real=real, protocol="split", seed=seed,
-                                         cache_dir=cache_dir))
+                                         cache_dir=cache_dir), extra)
 
 
-def senteval_transfer_suite(data_dir: str | Path, names: Sequence[str] = SENTEVAL_TABLE_3_7) -> TransferSuite:
+def senteval_transfer_suite(data_dir: str | Path, names: Sequence[str] = SENTEVAL_TABLE_3_7,
+                            extra: Sequence[str] = ()) -> TransferSuite:
     """SentEval's own Table 3.7 tasks from ``data_dir`` (``downstream/`` layout), for the full profile.
 
     Missing tasks leave a note; if none is found the FileNotFoundError says where the data should be.
@@ -95,7 +104,7 @@ def senteval_transfer_suite(data_dir: str | Path, names: Sequence[str] = SENTEVA
     if not suite.tasks:
         raise FileNotFoundError(f"none of the SentEval tasks {list(names)} is under {data_dir}; get them with "
                                 "SentEval's data/downstream/get_transfer_data.bash and pass that folder's parent.")
-    return table_3_7_suite(suite)
+    return table_3_7_suite(suite, extra)
 
 
 def aggregate_transfer(results: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
@@ -125,18 +134,21 @@ def evaluate_transfer(encoder: SentenceEncoder, suite: TransferSuite, seed: int 
     ev = Evaluation(params, batcher_from_encoder(encoder, batch_size=batch_size, device=device))
     with single_thread(small_on_cpu(encoder.output_dim // 2, device)):
         results = ev.eval(suite.tasks)
-    return {"tasks": results, **aggregate_transfer(results), "row": transfer_row(results, suite.papers)}
+    return {"tasks": results, **aggregate_transfer(results), "row": transfer_row(results, suite.papers, suite.extra)}
 
 
-def transfer_row(results: Mapping[str, Mapping[str, Any]], papers: Mapping[str, str]) -> dict[str, float]:
+def transfer_row(results: Mapping[str, Mapping[str, Any]], papers: Mapping[str, str],
+                 extra: Sequence[str] = ()) -> dict[str, float]:
     """Table 3.7's columns from task results, ``papers`` naming the SentEval task behind each of our tasks
-    (accuracies in percent, correlations as fractions; STS'14 averages its subsets).
+    (accuracies in percent, correlations as fractions; STS'14 averages its subsets); ``extra`` adds Table
+    3.13's ``"SST-5"`` / ``"STS-B"`` columns for the tasks standing in for them.
 
     Book: chapter 3 (InferSent: transfer).
     """
     row = {}
+    columns = {**TABLE_3_7_COLUMNS, **{k: TABLE_3_13_EXTRA[k] for k in extra}}
     for task, res in results.items():
         paper = papers.get(task)
-        for column, key in TABLE_3_7_COLUMNS.get(paper, {}).items():
+        for column, key in columns.get(paper, {}).items():
             row[column] = float(res["mean"][key] if paper == "STS'14" else res[key])
     return row

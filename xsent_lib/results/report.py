@@ -11,7 +11,7 @@ import pandas as pd
 
 _RUN_COLUMNS = ["chapter", "profile", "commit", "xsent_lib_version", "xsent_lib_hash", "device", "torch", "seed",
                 "wall_time_s", "timestamp_utc", "metrics"]
-_CLAIM_COLUMNS = ["chapter", "claim", "paper", "ours", "holds"]
+_CLAIM_COLUMNS = ["chapter", "claim", "paper", "ours", "holds", "weaker", "weaker holds", "verdict"]
 
 
 def _runs(results_dir: str | Path, profile: str):
@@ -36,7 +36,8 @@ def collect_runs(results_dir: str | Path, profile: str) -> pd.DataFrame:
 
 
 def collect_claims(results_dir: str | Path, profile: str) -> pd.DataFrame:
-    """Every ``claims`` list logged by a chapter (``claim``, ``paper``, ``ours``, ``holds``), with its chapter.
+    """Every ``claims`` list logged by a chapter (``claim``, ``paper``, ``ours``, ``holds``: the strict verdict;
+    ``weaker``, ``weaker holds``, ``verdict`` where the chapter logged them), with its chapter.
 
     Book: chapter 11 (Reproducibility report).
     """

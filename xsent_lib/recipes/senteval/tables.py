@@ -13,7 +13,7 @@ import pandas as pd
 from xsent_lib.encoders.baselines import REFERENCE_ENCODERS
 from xsent_lib.eval.suite import MLP_KINDS, SINGLE_KINDS, Suite
 from xsent_lib.recipes.senteval.baselines import Baseline
-from xsent_lib.results.claims import Claim, PaperCell
+from xsent_lib.results.claims import Claim, PaperCell, Weaker
 from xsent_lib.results.paper import paper_table
 
 PAPER_COLUMNS_33 = ("MR", "CR", "SUBJ", "MPQA", "SST-2", "SST-5", "TREC", "MRPC acc", "MRPC F1", "SICK-E")
@@ -110,21 +110,29 @@ def _cell(table: str, row: str, column: str) -> PaperCell:
 
 
 SENTEVAL_CLAIMS: tuple[Claim, ...] = (
-    Claim("A bag of word vectors is within 5 points of the best sentence encoder (mean accuracy)",
-          "best trained encoder minus bag", "<=", 5.0,
+    Claim("'the average of pretrained word embeddings which is a powerful baseline': within 5 points of the best "
+          "sentence encoder (mean accuracy)", "best trained encoder minus bag", "<=", 5.0,
           (_cell("table_3_3", "SkipThought", "MR"), _cell("table_3_3", "GloVe LogReg", "MR")),
-          note="LogReg accuracy averaged over the classifier tasks both models ran; reference sub-suite first"),
-    Claim("An MLP adds at most 2 points over logistic regression (mean over tasks)", "largest MLP gain", "<=", 2.0,
+          note="'powerful' read as within 5 points; LogReg accuracy averaged over the classifier tasks both "
+               "models ran; reference sub-suite first"),
+    Claim("An MLP adds at most 2 points over logistic regression (mean over tasks; a reading of Table 3.3)",
+          "largest MLP gain", "<=", 2.0,
           (_cell("table_3_3", "GloVe MLP", "MR"), _cell("table_3_3", "GloVe LogReg", "MR")),
           note="the largest mean gain over the models run with both classifiers"),
-    Claim("For the largest embedding an MLP gains nothing over LogReg (at most +0.5 point)",
-          "MLP gain of the largest embedding", "<=", 0.5,
-          "no MLP gain for SkipThought, the largest embedding of Table 3.3 (section 3.1's text)"),
-    Claim("Word vectors trained like fastText beat GloVe on unsupervised STS", "own skip-gram minus GloVe BoW STS",
-          ">", 0.0, (_cell("table_3_4", "fastText BoW", "STS'14"), _cell("table_3_4", "GloVe BoW", "STS'14")),
-          note="Pearson x100 averaged over the STS columns both bags ran"),
-    Claim("Cosine STS scores below a trained relatedness head on the same kind of pairs", "bag BoW STS", "<",
-          "bag BoW relatedness", (_cell("table_3_4", "GloVe BoW", "STS'14"), _cell("table_3_4", "GloVe BoW", "SICK-R")),
+    Claim("'We do not observe any improvement over Logistic Regression for methods that already have a large "
+          "embedding size'", "MLP gain of the largest embedding", "<=", 0.0,
+          "no MLP gain for SkipThought, the largest embedding of Table 3.3 (4800 dimensions)",
+          note="mean MLP gain of our largest embedding",
+          weaker=Weaker("a gain of at most half a point (within classifier noise)", "MLP gain of the largest embedding",
+                        "<=", 0.5)),
+    Claim("Word vectors trained like fastText beat GloVe on every unsupervised STS column (Table 3.4)",
+          "own skip-gram above GloVe BoW: STS columns", "==", "STS columns compared",
+          (_cell("table_3_4", "fastText BoW", "STS'14"), _cell("table_3_4", "GloVe BoW", "STS'14")),
+          note="Pearson of the STS columns both bags ran (the paper: 5 of 5)",
+          weaker=Weaker("above on the mean over those columns", "own skip-gram minus GloVe BoW STS", ">", 0.0)),
+    Claim("Cosine STS scores below a trained relatedness head on the same kind of pairs (a reading of Table 3.4)",
+          "bag BoW STS", "<", "bag BoW relatedness",
+          (_cell("table_3_4", "GloVe BoW", "STS'14"), _cell("table_3_4", "GloVe BoW", "SICK-R")),
           note="Pearson x100 of the GloVe bag, else our own skip-gram bag"),
     Claim("Every baseline beats content-free random vectors by a wide margin (>= 5 points)",
           "smallest lift over random vectors", ">=", 5.0, "(not in the thesis)"),
@@ -143,7 +151,7 @@ def senteval_numbers(t33: Mapping[str, Mapping[str, float]], t34: Mapping[str, M
     """
     cols33 = [c for c in PAPER_COLUMNS_33 if c != "MRPC F1"]
     out: dict[str, float | None] = {c.lhs: None for c in SENTEVAL_CLAIMS}
-    out["bag BoW relatedness"] = None
+    out.update({"bag BoW relatedness": None, "STS columns compared": None, "own skip-gram minus GloVe BoW STS": None})
 
     def model_of(label: str) -> str:
         return label.removeprefix(_G).rsplit(" ", 1)[0]
@@ -175,6 +183,8 @@ def senteval_numbers(t33: Mapping[str, Mapping[str, float]], t34: Mapping[str, M
     sts_ours = [c for c in sts_cols if c in ours_ft and c in ours_gv]
     if sts_ours:
         out["own skip-gram minus GloVe BoW STS"] = 100 * (_mean(ours_ft, sts_ours) - _mean(ours_gv, sts_ours))
+        out["own skip-gram above GloVe BoW: STS columns"] = float(sum(ours_ft[c] > ours_gv[c] for c in sts_ours))
+        out["STS columns compared"] = float(len(sts_ours))
     for row in (ours_gv, ours_ft):
         if row and "SICK-R" in row and any(c in row for c in sts_cols):
             out["bag BoW STS"] = 100 * _mean(row, [c for c in sts_cols if c in row])
