@@ -39,7 +39,7 @@ def apertium_available() -> bool:
 def english_stems(word: str) -> list[str]:
     """Candidate lemmas of an inflected English word by regular suffix rules, most specific first.
 
-    ``"turtles" -> ["turtle", "turtl"]``-style lists: plural and 3rd-person ``-s``/``-es``/``-ies``, past
+    ``"turtles" -> ["turtle"]``, ``"watches" -> ["watche", "watch"]``: plural and 3rd-person ``-s``/``-es``/``-ies``, past
     ``-ed`` (with ``-e`` restored and doubled consonants undone), ``-ing``, adverbs in ``-ly`` and comparatives
     are stripped; a translator tries each candidate in turn. Irregular forms are not handled.
     Book: chapter 6 (XNLI and aligned encoders).
@@ -55,10 +55,10 @@ def english_stems(word: str) -> list[str]:
     w = word
     if w.endswith("ies") and len(w) > 4:
         add(w[:-3] + "y")
-    if w.endswith("es") and len(w) > 3:
-        add(w[:-2])
     if w.endswith("s") and not w.endswith("ss") and len(w) > 2:
         add(w[:-1])
+    if w.endswith("es") and len(w) > 3 and w[:-2].endswith(("ch", "sh", "s", "x", "z", "o")):
+        add(w[:-2])  # watches -> watch, goes -> go
     for suffix in ("ed", "ing", "er", "est"):
         if w.endswith(suffix) and len(w) > len(suffix) + 2:
             stem = w[: -len(suffix)]

@@ -116,7 +116,7 @@ SMOKE = XNLIPlan(("xa", "xd"), 900, 150, 150, 400, 100, 16, 2, AlignConfig(epoch
 BOOK = XNLIPlan(("xa", "xb", "xc", "xd", "xe"), 5000, 1000, 1000, 3000, 300, 64, 4,
                 AlignConfig(epochs=4, eval_every=24), ("bilstm-max", "bilstm-last"), ("xa", "xd"), ("xa", "xd"),
                 "xd", (300, 1000, 3000), (0, 1), glove=True, real_languages=("fr", "de"), n_real_parallel=3000,
-                reference=("USE",), n_reference_train=2000)
+                reference=("USE",), n_reference_train=5000)
 FULL = XNLIPlan(("fr", "es", "de", "el", "bg", "ru", "tr", "ar", "vi", "th", "zh", "hi", "sw", "ur"), 392_702,
                 2490, 5010, 500_000, 2000, 512, 10, AlignConfig(epochs=5, eval_every=2000, batch_size=128),
                 ("bilstm-max", "bilstm-last"), ("fr", "ru", "zh"), ("fr", "ru", "zh"), "fr",
