@@ -82,3 +82,34 @@ def test_real_xnli_layout(tmp_path):
         real_xnli(FULL, ["de"])
     with pytest.raises(FileNotFoundError, match="XNLI-MT"):
         real_xnli(tmp_path, ["fr"])
+
+
+def test_add_real_text_language_builds_a_machine_translated_test_set(bench):
+    from xsent_lib.data.word_mt import WordByWordTranslator
+    from xsent_lib.data.xnli import add_real_text_language
+
+    vocab = {w for s in bench.sentences("en") for w in s.split() if w.isalpha()}
+    toy = WordByWordTranslator({("en", "zz"): {w: w + "q" for w in vocab},
+                                ("zz", "en"): {w + "q": w for w in vocab}}, "toy MT")
+    en = [f"english sentence number {i} here" for i in range(40)] + ["too short", "x " * 40]
+    other = [f"phrase {i} ici" for i in range(42)]
+    real = add_real_text_language(bench, "zz", (en, other), toy, system="toy MT", n_parallel=30, n_parallel_dev=5,
+                                  seed=1)
+    assert "zz-mt" not in bench.test and real.languages == ["en", "xa", "xd", "zz-mt"]
+    np.testing.assert_array_equal(real.test["zz-mt"].labels, bench.test["en"].labels)
+    assert real.test["zz-mt"].premises[0] == toy(bench.test["en"].premises[:1], "en", "zz")[0]
+    assert len(real.parallel["zz-mt"][0]) == 30 and len(real.parallel_dev["zz-mt"][0]) == 5
+    used = real.parallel["zz-mt"][0] + real.parallel_dev["zz-mt"][0]
+    assert "too short" not in used and len(set(used)) == 35  # length filter, no pair twice
+    assert real.machine_translated["zz-mt"] and real.translated_by["zz-mt"] == "toy MT"
+    assert real.mt_coverage["zz-mt"]["direct"] == pytest.approx(1.0) and dict(real.init_lexicon["zz-mt"])["theq"] == "the"
+    assert any("machine-translated by toy MT" in n for n in real.notes)
+    # routing: the real language goes to its system, the invented ones stay exact
+    assert real.translate(real.test["zz-mt"].premises[:2], "zz-mt", "en") == list(bench.test["en"].premises[:2])
+    assert real.translate(bench.test["xa"].premises[:2], "xa", "en") == list(bench.test["en"].premises[:2])
+    with pytest.raises(ValueError, match="only 40 bitext pairs"):
+        add_real_text_language(bench, "zz", (en, other), toy, system="toy", n_parallel=40, n_parallel_dev=5)
+    with pytest.raises(ValueError, match="already has"):
+        add_real_text_language(real, "zz", (en, other), toy, system="toy", n_parallel=3, n_parallel_dev=3)
+    with pytest.raises(ValueError, match="differ in length"):
+        add_real_text_language(bench, "zz", (en, other[:3]), toy, system="toy", n_parallel=3, n_parallel_dev=3)

@@ -7,7 +7,8 @@ import torch
 
 from xsent_lib.data.formats import NLIData
 from xsent_lib.encoders import BagOfVectorsEncoder, NLIClassifier
-from xsent_lib.eval.xnli import (pair_accuracy, rank_correlation, translate_test_accuracies, with_average,
+from xsent_lib.eval.xnli import (pair_accuracy, rank_correlation, translate_test_accuracies, vectors_pair_accuracy,
+                                 with_average,
                                  zero_shot_accuracies)
 from xsent_lib.text import TextPipeline, WordTokenizer
 
@@ -39,3 +40,16 @@ def test_average_and_correlation():
     assert with_average({"en": 80.0}, ["en", "fr"]) == {"en": 80.0, "fr": None, "avg": None}
     assert rank_correlation([1, 2, 3, 4], [9, 7, 5, 1]) == pytest.approx(-1.0)
     assert rank_correlation([1, 2], [1, 2]) is None and rank_correlation([1, 1, 1], [1, 2, 3]) is None
+
+
+def test_vectors_pair_accuracy_matches_the_module_path_and_checks_input():
+    en, _, enc, clf = _toy()
+
+    def encode(texts):
+        return enc.encode(texts)
+
+    assert vectors_pair_accuracy(clf, encode, en, device="cpu") == pair_accuracy(clf, enc, en, device="cpu")
+    with pytest.raises(ValueError, match="vectors for 3 pairs"):
+        vectors_pair_accuracy(clf, lambda t: np.zeros((1, 4), np.float32), en)
+    with pytest.raises(TypeError, match="callable"):
+        vectors_pair_accuracy(clf, "USE", en)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from xsent_lib.recipes import xnli as rec
@@ -54,7 +55,9 @@ def test_claims_from_numbers():
     assert numbers["spearman(distance, X-BiLSTM-max acc)"] < 0 and numbers["X-BiLSTM-last avg"] is None
     claims = {c["claim"]: c["holds"] for c in rec.xnli_claims(numbers)}
     assert claims["X-BiLSTM-max beats X-BiLSTM-last"] is None  # not run: not testable, never silently true
-    assert all(v for k, v in claims.items() if k != "X-BiLSTM-max beats X-BiLSTM-last")
+    real = [k for k in claims if k.startswith(("real-text", "invented"))]
+    assert len(real) == 5 and all(claims[k] is None for k in real)  # no real-text language or reference row here
+    assert all(v for k, v in claims.items() if k != "X-BiLSTM-max beats X-BiLSTM-last" and k not in real)
     lines = rec.run_summary(rows, {}, curve + [{"n": 10, "seed": 1, "acc": 44.0}])
     assert lines[0].startswith("X-BiLSTM-max: mean 63.3 over 3") and "40.0 to 44.0 over 2 seeds" in lines[-1]
     table5 = rec.table_5_ours(ablation)
@@ -72,3 +75,85 @@ def test_synthetic_translate_test_and_small_bitext():
     assert ttest is not None and ttest["xa"] == ttest["en"] == english.test_acc and abs(ttest["xd"] - ttest["en"]) < 3
     run = rec.align_language(english, "xa", words, bench, world, plan.align, n_parallel=100, device="cpu", seed=0)
     assert run.config.epochs == 4 * plan.align.epochs  # a quarter of the bitext, as many steps
+
+
+def test_real_text_language_is_added_from_the_cache_or_noted(tmp_path):
+    bench, plan, world = rec.benchmark(rec.SMOKE, 3)
+    missing, notes = rec.add_real_languages(bench, plan, 3, cache_dir=tmp_path)
+    assert missing is bench and len(notes) == 1 and notes[0].startswith("fr-mt not added")
+    assert "not installed" in rec.apertium_note() or "is installed" in rec.apertium_note()
+    small = replace(plan, n_real_parallel=50, n_parallel_dev=10, n_choice_bitext=2000)
+    try:
+        real, notes = rec.add_real_languages(bench, small, 3)
+    except FileNotFoundError:
+        pytest.skip("nlp-en-fr / freedict-en-fr are not cached")
+    if notes:
+        pytest.skip(f"not cached: {notes}")
+    assert real.languages == ["en", "xa", "xd", "fr-mt"] and real.machine_translated["fr-mt"]
+    assert not rec.is_synthetic("fr-mt") and rec.is_synthetic("xa")
+    cov = real.mt_coverage["fr-mt"]
+    assert cov["direct"] > 0.5 and cov["passed"] < 0.3  # the report, not a guess: FreeDict covers most words
+    words = rec.english_words(real, None, 0)
+    english = rec.train_english("cbow", real, words, replace(small, nli_epochs=1), device="cpu", seed=0)
+    tw = rec.target_words("fr-mt", english, words, real, world, 0)
+    assert tw.source.startswith("English vectors of the FreeDict") and tw.coverage > 0
+    ttest = rec.translate_test(english, real, real.translate, "cpu", languages=["fr-mt"])
+    assert set(ttest) == {"en", "fr-mt"}
+
+
+def test_reference_row_scores_only_languages_the_encoder_knows(monkeypatch):
+    bench, plan, _ = rec.benchmark(rec.SMOKE, 3)
+    from xsent_lib.data.word_mt import WordByWordTranslator
+    from xsent_lib.data.xnli import add_real_text_language
+
+    toy = WordByWordTranslator({("en", "fr"): {"the": "le"}, ("fr", "en"): {"le": "the"}}, "toy")
+    en = [f"english sentence {i} is here" for i in range(30)]
+    bench = add_real_text_language(bench, "fr", (en, en), toy, system="toy", n_parallel=20, n_parallel_dev=5)
+
+    class Fake:
+        def encode(self, texts):
+            return np.stack([np.bincount([hash(w) % 16 for w in t.split()], minlength=16) for t in texts]).astype(np.float32)
+
+    monkeypatch.setattr(rec, "reference_encoder", lambda name, cache_dir=None: Fake())
+    plan = replace(plan, n_reference_train=200, n_reference_dev=50)
+    run, accs, left_out = rec.reference_row("USE", bench, plan, device="cpu", seed=0)
+    assert left_out == ["xa", "xd"] and accs["xa"] is None and accs["xd"] is None
+    assert accs["en"] == run.test_acc and 0.0 <= accs["fr-mt"] <= 100.0
+    with pytest.raises(ValueError, match="unknown reference"):
+        rec.reference_row("LASER", bench, plan)
+    with pytest.raises(ValueError, match="n_reference_train"):
+        rec.reference_row("USE", bench, replace(plan, n_reference_train=0))
+
+
+def test_real_rows_tables_and_claims():
+    rows = {"ttest": {"en": 80.0, "xa": 80.0, "xb": 80.0, "xd": 80.0},
+            "ttest-freedict": {"en": 80.0, "fr-mt": 75.0},
+            "tt-freedict": {"en": 80.0, "fr-mt": 78.0},
+            "x-max": {"en": 80.0, "xa": 75.0, "xb": 60.0, "xd": 55.0, "fr-mt": 70.0},
+            "x-cbow": {"en": 50.0, "xa": 45.0, "xb": 44.0, "xd": 40.0, "fr-mt": 41.0},
+            "ref-USE": {"en": 75.0, "xa": None, "xb": None, "xd": None, "fr-mt": 72.0}}
+    numbers = rec.claim_numbers(rows, {}, {}, [], synthetic=True, real_languages=["fr-mt"])
+    assert numbers["X-BiLSTM-max avg"] == pytest.approx(190 / 3)  # fr-mt stays out of the synthetic average
+    assert numbers["real: X-BiLSTM-max"] == 70.0 and numbers["real: best other row"] == 78.0
+    assert numbers["real: best reference encoder"] == 72.0 and numbers["invented: best reference encoder"] is None
+    claims = {c["claim"]: c["holds"] for c in rec.xnli_claims(numbers)}
+    assert claims["real-text languages: TRANSLATE TEST beats X-BiLSTM-max"] is True
+    assert claims["real-text languages: a shipped multilingual encoder (frozen) beats every other row"] is False
+    assert claims["invented languages: a shipped multilingual encoder beats X-BiLSTM-max"] is None
+    no_real = rec.claim_numbers({k: v for k, v in rows.items() if k in ("ttest", "x-max")}, {}, {}, [], True)
+    assert no_real["real: translate-test FreeDict"] is None  # no real language in the run: not testable
+    table = rec.table_4_ours(rows, ["en", "xa", "xb", "xd"], extra=["fr-mt"])
+    assert table[rec.ROWS["x-max"]]["fr-mt"] == 70.0 and table[rec.ROWS["x-max"]]["avg"] == pytest.approx(67.5)
+    assert table[rec.EXTRA_ROWS["ref-USE"]]["avg"] is None  # a partial row shows no average
+    with pytest.raises(KeyError, match="no Table 4 label"):
+        rec.table_4_ours({"bogus": {}}, ["en"])
+    bench, _, _ = rec.benchmark(rec.SMOKE, 3)
+    bench.translated_by["fr-mt"] = "FreeDict en<->fr word by word"
+    used = {r["row"]: r for r in rec.row_translations(rows, bench)}
+    assert used["TRANSLATE TEST, BiLSTM-max"]["translation"] == "the synthetic world's exact translator"
+    assert used[rec.EXTRA_ROWS["ttest-freedict"]]["translation"] == "FreeDict en<->fr word by word"
+    assert used[rec.EXTRA_ROWS["ref-USE"]]["languages"] == "fr-mt"
+    assert any(line.startswith("fr-mt (real-text") and "highest: TRANSLATE TRAIN, FreeDict" in line
+               for line in rec.run_summary(rows, {}, []))
+    dist = rec.distance_rows(rows, {"x-max": "X-BiLSTM-max"})
+    assert {d["language"] for d in dist} == {"xa", "xb", "xd"}

@@ -19,7 +19,7 @@ Book: chapter 6 (XNLI and aligned encoders).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -92,7 +92,10 @@ class XNLIBenchmark:
     (``"en"`` included); ``parallel`` / ``parallel_dev`` map a target language to ``(english, target)``
     sentence lists for alignment. ``translate`` (or ``None``) translates texts between English and the
     languages (``translate_kind`` says how: exact or machine); ``machine_translated`` marks the languages whose
-    NLI or bitext side was produced by MT rather than by the world or human translators.
+    NLI or bitext side was produced by MT rather than by the world or human translators, ``translated_by``
+    names the system that made a machine-translated language's NLI side and ``mt_coverage`` how much of it
+    the system really translated; ``init_lexicon`` gives (target word, English word) pairs for the initial
+    word vectors of a real language (the synthetic ones use the world's gold lexicon).
     Book: chapter 6 (XNLI and aligned encoders).
     """
 
@@ -106,6 +109,9 @@ class XNLIBenchmark:
     translate_kind: str = ""
     machine_translated: dict[str, bool] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    translated_by: dict[str, str] = field(default_factory=dict)
+    init_lexicon: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    mt_coverage: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def languages(self) -> list[str]:
@@ -264,3 +270,91 @@ def real_xnli(data_dir: str | Path, langs: Sequence[str], max_train: int | None 
     return XNLIBenchmark(train, dev, test, parallel, parallel_dev, source=f"XNLI 1.0 + XNLI-MT 1.0 from {data_dir}",
                          translate=translator, translate_kind="XNLI-MT machine translation (en->xx only)",
                          machine_translated={"en": False, **{lang: True for lang in targets}}, notes=notes)
+
+
+class RoutedTranslator:
+    """One ``translate(texts, src, tgt)`` over several systems: pairs involving a routed language go to its
+    system (under the language code the system knows), every other pair to ``fallback``.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+
+    def __init__(self, fallback: Translate | None, routes: dict[str, tuple[Translate, str]] | None = None) -> None:
+        self.fallback, self.routes = fallback, dict(routes or {})
+
+    def add(self, code: str, translate: Translate, system_code: str) -> None:
+        """Send every pair involving ``code`` to ``translate``, which calls that language ``system_code``.
+
+        Book: chapter 6 (XNLI and aligned encoders).
+        """
+        self.routes[code] = (translate, system_code)
+
+    def __call__(self, texts: list[str], src: str, tgt: str) -> list[str]:
+        for code, (translate, name) in self.routes.items():
+            if code in (src, tgt):
+                return translate(texts, name if src == code else src, name if tgt == code else tgt)
+        if self.fallback is None:
+            raise KeyError(f"no translator for {src}->{tgt}; routed languages: {sorted(self.routes)}.")
+        return self.fallback(texts, src, tgt)
+
+
+def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequence[str], Sequence[str]],
+                           translator: Translate, *, system: str, n_parallel: int, n_parallel_dev: int = 300,
+                           seed: int = 0, min_words: int = 3, max_words: int = 30, code: str | None = None,
+                           bitext_name: str = "") -> XNLIBenchmark:
+    """``bench`` plus a real language ``lang`` under the code ``code`` (default ``"<lang>-mt"``): real bitext for
+    alignment, and an NLI side machine-translated from the English dev/test pairs, labelled as such (as
+    XNLI-MT is).
+
+    The bitext pairs (English, ``lang``) whose English side has ``min_words`` to ``max_words`` words are
+    shuffled with ``seed``; the first ``n_parallel`` train the alignment, the next ``n_parallel_dev`` are held
+    out. ``translator`` (``translate(texts, "en", lang)``, named ``system``) makes the dev/test pairs, keeps the
+    labels, and is routed for translate-train / translate-test; a translator with ``coverage`` and ``tables``
+    (:class:`~xsent_lib.data.word_mt.WordByWordTranslator`) also records its coverage on the English test set
+    and supplies the initial-vector lexicon (its ``lang -> en`` table). Returns a new benchmark; ``bench`` is
+    unchanged. Book: chapter 6 (XNLI and aligned encoders).
+    """
+    code = code or f"{lang}-mt"
+    if code in bench.test:
+        raise ValueError(f"the benchmark already has a language {code!r}.")
+    src, tgt = (list(x) for x in bitext)
+    if len(src) != len(tgt):
+        raise ValueError(f"the bitext sides differ in length: {len(src)} vs {len(tgt)}.")
+    if n_parallel < 2 or n_parallel_dev < 2:
+        raise ValueError(f"n_parallel and n_parallel_dev must be >= 2, got {n_parallel}, {n_parallel_dev}.")
+    keep = [i for i, s in enumerate(src) if min_words <= len(s.split()) <= max_words and tgt[i].strip()]
+    if len(keep) < n_parallel + n_parallel_dev:
+        raise ValueError(f"only {len(keep)} bitext pairs have {min_words}-{max_words} English words; "
+                         f"{n_parallel} + {n_parallel_dev} were asked for.")
+    order = np.random.default_rng(seed).permutation(len(keep))
+    chosen = [keep[i] for i in order[: n_parallel + n_parallel_dev]]
+    train_idx, dev_idx = chosen[:n_parallel], chosen[n_parallel:]
+
+    def moved(data: NLIData) -> NLIData:
+        p, h = translator(list(data.premises), "en", lang), translator(list(data.hypotheses), "en", lang)
+        if len(p) != len(data) or len(h) != len(data):
+            raise ValueError(f"the translator returned {len(p)}/{len(h)} texts for {len(data)} pairs.")
+        return NLIData(p, h, np.asarray(data.labels), languages=[code] * len(data))
+
+    old = bench.translate
+    routed = RoutedTranslator(old.fallback, old.routes) if isinstance(old, RoutedTranslator) else RoutedTranslator(old)
+    routed.add(code, translator, lang)
+    coverage, init = dict(bench.mt_coverage), dict(bench.init_lexicon)
+    if hasattr(translator, "coverage"):
+        en_test = bench.test["en"]
+        coverage[code] = translator.coverage([*en_test.premises, *en_test.hypotheses], "en", lang)
+    if hasattr(translator, "tables") and (lang, "en") in translator.tables:
+        init[code] = sorted(translator.tables[(lang, "en")].items())
+    where = f" ({bitext_name})" if bitext_name else ""
+    notes = [*bench.notes, f"{code}: the bitext{where} is real text ({n_parallel} + {n_parallel_dev} pairs); its NLI "
+             f"dev/test pairs are the English ones machine-translated by {system} (labels kept, as in XNLI-MT)"]
+    if code in coverage:
+        c = coverage[code]
+        notes.append(f"{code}: {system} translated {100 * c['direct']:.0f}% of the English test words directly, "
+                     f"{100 * c['stem']:.0f}% through a stem and passed {100 * c['passed']:.0f}% through untranslated")
+    return replace(bench, dev={**bench.dev, code: moved(bench.dev["en"])}, test={**bench.test, code: moved(bench.test["en"])},
+                   parallel={**bench.parallel, code: ([src[i] for i in train_idx], [tgt[i] for i in train_idx])},
+                   parallel_dev={**bench.parallel_dev, code: ([src[i] for i in dev_idx], [tgt[i] for i in dev_idx])},
+                   translate=routed, machine_translated={**bench.machine_translated, code: True},
+                   translated_by={**bench.translated_by, code: system}, init_lexicon=init, mt_coverage=coverage,
+                   notes=notes)

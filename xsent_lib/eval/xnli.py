@@ -34,6 +34,28 @@ def pair_accuracy(classifier: NLIClassifier, encoder: SentenceEncoder, data: NLI
     dev = pick_device(device)
     u = encoder.encode(list(data.premises), batch_size=batch_size, device=dev)
     v = encoder.encode(list(data.hypotheses), batch_size=batch_size, device=dev)
+    return _classify(classifier, u, v, data, dev)
+
+
+def vectors_pair_accuracy(classifier: NLIClassifier, encode: Callable[[list[str]], np.ndarray], data: NLIData,
+                          device: str | torch.device = "auto") -> float:
+    """Accuracy (percent) of ``classifier`` on ``data`` embedded by a frozen ``encode(list[str]) -> [N, d]``
+    (a shipped encoder such as USE, which is no torch module). Book: chapter 6 (XNLI and aligned encoders).
+    """
+    if not isinstance(classifier, NLIClassifier):
+        raise TypeError(f"classifier must be an NLIClassifier, got {type(classifier).__name__}.")
+    if not callable(encode):
+        raise TypeError("encode must be callable: encode(list[str]) -> array [N, dim].")
+    if len(data) < 1:
+        raise ValueError("no NLI pairs to score.")
+    u = np.asarray(encode(list(data.premises)), np.float32)
+    v = np.asarray(encode(list(data.hypotheses)), np.float32)
+    return _classify(classifier, u, v, data, pick_device(device))
+
+
+def _classify(classifier: NLIClassifier, u: np.ndarray, v: np.ndarray, data: NLIData, dev: torch.device) -> float:
+    if u.shape[0] != len(data) or v.shape[0] != len(data):
+        raise ValueError(f"the encoder returned {u.shape[0]}/{v.shape[0]} vectors for {len(data)} pairs.")
     was_training = classifier.training
     classifier.to(dev).eval()
     try:
