@@ -123,8 +123,10 @@ def test_load_infersent_refuses_unclear_requests(tmp_path):
         load_infersent(path, vectors)  # the name does not say which release
     with pytest.raises(ValueError, match="oov must be one of"):
         load_infersent(path, vectors, version=1, oov="keep")
+    with pytest.raises(ValueError, match="needs the words"):
+        load_infersent(path, np.zeros((5, D)), version=1)  # a bare matrix has no words to tokenise into
     with pytest.raises(TypeError, match="WordVectors"):
-        load_infersent(path, np.zeros((5, D)), version=1)
+        load_infersent(path, [[0.0] * D], version=1)
     enc = load_infersent(path, {"a": np.ones(D)}, version=2)
     with pytest.raises(ValueError, match="end token '</p>'"):
         enc.encode(["b c"], device="cpu")  # nothing has a vector, and neither has the end token

@@ -120,9 +120,9 @@ def load_infersent(
     version-1 max-pool also reads padding (InferSent issue #51), so its batched v1 vectors depend on which
     sentences share a batch; ours are masked and equal the release's for a sentence encoded alone.
 
-    **Pipeline mode** (``pipeline`` given): our own tokenisation and vocabulary; ``embeddings`` is a matrix whose row
-    ``i`` is the vector of ``pipeline.vocab`` token ``i`` (row 0, padding, is zeroed), and unknown words are the
-    pipeline's ``<unk>`` row. ``version``/``tokenize``/``oov`` do not apply there and are refused.
+    **Pipeline mode** (``embeddings`` a matrix, ``pipeline`` given or attached later): our own tokenisation and
+    vocabulary; row ``i`` is the vector of ``pipeline.vocab`` token ``i`` (row 0, padding, is zeroed), and unknown
+    words are the pipeline's ``<unk>`` row. ``version``/``tokenize``/``oov`` do not apply there and are refused.
 
     Sizes are read from the file (release: hidden 2048, word_dim 300). The vectors are frozen by default, as in
     InferSent.
@@ -131,10 +131,11 @@ def load_infersent(
     path = Path(path)
     state = _read_state(path)
     four_h, word_dim = state[PREFIX + "weight_ih_l0"].shape
-    if pipeline is not None:
+    if pipeline is not None or isinstance(embeddings, (np.ndarray, torch.Tensor)):
         if version is not None or not tokenize or oov != "drop":
-            raise ValueError("version/tokenize/oov choose the release's text handling; with pipeline=... your own "
-                             "pipeline tokenises and maps unknown words to <unk>. Drop one or the other.")
+            raise ValueError("version/tokenize/oov choose the release's text handling, which needs the words of the "
+                             "vectors (a WordVectors or {word: vector} dict); with a bare matrix (and pipeline=...) your "
+                             "own pipeline tokenises and maps unknown words to <unk>. Drop one or the other.")
         emb = torch.as_tensor(np.asarray(embeddings) if not isinstance(embeddings, torch.Tensor) else embeddings)
     else:
         if oov not in OOV_MODES:
