@@ -146,9 +146,10 @@ def test_senteval_classifier_dict_is_understood():
     cfg = Evaluation(params, senteval_batcher).classifier_config()
     assert cfg.nhid == (0,) and cfg.solver == "adam" and cfg.batch_size == 64 and cfg.kfold == 10
     proto = {"classifier": {"nhid": 50, "optim": "rmsprop", "batch_size": 128, "tenacity": 3, "epoch_size": 2}}
-    with pytest.warns(UserWarning, match="rmsprop"):
-        cfg = Evaluation(proto, senteval_batcher).classifier_config()
-    assert cfg.nhid == (50,) and cfg.tenacity == 3
+    cfg = Evaluation(proto, senteval_batcher).classifier_config()  # SentEval's prototyping optimiser is honoured
+    assert cfg.nhid == (50,) and cfg.tenacity == 3 and cfg.optim == "rmsprop" and cfg.kfold == 5  # SentEval's default
+    with pytest.raises(ValueError, match="unknown optimiser 'lbfgs'"):
+        Evaluation({"classifier": {"nhid": 0, "optim": "lbfgs"}}, senteval_batcher)
     with pytest.raises(ValueError, match="unknown keys"):
         Evaluation({"classifier": {"nhdi": 0}}, senteval_batcher).classifier_config()
 

@@ -1,7 +1,9 @@
 """Evaluate any sentence encoder: SentEval-style transfer, STS, probing, retrieval, and cross-lingual tasks.
 
 Plug an encoder in through SentEval's ``prepare(params, samples)`` / ``batcher(params, batch)`` or
-:func:`batcher_from_encoder`, wrap data containers in task classes, and run ``Evaluation(...).eval(tasks)``.
+:func:`batcher_from_encoder`, wrap data containers in task classes, and run ``Evaluation(...).eval(tasks)``; or
+give SentEval's task names and ``params['task_path']`` (``SE(params, batcher, prepare).eval(['MR', 'STS14'])``,
+a SentEval script unchanged but for its import).
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
@@ -15,7 +17,7 @@ from xsent_lib.eval.crosslingual import (
     unsupervised_criterion,
     word_translation,
 )
-from xsent_lib.eval.engine import Evaluation, Params, batcher_from_encoder, batcher_from_function
+from xsent_lib.eval.engine import SE, Evaluation, Params, batcher_from_encoder, batcher_from_function, senteval_layout
 from xsent_lib.eval.probing import ProbingTask, probing_baselines
 from xsent_lib.eval.retrieval import RankingTask, ranking_metrics
 from xsent_lib.eval.protocols import cv_then_test, nested_cv, split_select, stratified_folds
@@ -33,7 +35,7 @@ __all__ = [
     "f1_at_threshold", "mine_bitext", "ranking_metrics", "select_threshold", "sentence_retrieval",
     "unsupervised_criterion", "word_translation",
     "BatchedClassifier", "BatchedLogReg", "ClassifierConfig", "Evaluation", "PairClassificationTask", "Params",
-    "ProbingTask", "RelatednessTask", "STSTask", "TransferTask", "batcher_from_encoder", "batcher_from_function",
+    "ProbingTask", "RelatednessTask", "SE", "STSTask", "TransferTask", "batcher_from_encoder", "batcher_from_function",
     "cv_then_test", "nested_cv", "pair_features", "probing_baselines", "split_select", "stratified_folds",
-    "sts_aggregates", "transfer_aggregates",
+    "senteval_layout", "sts_aggregates", "transfer_aggregates",
 ]

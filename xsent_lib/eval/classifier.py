@@ -61,6 +61,8 @@ class ClassifierConfig:
     kfold: int = 10
     seed: int = 1111
     solver: str = "exact"
+    optim: str = "adam"
+    penalty: str = "l2"
     device: str = field(default="auto")
 
     def __post_init__(self) -> None:
@@ -79,6 +81,13 @@ class ClassifierConfig:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}.")
         if self.solver not in ("exact", "adam"):
             raise ValueError(f"solver must be 'exact' (L-BFGS to the optimum) or 'adam' (minibatch, early stopping), got {self.solver!r}.")
+        parse_optim(self.optim)
+        if self.penalty not in PENALTIES:
+            raise ValueError(f"penalty must be one of {PENALTIES} ('C': the l2 values are scikit-learn's C, as SentEval's "
+                             f"usepytorch=False runs), got {self.penalty!r}.")
+        if self.penalty == "C" and (self.solver != "exact" or any(h > 0 for h in self.nhid) or min(self.l2) <= 0):
+            raise ValueError("penalty='C' is scikit-learn's logistic regression: it needs solver='exact', nhid=(0,) "
+                             "and positive C values in l2.")
         if not 0.0 < self.validation_split < 1.0:
             raise ValueError(f"validation_split must lie in (0, 1), got {self.validation_split!r}.")
 
@@ -121,6 +130,35 @@ class ClassifierConfig:
         dropouts = self.dropout if any(h > 0 for h in self.nhid) else (0.0,)
         return [{"nhid": int(h), "dropout": float(p), "l2": float(v)}
                 for h, p, v in product(self.nhid, dropouts, self.l2)]
+
+
+PENALTIES = ("l2", "C")
+OPTIMIZERS = {"adam": torch.optim.Adam, "adamax": torch.optim.Adamax, "adagrad": torch.optim.Adagrad,
+              "adadelta": torch.optim.Adadelta, "rmsprop": torch.optim.RMSprop, "sgd": torch.optim.SGD,
+              "asgd": torch.optim.ASGD, "rprop": torch.optim.Rprop}
+
+
+def parse_optim(spec: str) -> tuple[type, dict]:
+    """SentEval's optimiser string (``"adam"``, ``"rmsprop"``, ``"sgd,lr=0.1"``) -> (torch optimiser class, options).
+
+    Every optimiser listed is element-wise, so the batched models stay independent. ``sgd`` needs ``lr``.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"optim must be a string such as 'adam' or 'sgd,lr=0.1', got {spec!r}.")
+    name, *opts = spec.split(",")
+    if name not in OPTIMIZERS:
+        raise ValueError(f"unknown optimiser {name!r} in optim={spec!r}; SentEval's are {sorted(OPTIMIZERS)}.")
+    options = {}
+    for opt in opts:
+        key, _, value = opt.partition("=")
+        try:
+            options[key] = float(value)
+        except ValueError:
+            raise ValueError(f"optim={spec!r}: option {opt!r} must read key=number.") from None
+    if name == "sgd" and "lr" not in options:
+        raise ValueError(f"optim={spec!r}: sgd needs a learning rate, e.g. 'sgd,lr=0.1'.")
+    return OPTIMIZERS[name], options
 
 
 def accuracy_metric(probs: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -201,7 +239,12 @@ class BatchedLogReg:
         tf = np.asarray(targets, dtype=np.float32)
         weight = (train_mask / train_mask.sum(1, keepdims=True)).T.astype(np.float32)  # (n, M)
         m, c, d = self.n_models, self.n_classes, self.dim
-        l2 = self.l2[None, None, :]
+        l2 = self.l2
+        if self.config.penalty == "C":
+            # scikit-learn minimises ||w||^2/2 + C * sum(loss); per row that is l2 = 1/(C n). Binary scikit-learn
+            # fits one weight vector w = w1 - w0, whose penalty is twice that of our two-class softmax.
+            l2 = (2.0 if c == 2 else 1.0) / (self.l2 * train_mask.sum(1))
+        l2 = np.asarray(l2, np.float32)[None, None, :]
         tcm = np.ascontiguousarray(tf.T[:, :, None])  # (C, n, 1): classes on the leading axis keeps reductions fast
         wcm = weight[None]  # (1, n, M)
         p_w = d * c  # weight rows per model; the C bias rows follow
@@ -399,7 +442,10 @@ class BatchedClassifier:
         if val_mask is None:
             rng = np.random.default_rng(cfg.seed)
             held = rng.random(train_mask.shape) < cfg.validation_split
-            val_mask, train_mask = train_mask & held, train_mask & ~held
+            val_mask, rest = train_mask & held, train_mask & ~held
+            tiny = ~val_mask.any(1) | ~rest.any(1)  # too few rows to hold any out: early-stop on the training rows
+            val_mask[tiny], rest[tiny] = train_mask[tiny], train_mask[tiny]
+            train_mask = rest
         if (train_mask.sum(1) == 0).any() or (np.asarray(val_mask).sum(1) == 0).any():
             raise ValueError("a model has no training or no validation rows; give more data or fewer folds.")
         xt = torch.as_tensor(np.asarray(x, np.float32), device=dev)
@@ -407,7 +453,10 @@ class BatchedClassifier:
         tm = torch.as_tensor(train_mask, dtype=torch.float32, device=dev)
         vm = torch.as_tensor(np.asarray(val_mask, bool), dtype=torch.float32, device=dev)
         rows = np.flatnonzero(train_mask.any(0))
-        adam = torch.optim.Adam(self.params, lr=cfg.lr)
+        optim_cls, optim_opts = parse_optim(cfg.optim)
+        if cfg.optim == "adam":
+            optim_opts = {"lr": cfg.lr, **optim_opts}
+        adam = optim_cls(self.params, **optim_opts)
         rng = np.random.default_rng(cfg.seed + 2)
         best = torch.full((self.n_models,), -np.inf, device=dev)
         stale = torch.zeros(self.n_models, dtype=torch.long, device=dev)

@@ -104,18 +104,20 @@ class STSTask:
         return [s for p in self.data.splits.values() for s in (*p.first, *p.second)]
 
     def run(self, ev: Any) -> dict:
-        """Cosine vs gold for each subset, the named aggregates, and the pooled ``all`` correlation.
+        """Cosine (or ``ev.similarity``) vs gold for each subset, the named aggregates, the pooled ``all`` correlation.
 
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
         """
-        subsets, preds, golds = {}, [], []
+        subsets, preds, golds, pvalues = {}, [], [], {}
+        similarity = getattr(ev, "similarity", cosine_rows)
         for key, pairs in self.data.splits.items():
-            sim = cosine_rows(ev.encode(list(pairs.first)), ev.encode(list(pairs.second)))
+            sim = similarity(ev.encode(list(pairs.first)), ev.encode(list(pairs.second)))
             gold = np.asarray(pairs.labels, dtype=np.float64)
             subsets[key] = correlations(sim, gold, name=key)
+            pvalues[key] = {"pearson": float(pearsonr(sim, gold)[1]), "spearman": float(spearmanr(sim, gold)[1])}
             preds.append(sim)
             golds.append(gold)
         pooled = correlations(np.concatenate(preds), np.concatenate(golds), name="all (pooled)")
         return {"subsets": subsets, **sts_aggregates(subsets),
                 "all": {"pearson": pooled["pearson"], "spearman": pooled["spearman"]},
-                "metric": "cosine-unsupervised", "aggregates": list(STS_AGGREGATES)}
+                "metric": "cosine-unsupervised", "aggregates": list(STS_AGGREGATES), "pvalues": pvalues}

@@ -43,6 +43,26 @@ SENTEVAL: dict[str, tuple[str, str, str, tuple[int, int] | None]] = {
 SENTEVAL_TASKS: tuple[str, ...] = tuple(SENTEVAL)
 PROBING_NAMES: tuple[str, ...] = tuple(PROBING_TASKS)
 
+# Every task name SentEval's engine takes (``senteval.engine.SE.list_tasks``), in its order.
+SENTEVAL_ENGINE_TASKS: tuple[str, ...] = (
+    "CR", "MR", "MPQA", "SUBJ", "SST2", "SST5", "TREC", "MRPC", "SICKRelatedness", "SICKEntailment", "STSBenchmark",
+    "SNLI", "ImageCaptionRetrieval", "STS12", "STS13", "STS14", "STS15", "STS16",
+    "Length", "WordContent", "Depth", "TopConstituents", "BigramShift", "Tense", "SubjNumber", "ObjNumber",
+    "OddManOut", "CoordinationInversion")
+# SentEval's probing names -> the paper's (Conneau et al. 2018).
+SENTEVAL_PROBING: dict[str, str] = {senteval: paper for paper, (senteval, _file) in PROBING_TASKS.items()}
+# The pair features SentEval's code builds per task: [|u-v|, u*v] ("senteval") for MRPC, SICK-E, SICK-R and STS-B;
+# [u, v, u*v, |u-v|] for SNLI (our "full", the same features in another column order).
+SENTEVAL_PAIR_FEATURES: dict[str, str] = {"MRPC": "senteval", "SICKEntailment": "senteval",
+                                          "SICKRelatedness": "senteval", "STSBenchmark": "senteval", "SNLI": "full"}
+# What SentEval's task code changes in params['classifier'] for one task.
+SENTEVAL_CLASSIFIER_OVERRIDES: dict[str, dict] = {"SNLI": {"max_epoch": 15, "epoch_size": 1, "noreg": True},
+                                                  "WordContent": {"nhid": 0}}
+NOT_SUPPORTED: dict[str, str] = {
+    "ImageCaptionRetrieval": "SentEval's COCO caption retrieval reads ResNet-152 image features "
+                             "(downstream/COCO/*.pkl) that the book does not use; caption ranking in xsent_lib is "
+                             "xsent_lib.eval.RankingTask (chapter 2 runs it on the synthetic world's scenes)."}
+
 
 @dataclass
 class SuiteTask:
@@ -269,6 +289,39 @@ def senteval_tasks(data_dir: str | Path, names: Sequence[str] | None = None) -> 
         raise ValueError(f"unknown tasks {unknown}; choose from {SENTEVAL_TASKS} or probing {PROBING_NAMES}.")
     return [senteval_task(n, data_dir).evaluator() if n in SENTEVAL else ProbingTask(load_probing(data_dir, n), name=n)
             for n in chosen]
+
+
+def senteval_engine_task(name: str, task_path: str | Path, features: str | None = None) -> Any:
+    """The task object for one of SentEval's engine task names (:data:`SENTEVAL_ENGINE_TASKS`), read from ``task_path``.
+
+    ``task_path`` is SentEval's ``params['task_path']``: the folder holding ``downstream/`` and ``probing/``.
+    Pair tasks use SentEval's pair features for that task (:data:`SENTEVAL_PAIR_FEATURES`) unless ``features``
+    says otherwise (``"full"``: ``[u, v, |u-v|, u*v]``, ours for NLI training). The task carries SentEval's own
+    per-task classifier changes (:data:`SENTEVAL_CLASSIFIER_OVERRIDES`) as ``senteval_overrides``.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    from xsent_lib.data.formats.nli import load_senteval_snli
+
+    if not isinstance(name, str) or name not in SENTEVAL_ENGINE_TASKS:
+        raise ValueError(f"unknown SentEval task {name!r}; SentEval's engine takes {list(SENTEVAL_ENGINE_TASKS)} "
+                         "(or pass an xsent_lib task object).")
+    if name in NOT_SUPPORTED:
+        raise ValueError(f"task {name!r} is not supported: {NOT_SUPPORTED[name]}")
+    if task_path is None or not Path(task_path).is_dir():
+        raise FileNotFoundError(f"params['task_path'] must be SentEval's data folder (with downstream/ and probing/) to "
+                                f"evaluate {name!r} by name; got {task_path!r}.")
+    if name in SENTEVAL_PROBING:
+        task: Any = ProbingTask(load_probing(task_path, name), name=name)
+        task.protocol = "split"
+    elif name == "SNLI":
+        task = PairClassificationTask(load_senteval_snli(task_path), name=name, features=features or "full")
+    else:
+        base = senteval_task(name, task_path)
+        if name in SENTEVAL_PAIR_FEATURES:
+            base = replace(base, features=features or SENTEVAL_PAIR_FEATURES[name])
+        task = base.evaluator()
+    task.senteval_overrides = dict(SENTEVAL_CLASSIFIER_OVERRIDES.get(name, {}))
+    return task
 
 
 def _labelled(sentences: Sequence[str], labels: np.ndarray, idx: np.ndarray) -> LabelledSentences:

@@ -121,11 +121,13 @@ class TransferTask:
 class PairClassificationTask:
     """Entailment (SICK-E, SNLI) and paraphrase detection (MRPC) on pair features of frozen embeddings.
 
+    ``features`` defaults to SentEval's ``[|u-v|, u*v]`` (what its code uses for SICK-E and MRPC);
+    ``"full"`` gives ``[u, v, |u-v|, u*v]`` (InferSent's NLI classifier, SentEval's SNLI task).
     Binary tasks also report F1 of class 1 (the paraphrase class of MRPC), as the thesis's tables do.
     Book: chapter 3 (InferSent).
     """
 
-    def __init__(self, data: Any, name: str | None = None, features: str = "full") -> None:
+    def __init__(self, data: Any, name: str | None = None, features: str = "senteval") -> None:
         if features not in PAIR_FEATURES:
             raise ValueError(f"features must be one of {PAIR_FEATURES}, got {features!r}.")
         self.data, self.features = data, features
@@ -220,7 +222,7 @@ class RelatednessTask:
         res = split_select(f["train"], t["train"], f["dev"], t["dev"], f["test"], ev.classifier_config(), pearson_metric)
         pred = res["test_probs"] @ (self.low + np.arange(self.n_classes))
         gold = np.asarray(self.splits["test"].labels, dtype=np.float64)
-        return {"devpearson": res["dev"], "pearson": float(pearsonr(pred, gold)[0]),
+        return {"devpearson": res["dev"], "pearson": float(pearsonr(pred, gold)[0]), "yhat": pred,
                 "spearman": float(spearmanr(pred, gold)[0]), "mse": float(np.mean((pred - gold) ** 2)),
                 "ndev": len(self.splits["dev"].labels), "ntest": int(gold.size), "selected": res["selected"],
                 "n_classes": self.n_classes, "features": self.features, "metric": "trained-regressor"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from xsent_lib.text.batching import flatten_ids, length_buckets, pad_batch, pad_csr
 from xsent_lib.text.pipeline import TextPipeline
+from xsent_lib.text.release import DropUnknownPipeline, InferSentTokenizer, nltk_word_tokenize, release_tokenize
 from xsent_lib.text.tokenizers import (
     CharTrigramTokenizer,
     LetterTokenizer,
@@ -24,6 +25,8 @@ __all__ = [
     "PAD_TOKEN",
     "UNK_TOKEN",
     "CharTrigramTokenizer",
+    "DropUnknownPipeline",
+    "InferSentTokenizer",
     "LetterTokenizer",
     "PTBWordTokenizer",
     "SentencePieceTokenizer",
@@ -34,7 +37,9 @@ __all__ = [
     "check_sentences",
     "flatten_ids",
     "length_buckets",
+    "nltk_word_tokenize",
     "pad_batch",
     "pad_csr",
+    "release_tokenize",
     "train_sentencepiece",
 ]

@@ -12,12 +12,15 @@ from pathlib import Path
 import numpy as np
 
 from xsent_lib.data.formats._io import (
+    DataFormatError,
     PathLike,
     format_error,
     header_index,
     iter_lines,
+    read_lines,
     split_columns,
 )
+from xsent_lib.data.formats.containers import PairTask, SentencePairs
 
 NLI_LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
 _LABEL_ID = {name: i for i, name in enumerate(NLI_LABELS)}
@@ -229,3 +232,28 @@ def load_xnli_mt(data_dir: PathLike, language: str, max_examples: int | None = N
     """
     path = Path(data_dir) / "XNLI-MT-1.0" / "multinli" / f"multinli.train.{language}.tsv"
     return load_xnli_mt_tsv(path, max_examples)
+
+
+def load_senteval_snli(data_dir: PathLike) -> PairTask:
+    """SNLI in SentEval's layout: ``<data_dir>/downstream/SNLI/{s1,s2,labels}.{train,dev,test}`` (one item a line).
+
+    The sentences are SentEval's tokenised ones, read as latin-1 as SentEval does; labels are ``NLI_LABELS`` ids.
+    Splits are ``train``, ``dev`` and ``test``.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    from xsent_lib.data.formats.classification import SENTEVAL_HINT, downstream_dir
+
+    folder = downstream_dir(data_dir, "SNLI")
+    splits = {}
+    for split in ("train", "dev", "test"):
+        first = read_lines(folder / f"s1.{split}", SENTEVAL_HINT, ("latin-1",))
+        second = read_lines(folder / f"s2.{split}", SENTEVAL_HINT, ("latin-1",))
+        names = read_lines(folder / f"labels.{split}", SENTEVAL_HINT, ("utf-8",))
+        if not len(first) == len(second) == len(names):
+            raise DataFormatError(f"{folder}: s1.{split}, s2.{split} and labels.{split} have {len(first)}, "
+                                  f"{len(second)} and {len(names)} lines; they must align line by line.")
+        bad = sorted({n for n in names if n not in _LABEL_ID})
+        if bad:
+            raise DataFormatError(f"{folder / f'labels.{split}'}: labels must be one of {NLI_LABELS}, found {bad[:3]}.")
+        splits[split] = SentencePairs(first, second, np.array([_LABEL_ID[n] for n in names], dtype=np.int64))
+    return PairTask("SNLI", splits, NLI_LABELS)
