@@ -244,3 +244,31 @@ def test_claims_evaluate_on_synthetic_numbers():
                                 lstm_speed="LSTM", untrained_sp="Random")
     assert [r["holds"] for r in rec.wieting_claims(guarded)][:2] == [None, None]
     assert set(rec.PLANS) == {"smoke", "book", "full"}
+
+
+# ---------------------------------------------------------------- sentencepiece fast path (ids, batched)
+def test_sentencepiece_ids_path_equals_piece_strings(tmp_path):
+    from xsent_lib.text import train_sentencepiece
+    from xsent_lib.data.synthetic import SyntheticWorld
+
+    world = SyntheticWorld(3)
+    text = world.sentences(400, "en", split="train") + world.sentences(400, "xa", split="train")
+    sp = train_sentencepiece(text, 300, tmp_path / "sp", seed=0)
+    tricky = ["", "   ", "a\tb", "x\u00a0y caf\u00e9", "\u00a8 \u00bc \ufb01", "\x1c a", "zzqqxx unseen-word 123"]
+    sentences = world.sentences(200, "en", split="test") + tricky + text[:50] + text[:50]  # repeats too
+    for max_len in (None, 3):
+        fast = TextPipeline(sp, sp.vocab(), max_len=max_len)
+        assert fast._sp_ids
+        slow = TextPipeline(sp, sp.vocab(), max_len=max_len)
+        slow._sp_ids = False  # the reference: piece strings looked up in the vocabulary
+        f1, o1 = fast.encode_flat(sentences)
+        f2, o2 = slow.encode_flat(sentences)
+        assert np.array_equal(o1, o2) and np.array_equal(f1, f2)
+        assert (np.diff(o1) >= 1).all()  # empty sentences are one <unk>
+    flat, offsets = sp.encode_ids_flat(sentences[:20], num_threads=2)
+    assert [flat[offsets[i]:offsets[i + 1]].tolist() for i in range(20)] == sp._sp.encode(sentences[:20], out_type=int)
+    assert sp.encode_ids_flat([])[1].tolist() == [0]
+    with pytest.raises(ValueError, match="num_threads"):
+        sp.encode_ids_flat(["a"], num_threads=0)
+    # a vocabulary that is not the model's own keeps the token-string path
+    assert not TextPipeline.fit(text, sp)._sp_ids
