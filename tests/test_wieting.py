@@ -360,3 +360,15 @@ def test_speed_target_and_run_summary_report_targets():
     text = "\n".join(lines)
     assert "100x B" in text and "2 of 2 encoders were slower" in text
     assert "do not both beat" in text and "(target 300,000: not met)" in text and "(target 500x: met)" in text
+
+
+def test_language_choice_figure_has_one_point_per_row_and_panel():
+    from xsent_lib.viz import wieting as viz
+
+    rows = [{"pair": p, "vocab": v, "SP overlap (types)": 50.0 + v / 100, "STS en-en": 80.0, "mining F1": 30.0}
+            for p in ("a-b", "a-c") for v in (100, 400)]
+    fig = viz.language_choice(rows)
+    assert len(fig.axes) == 2
+    assert sum(len(c.get_offsets()) for c in fig.axes[0].collections) == len(rows)
+    with pytest.raises(ValueError):
+        viz.language_choice([])
