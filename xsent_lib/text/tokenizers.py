@@ -10,6 +10,7 @@ Book: chapter 1 (Data: tokenisation and vocabularies).
 from __future__ import annotations
 
 import base64
+import itertools
 import re
 import sys
 import unicodedata
@@ -19,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
 
+import numpy as np
 import sentencepiece as spm
 
 from xsent_lib.text.vocab import PAD_TOKEN, Vocab
@@ -171,6 +173,15 @@ class CharTrigramTokenizer(Tokenizer):
         return {"kind": self.kind, "lowercase": self.lowercase, "boundary": self.boundary}
 
 
+def _flat_ids(id_lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Lists of ids in CSR form (flat int64 ids, ``len + 1`` offsets)."""
+    lengths = np.fromiter(map(len, id_lists), dtype=np.int64, count=len(id_lists))
+    offsets = np.zeros(len(id_lists) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    flat = np.fromiter(itertools.chain.from_iterable(id_lists), dtype=np.int64, count=int(offsets[-1]))
+    return flat, offsets
+
+
 class SentencePieceTokenizer(Tokenizer):
     """A trained sentencepiece model (from a ``.model`` file or its serialized bytes).
 
@@ -201,6 +212,29 @@ class SentencePieceTokenizer(Tokenizer):
     def tokenize_batch(self, sentences: Sequence[str]) -> list[list[str]]:
         """Pieces of many sentences in one C++ call. Book: chapter 8 (Paraphrastic embeddings from bitext)."""
         return self._sp.encode(check_sentences(sentences), out_type=str)
+
+    def encode_ids_flat(self, sentences: Sequence[str], num_threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+        """Sentencepiece's own ids (``0`` is its ``<unk>``) of many sentences in CSR form: flat int64 ids, offsets.
+
+        The same ids as ``tokenize_batch`` (piece strings) looked up one by one, at a fraction of the cost:
+        one batched sentencepiece call with ``num_threads`` threads that returns ids, each distinct sentence
+        encoded once (repeats are copied), and one flattening pass.
+        Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+        """
+        sentences = check_sentences(sentences)
+        if not isinstance(num_threads, int) or num_threads < 1:
+            raise ValueError(f"num_threads must be a positive integer, got {num_threads!r}.")
+        distinct = dict.fromkeys(sentences)
+        if len(distinct) == len(sentences):
+            return _flat_ids(self._sp.encode(sentences, out_type=int, num_threads=num_threads))
+        for i, s in enumerate(distinct):
+            distinct[s] = i
+        flat, offsets = _flat_ids(self._sp.encode(list(distinct), out_type=int, num_threads=num_threads))
+        rows = np.fromiter(map(distinct.__getitem__, sentences), dtype=np.int64, count=len(sentences))
+        lengths = offsets[rows + 1] - offsets[rows]
+        new = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=new[1:])
+        return flat[np.repeat(offsets[rows] - new[:-1], lengths) + np.arange(int(new[-1]))], new
 
     def pieces(self) -> list[str]:
         """All pieces of the model in id order (piece 0 is sentencepiece's own ``<unk>``).

@@ -49,3 +49,35 @@ def quality_speed_megabatch(quality: Mapping[str, Mapping[str, float]], speed: M
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
+
+
+def language_choice(rows: list[Mapping[str, object]], *, x: str = "SP overlap (types)",
+                    ys: tuple[str, ...] = ("STS en-en", "mining F1"), title: str = "") -> Figure:
+    """Figure 1 on our languages: each score of ``ys`` against the SP overlap ``x``, one point per
+    (language pair, vocabulary size), coloured by pair and marked by size.
+
+    ``rows`` are :func:`xsent_lib.recipes.wieting.language_choice`'s.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: language choice).
+    """
+    if not rows:
+        raise ValueError("language_choice needs at least one row.")
+    fig = Figure(figsize=(4.2 * len(ys), 3.6), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(ys)))
+    pairs = list(dict.fromkeys(str(r["pair"]) for r in rows))
+    vocabs = sorted({int(r["vocab"]) for r in rows})  # type: ignore[call-overload]
+    markers = "os^Dv<>"
+    colours = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3"]
+    for ax, y in zip(axes, ys):
+        for r in rows:
+            ax.scatter(float(r[x]), float(r[y]), color=colours[pairs.index(str(r["pair"])) % len(colours)],  # type: ignore[arg-type]
+                       marker=markers[vocabs.index(int(r["vocab"])) % len(markers)], s=50)  # type: ignore[call-overload]
+        ax.set_xlabel(f"{x} (%)")
+        ax.set_ylabel(y)
+        ax.grid(alpha=0.3)
+    handles = [axes[0].scatter([], [], color=colours[i % len(colours)], label=p) for i, p in enumerate(pairs)]
+    handles += [axes[0].scatter([], [], color="grey", marker=markers[i % len(markers)], label=f"{v} pieces")
+                for i, v in enumerate(vocabs)]
+    axes[-1].legend(handles=handles, fontsize=8, loc="best")
+    if title:
+        fig.suptitle(title)
+    return fig
