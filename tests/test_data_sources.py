@@ -149,3 +149,12 @@ def test_build_book_key_follows_what_data_dir_holds(tmp_path: Path):
     (root / "b.txt").write_text("y")
     assert build_book.data_fingerprint(str(root)) != before
     assert build_book.data_fingerprint(None) == "none"
+
+
+def test_xnli_smoke_plan_reads_xnli_languages_at_its_own_sizes():
+    from xsent_lib.recipes import xnli as rec
+
+    bench, plan, world = rec.benchmark(rec.SMOKE, 0, ROOT / "tests" / "fixtures" / "xnli_full", real=True)
+    assert world is None and plan.languages == ("fr",) and plan.n_train == rec.SMOKE.n_train
+    assert plan.ablation_languages == plan.translate_train_languages == ("fr",) and plan.curve_language == "fr"
+    assert bench.languages == ["en", "fr"]
