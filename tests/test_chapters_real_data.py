@@ -19,7 +19,7 @@ CHAPTER_USES: dict[str, tuple[str, ...]] = {
     "01_data": ("snli", "multinli", "senteval", "probing", "xnli", "xnli-mt", "muse-en-fr", "bucc"),
     "02_senteval": ("senteval", "glove-840b", "fasttext-crawl"),
     "03_infersent": ("snli", "senteval", "glove-840b"),
-    "04_probing": ("probing", "senteval", "snli", "bitext", "monolingual"),
+    "04_probing": ("probing", "senteval", "bitext", "monolingual"),  # smoke trains no NLI encoder: snli unused
     "05_muse": ("fasttext-en", "fasttext-fr", "fasttext-de", "muse-en-fr", "muse-en-de", "bitext"),
     "06_xnli": ("xnli", "xnli-mt"),
     "08_wieting": ("sts",),

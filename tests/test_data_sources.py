@@ -26,10 +26,12 @@ def data_dir(tmp_path: Path) -> Path:
 
 
 def test_found_missing_used_and_checksummed(data_dir: Path, capsys: pytest.CaptureFixture[str]):
+    for split in ("0-5000", "5000-6500"):  # one direction only
+        (data_dir / "crosslingual" / "dictionaries" / f"fr-en.{split}.txt").unlink()
     data = DataSources(data_dir.resolve(), "smoke", ("snli", "probing", "glove-840b", "muse-en-fr"))
     assert data.available("snli") and data.available("probing")
     assert not data.available("glove-840b")
-    assert not data.available("muse-en-fr"), "the fixture has en-fr only; MUSE needs both directions"
+    assert not data.available("muse-en-fr"), "en-fr alone is not MUSE's setting: it needs both directions"
     lines = "\n".join(data.lines())
     assert "found    snli" in lines and "stand-in glove-840b" in lines and "glove.840B.300d.txt" in lines
     load_snli(data.use("snli", "dev"), "dev")
@@ -76,12 +78,13 @@ def test_clear_errors(data_dir: Path, tmp_path: Path):
     assert "no data_dir given" in "\n".join(none.lines())
 
 
-def test_muse_needs_both_directions(data_dir: Path):
-    dicts = data_dir / "crosslingual" / "dictionaries"
-    for split in ("0-5000", "5000-6500"):
-        lines = (dicts / f"en-fr.{split}.txt").read_text().splitlines()
-        (dicts / f"fr-en.{split}.txt").write_text("".join(" ".join(x.split()[::-1]) + "\n" for x in lines))
-    assert DataSources(data_dir, "smoke", ("muse-en-fr",)).available("muse-en-fr")
+def test_format_fixtures_hold_both_muse_directions():
+    assert DataSources(FORMATS, "smoke", ("muse-en-fr",)).available("muse-en-fr")
+    from xsent_lib.data.formats import load_muse_dictionary
+
+    back = load_muse_dictionary(FORMATS, "fr", "en", "0-5000")
+    forth = load_muse_dictionary(FORMATS, "en", "fr", "0-5000")
+    assert sorted(zip(back.target, back.source)) == sorted(zip(forth.source, forth.target))
     assert set(REAL_DATA) >= {"snli", "senteval", "probing", "glove-840b", "fasttext-en", "xnli", "bucc", "sts"}
 
 

@@ -5,8 +5,8 @@ The files have the names, folders and formats of the released data (SNLI / Multi
 ``glove.840B.300d.txt`` vectors, XNLI / XNLI-MT tsv, BUCC 2018, Moses bitext, monolingual text); their
 *contents* are synthetic (sentences of the book's synthetic world, chapter 1; the foreign languages are its
 invented languages written under the real codes; vectors are seeded random, the foreign ones a rotation of the
-English ones plus noise, so an aligner has something to find). XNLI and BUCC are copied from the hand-written
-fixtures ``tests/fixtures/xnli_full`` and ``tests/fixtures/formats/bucc2018``. Nothing here is a measurement
+English ones plus noise, so an aligner has something to find). BUCC is copied from the hand-written fixture
+``tests/fixtures/formats/bucc2018``. Nothing here is a measurement
 of anything: it exercises code paths. Deterministic: the same ``seed`` writes byte-identical files.
 
 Usage: ``python tools/make_fixture_data.py OUT [--seed 11]`` (``make fixture-data`` writes ``_build/fixture_data``).
@@ -144,6 +144,27 @@ def _vectors(root: Path, world: SyntheticWorld, english_words: list[str], rng: n
             _write(dicts / fname, [f"{b} {a}" for a, b in part])
 
 
+def _xnli(root: Path, world: SyntheticWorld) -> None:
+    """XNLI 1.0 dev/test (en + fr + de) and XNLI-MT 1.0 training files (en and its "translations")."""
+    langs = {"en": "en", "fr": LANGS["fr"], "de": LANGS["de"]}
+    data = world.xnli(3 * N_SENT, N_SENT, N_SENT, tuple(langs.values()))
+    header = "language\tgold_label\tsentence1\tsentence2\tpromptID\tpairID\tgenre"
+    for split in ("dev", "test"):
+        rows = [header]
+        for lang, code in langs.items():
+            d = data[split][code]
+            rows += [f"{lang}\t{NLI[y]}\t{p}\t{h}\t{i}\t{i}{NLI[y][0]}\tfiction"
+                     for i, (p, h, y) in enumerate(zip(d.premise, d.hypothesis, d.label))]
+        _write(root / "XNLI-1.0" / f"xnli.{split}.tsv", rows)
+    train = data["train"]
+    mt_label = {"entailment": "entailment", "neutral": "neutral", "contradiction": "contradictory"}
+    for lang, code in langs.items():
+        prem = train.premise if code == "en" else world.render(train.premise_forms, code)
+        hyp = train.hypothesis if code == "en" else world.render(train.hypothesis_forms, code)
+        _write(root / "XNLI-MT-1.0" / "multinli" / f"multinli.train.{lang}.tsv",
+               ["premise\thypo\tlabel", *[f"{p}\t{h}\t{mt_label[NLI[y]]}" for p, h, y in zip(prem, hyp, train.label)]])
+
+
 def build(out: Path, seed: int = 11) -> Path:
     """Write the fixture ``data_dir`` into ``out`` (replaced if present) and return it.
 
@@ -167,13 +188,12 @@ def build(out: Path, seed: int = 11) -> Path:
         _write(out / "bitext" / f"europarl-v7.{lang}-en.en", par.src)
         _write(out / "bitext" / f"europarl-v7.{lang}-en.{lang}", par.tgt)
     _write(out / "monolingual" / "en.txt", world.sentences(3 * N_SENT, "en", split="train"))
-    shutil.copytree(FIXTURES / "xnli_full" / "XNLI-1.0", out / "XNLI-1.0")
-    shutil.copytree(FIXTURES / "xnli_full" / "XNLI-MT-1.0", out / "XNLI-MT-1.0")
+    _xnli(out, world)
     shutil.copytree(FIXTURES / "formats" / "bucc2018", out / "bucc2018")
     words: dict[str, None] = {}
     for path in sorted(out.rglob("*")):
         if path.is_file() and path.suffix in {".jsonl", ".txt", ".label", ".csv", ".en", ".tsv", ""} \
-                and "crosslingual" not in path.parts:
+                and "crosslingual" not in path.parts and not any(x.startswith("XNLI") for x in path.parts):
             text = path.read_bytes().decode("utf-8", "replace")
             for tok in text.replace("\t", " ").split():
                 if not tok.startswith(("{", "\"")) and len(tok) < 30:

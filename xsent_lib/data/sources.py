@@ -8,7 +8,7 @@ what the chapter then decides: :meth:`DataSources.use` (the real files are read)
 :meth:`DataSources.fallback` (a stand-in replaces them, with the reason). Every file that the loaders of
 :mod:`xsent_lib.data.formats` opened under ``data_dir`` is recorded (see :func:`files_read`) and listed in the
 chapter's provenance with its size and sha256 by :meth:`DataSources.report`, beside each data set's final status:
-``real`` (read), ``stand-in`` (missing, or fell back) or ``unused`` (found, but another data set served).
+``real`` (read), ``stand-in`` (missing, or fell back) or ``unused`` (found, but not needed by this profile).
 
 Sizes follow the profile (:meth:`DataSources.limit`): ``smoke`` reads a few hundred examples of each data set,
 ``book`` the chapter's book sizes, ``full`` everything.
@@ -193,8 +193,8 @@ class DataSources:
         ``data_dir``, bytes, sha256). A data set found but never marked used nor fallen back counts as unused."""
         sets = {}
         for name in self.uses:
-            st = self.status.get(name) or {"status": "unused", "note": "found in data_dir, not needed: another data "
-                                                                        "set served the same purpose"}
+            st = self.status.get(name) or {"status": "unused", "note": "found in data_dir, not read: this profile "
+                                                                        "does not need it, or another data set served"}
             sets[name] = dict(st)
         cache = _load_cache(self.checksum_cache)
         files = []
