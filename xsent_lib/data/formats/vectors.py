@@ -118,19 +118,19 @@ def _looks_like_header(line: bytes) -> bool:
     return len(fields) == 2 and all(f.isdigit() for f in fields)
 
 
-def _keep_rows(chunk: list[bytes], vocabulary: frozenset[str], lowercase: bool, errors: str) -> list[bytes]:
-    """The rows of ``chunk`` whose word (lower-cased when asked) is in ``vocabulary``; undecodable words are kept
-    so that the parser reports them."""
+def _keep_rows(chunk: list[bytes], vocabulary: frozenset[str], lowercase: bool, errors: str) -> list[int]:
+    """The positions of the rows of ``chunk`` whose word (lower-cased when asked) is in ``vocabulary``;
+    undecodable words are kept so that the parser reports them."""
     kept = []
-    for line in chunk:
+    for i, line in enumerate(chunk):
         head = line.partition(b" ")[0]
         try:
             word = head.decode("utf-8", errors)
         except UnicodeDecodeError:
-            kept.append(line)
+            kept.append(i)
             continue
         if (word.lower() if lowercase else word) in vocabulary:
-            kept.append(line)
+            kept.append(i)
     return kept
 
 
@@ -152,14 +152,16 @@ def _read_vectors(path: PathLike, has_header: bool, max_words: int | None, lower
                     raise format_error(p, 1, "a 'word v1 ... vD' row (GloVe files have no header)",
                                        repr(chunk[0][:80]), "A file starting with 'N D' is read by load_vec.")
                 dim = max(chunk[0].rstrip().count(b" "), 1)
-            rows = chunk if vocab is None else _keep_rows(chunk, vocab, lowercase, errors)
+            keep = None if vocab is None else _keep_rows(chunk, vocab, lowercase, errors)
+            rows = chunk if keep is None else [chunk[i] for i in keep]
             if rows:
                 try:
                     chunk_words, block = _parse_chunk(p, rows, lineno + 1, dim, lowercase, errors)
                 except ValueError:
-                    if rows is chunk:
+                    if keep is None:
                         raise
-                    _parse_chunk(p, chunk, lineno + 1, dim, lowercase, errors)  # names the true line
+                    for i in keep:  # the kept row that failed, named by its own line
+                        _parse_chunk(p, [chunk[i]], lineno + 1 + i, dim, lowercase, errors)
                     raise
                 words += chunk_words
                 blocks.append(block)
