@@ -139,6 +139,9 @@ def test_start_chapter_prints_the_data_and_finish_records_it(data_dir: Path, tmp
     assert prov["data_sources"]["datasets"]["snli"]["status"] == "real"
     assert [f["path"] for f in prov["data_sources"]["files"]] == ["snli_1.0/snli_1.0_dev.jsonl"]
     assert shown["real data read"] == "snli"
+    from xsent_lib.results import collect_runs
+
+    assert collect_runs(tmp_path / "r", "smoke")["real_data"].tolist() == ["snli"]
 
 
 def test_build_book_key_follows_what_data_dir_holds(tmp_path: Path):
