@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from xsent_lib.data.formats import NLIData, load_multinli, load_snli
+from xsent_lib.data.formats import NLIData, load_snli
 from xsent_lib.data.synthetic import SyntheticWorld
 
 
@@ -53,11 +53,3 @@ def snli_corpus(data_dir: str | Path, max_train: int | None = None, max_eval: in
     return NLICorpus(load_snli(data_dir, "train", max_train), load_snli(data_dir, "dev", max_eval),
                      load_snli(data_dir, "test", max_eval), source=f"SNLI 1.0 from {data_dir}")
 
-
-def multinli_corpus(data_dir: str | Path, max_train: int | None = None, max_eval: int | None = None) -> NLICorpus:
-    """MultiNLI 1.0 train, with dev-matched as dev and dev-mismatched as test, from ``data_dir/multinli_1.0/``.
-
-    Book: chapter 4 (Probing: the NLI training task of the full profile).
-    """
-    return NLICorpus(load_multinli(data_dir, "train", max_train), load_multinli(data_dir, "dev_matched", max_eval),
-                     load_multinli(data_dir, "dev_mismatched", max_eval), source=f"MultiNLI 1.0 from {data_dir}")
