@@ -6,12 +6,16 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PROFILE ?= book
+# DATA_DIR=/path/to/papers-data: the folder with the papers' real data in their published layouts (book/how_to_use.md);
+# every chapter reads what it finds there, at every profile, and falls back to stand-ins for the rest
+DATA_DIR ?=
+DATA_ARG = $(if $(DATA_DIR),--data-dir $(abspath $(DATA_DIR)),)
 PYTEST_ARGS ?=
 # Machines of this project keep the CPU torch wheel in /opt/wheels; elsewhere pip uses PyPI.
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv vendor data book chapter test test-fast bench chromium clean sync
+.PHONY: help venv vendor data book chapter test test-fast bench chromium clean sync fixture-data
 
 help:
 	@echo "make book   build the whole book into _build/html (PROFILE=smoke|book|full, default book)"
@@ -19,6 +23,8 @@ help:
 	@echo "make test   run the whole test suite (unit tests, chapters in the smoke profile, book build, offline browser check)"
 	@echo "make test-fast  unit tests only;  make bench  benchmarks (--quick);  make data  fetch the default corpora"
 	@echo "make chapter CH=01_data PROFILE=smoke  rerun one chapter from here into _build/rerun/ (never stalls on widgets)"
+	@echo "           DATA_DIR=/path (book or chapter): the papers' real data, read at every profile"
+	@echo "make fixture-data  write a small data_dir in the papers' layouts to _build/fixture_data (for DATA_DIR=...)"
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,14 +41,18 @@ data: venv
 	$(VENV)/bin/xsent-data fetch --profile $(PROFILE)
 
 book: venv vendor data
-	$(PY) tools/build_book.py --profile $(PROFILE) $(if $(CHAPTERS),--chapters $(CHAPTERS),)
+	$(PY) tools/build_book.py --profile $(PROFILE) $(if $(CHAPTERS),--chapters $(CHAPTERS),) $(DATA_ARG)
 	@echo "open _build/html/index.html"
 
 # One chapter, as papermill would run it, on tools/nbexec.py's client (cannot stall on ipywidgets cells).
 CH ?= 00_how_to_run
 chapter: venv
 	mkdir -p _build/rerun
-	$(PY) tools/nbexec.py notebooks/$(CH).ipynb _build/rerun/$(CH).ipynb -p profile $(PROFILE)
+	$(PY) tools/nbexec.py notebooks/$(CH).ipynb _build/rerun/$(CH).ipynb -p profile $(PROFILE) \
+	  $(if $(DATA_DIR),-p data_dir $(abspath $(DATA_DIR)),)
+
+fixture-data: venv
+	$(PY) tools/make_fixture_data.py _build/fixture_data
 
 # Debian's chromium for the offline-page test; installed when we may (root with apt-get), else the test is skipped.
 chromium:

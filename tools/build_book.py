@@ -71,14 +71,27 @@ def file_sha(rel: str) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
 
 
+def data_fingerprint(data_dir: str | None) -> str:
+    """What is in ``data_dir`` now: sha256 over every file's relative path, size and mtime (not the contents, so a
+    5 GB file costs nothing); adding, removing or replacing a data set there re-executes the chapters."""
+    if not data_dir or not Path(data_dir).is_dir():
+        return "none"
+    h = hashlib.sha256()
+    root = Path(data_dir)
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        stat = path.stat()
+        h.update(f"{path.relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return h.hexdigest()[:16]
+
+
 def chapter_key(stem: str, profile: str, data_dir: str | None, modules: list[str],
                 upstream: dict[str, str]) -> str:
-    """sha256 over the chapter's code cells, requirements.txt, profile, data_dir, its library modules' files
+    """sha256 over the chapter's code cells, requirements.txt, profile, data_dir (and what it holds), its library modules' files
     as they are now, and (chapters reading results) the keys of the chapters it reads."""
     h = hashlib.sha256()
     h.update(json.dumps(code_of(ROOT / "notebooks" / f"{stem}.ipynb")).encode())
     h.update((ROOT / "requirements.txt").read_bytes())
-    h.update(f"profile={profile}\0data_dir={data_dir}\0".encode())
+    h.update(f"profile={profile}\0data_dir={data_dir}\0{data_fingerprint(data_dir)}\0".encode())
     for rel in sorted(modules):
         h.update(f"{rel}\0{file_sha(rel)}\0".encode())
     for name in sorted(upstream):

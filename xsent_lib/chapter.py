@@ -9,13 +9,14 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
 import pandas as pd
 import torch
 
 import xsent_lib
+from xsent_lib.data.sources import DataSources
 from xsent_lib.results.provenance import device_description, git_commit, library_hash
 from xsent_lib.results.store import PROFILES, Run, start_run
 from xsent_lib.base.runtime import pick_device, seed_everything
@@ -54,6 +55,7 @@ class Chapter:
     run: Run
     results_dir: Path = DEFAULT_RESULTS_DIR
     data_dir: Path | None = None
+    data: DataSources | None = None
 
     def pick(self, *, smoke: T, book: T, full: T) -> T:
         """Return the setting of the current profile, e.g. ``ch.pick(smoke=200, book=5_000, full=550_000)``.
@@ -75,14 +77,21 @@ class Chapter:
         Book: chapter 0 (How to run this book).
         """
         extra.setdefault("library_modules", library_modules())
+        if self.data is not None:
+            extra.setdefault("data_sources", self.data.report())
         prov = self.run.finish(**extra)
-        shown = {k: v for k, v in prov.items() if k not in {"params", "library_modules"}}
+        shown = {k: v for k, v in prov.items() if k not in {"params", "library_modules", "data_sources"}}
+        if "data_sources" in prov:
+            sources = prov["data_sources"]
+            shown["real data read"] = ", ".join(n for n, st in sources["datasets"].items()
+                                                if st["status"] == "real") or "none"
+            shown["real data files"] = len(sources["files"])
         shown["results"] = str(self.run.directory)
         return pd.Series(shown, name="provenance")
 
 
 def start_chapter(name: str, *, profile: str, device: str, seed: int, results_dir: str | None = None,
-                  data_dir: str | None = None, **params: Any) -> Chapter:
+                  data_dir: str | None = None, uses: Sequence[str] = (), **params: Any) -> Chapter:
     """Resolve a chapter's papermill parameters, seed everything, and open its results run.
 
     The environment variable ``XSENT_PROFILE`` (set by ``make book PROFILE=...``) overrides ``profile``
@@ -92,6 +101,11 @@ def start_chapter(name: str, *, profile: str, device: str, seed: int, results_di
     chapter's ``results_dir`` / ``data_dir`` variables are rebound to those absolute paths and the kernel
     moves to ``notebooks/``, so the chapter's own relative paths (``../tests/fixtures``) hold wherever
     papermill was run. Prints one line saying what produced this page.
+
+    ``uses`` names the papers' real data sets the chapter reads when ``data_dir`` holds them, at every profile
+    (keys of :data:`xsent_lib.data.sources.REAL_DATA`): the next lines say, for each, whether it was found or
+    falls back to a stand-in, and ``ch.data`` (a :class:`DataSources`) records what the run read; its report,
+    with every file's size and sha256, goes to provenance.json.
     Book: chapter 0 (How to run this book).
     """
     profile = os.environ.get(PROFILE_ENV) or profile
@@ -109,10 +123,13 @@ def start_chapter(name: str, *, profile: str, device: str, seed: int, results_di
     run = start_run(name, profile, results_path, params=all_params, seed=seed, device=str(dev))
     if _inline_figures() and NOTEBOOKS_DIR.is_dir():
         os.chdir(NOTEBOOKS_DIR)
+    data = DataSources(data_path, profile, tuple(uses), checksum_cache=results_path / ".data_checksums.json")
     print(f"xsent_lib {xsent_lib.__version__} (commit {git_commit()}, library hash {library_hash()}) · "
           f"profile '{profile}' · {device_description(dev)} · seed {seed}")
+    if uses or data_path is not None:
+        print("\n".join(data.lines()))
     return Chapter(name=name, profile=profile, device=dev, seed=seed, rng=rng, run=run,
-                   results_dir=results_path, data_dir=data_path)
+                   results_dir=results_path, data_dir=data_path, data=data)
 
 
 def _rebind_caller_paths(frame: Any, **names: tuple[Any, Path | None]) -> None:

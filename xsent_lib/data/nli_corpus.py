@@ -44,10 +44,12 @@ def synthetic_nli(world: SyntheticWorld, n_train: int, n_dev: int, n_test: int) 
     return NLICorpus(**data, source=f"synthetic world (seed {world.seed}) English NLI")
 
 
-def snli_corpus(data_dir: str | Path, max_train: int | None = None) -> NLICorpus:
+def snli_corpus(data_dir: str | Path, max_train: int | None = None, max_eval: int | None = None) -> NLICorpus:
     """SNLI 1.0 train / dev / test from ``data_dir/snli_1.0/`` (pairs without a gold label are dropped).
 
+    ``max_train`` / ``max_eval`` keep the first pairs of the training / of each evaluation file (``None``: all).
     Book: chapter 3 (InferSent).
     """
-    return NLICorpus(load_snli(data_dir, "train", max_train), load_snli(data_dir, "dev"), load_snli(data_dir, "test"),
-                     source=f"SNLI 1.0 from {data_dir}")
+    return NLICorpus(load_snli(data_dir, "train", max_train), load_snli(data_dir, "dev", max_eval),
+                     load_snli(data_dir, "test", max_eval), source=f"SNLI 1.0 from {data_dir}")
+

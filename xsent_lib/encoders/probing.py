@@ -35,11 +35,11 @@ class WordInputs(Protocol):
 
 
 def make_encoder(arch: str, words: WordInputs, dim: int, conv_layers: int = 4,
-                 seed: int = 0) -> SentenceEncoder:
+                 seed: int = 0, lstm_layers: int = 1) -> SentenceEncoder:
     """A fresh seeded encoder of sentence-vector size ``dim`` on frozen word vectors.
 
-    ``bilstm-last`` / ``bilstm-max``: one BiLSTM layer of ``dim / 2`` units per
-    direction (the thesis: 2 layers of 512); ``gated-convnet``: ``conv_layers`` gated
+    ``bilstm-last`` / ``bilstm-max``: ``lstm_layers`` stacked BiLSTM layers of ``dim / 2``
+    units per direction (the thesis: 2 layers of 512; the full profile's plan); ``gated-convnet``: ``conv_layers`` gated
     convolutions of ``dim`` channels, kernel 3 (the thesis: 8 layers of 512). The same
     ``seed`` gives the same initial weights, so each trained encoder starts from its
     untrained row.
@@ -60,4 +60,4 @@ def make_encoder(arch: str, words: WordInputs, dim: int, conv_layers: int = 4,
         return GatedConvNetEncoder(n_words, hidden_dim=int(dim), num_layers=conv_layers,
                                    kernel_size=3, **common)
     return RecurrentEncoder.from_architecture(arch, n_words, hidden_dim=int(dim) // 2,
-                                              **common)
+                                              num_layers=int(lstm_layers), **common)

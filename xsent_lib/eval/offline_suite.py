@@ -9,6 +9,7 @@ Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -199,3 +200,22 @@ def offline_suite(world: SyntheticWorld, sizes: SuiteSizes = SuiteSizes(), real:
         single = Suite(synthetic_single_tasks(world, sizes.single or 3000, protocol, seed).tasks, single.notes)
     pairs = synthetic_pair_tasks(world, sizes, protocol)
     return Suite(single.tasks + pairs.tasks, single.notes)
+
+
+def with_protocol(suite: Suite, protocol: str, seed: int = 0) -> Suite:
+    """``suite`` under the profile's ``protocol``: with ``'split'``, every single-split (nested-CV) classification
+    task, such as SentEval's MR/CR/SUBJ/MPQA read from ``data_dir``, gets the stratified 60/20/20 train/dev/test
+    split of the offline stand-ins; ``'senteval'`` returns the suite unchanged.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    _check_protocol(protocol)
+    if protocol == "senteval":
+        return suite
+    tasks = []
+    for t in suite.tasks:
+        if t.kind == "classification" and list(t.data.splits) == ["all"]:
+            part = t.data.splits["all"]
+            data = _single_task(t.data.name, part.sentences, np.asarray(part.labels), t.data.label_names, protocol, seed)
+            t = replace(t, data=data)
+        tasks.append(t)
+    return Suite(tasks, list(suite.notes))

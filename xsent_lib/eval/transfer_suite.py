@@ -17,8 +17,8 @@ from xsent_lib.base.threads import single_thread
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.eval.engine import Evaluation, batcher_from_encoder
-from xsent_lib.eval.offline_suite import offline_suite
-from xsent_lib.eval.suite import Suite, SuiteSizes, senteval_suite
+from xsent_lib.eval.offline_suite import offline_suite, with_protocol
+from xsent_lib.eval.suite import Suite, SuiteSizes, senteval_suite, subsample_suite
 from xsent_lib.train.nli import small_on_cpu
 
 # Table 3.7 columns filled by each SentEval task, keyed by the SentEval name a suite task stands in for
@@ -94,17 +94,24 @@ def transfer_suite(seed: int, sizes: SuiteSizes, real: bool = True,
 
 
 def senteval_transfer_suite(data_dir: str | Path, names: Sequence[str] = SENTEVAL_TABLE_3_7,
-                            extra: Sequence[str] = ()) -> TransferSuite:
-    """SentEval's own Table 3.7 tasks from ``data_dir`` (``downstream/`` layout), for the full profile.
+                            extra: Sequence[str] = (), max_items: int | None = None, seed: int = 0,
+                            protocol: str = "senteval") -> TransferSuite:
+    """SentEval's own Table 3.7 tasks from ``data_dir`` (``downstream/`` layout), read at any profile;
+    ``extra`` keeps the tasks standing in for Table 3.13's other columns (see :func:`table_3_7_suite`).
 
     Missing tasks leave a note; if none is found the FileNotFoundError says where the data should be.
+    ``max_items`` cuts every task to at most that many items (stratified, see ``subsample_suite``), e.g. a few
+    hundred in the smoke profile; ``None`` keeps them whole. ``protocol='split'`` gives MR/CR/SUBJ/MPQA one
+    stratified train/dev/test split, as the offline suite's (``'senteval'``: SentEval's nested CV).
     Book: chapter 3 (InferSent: transfer).
     """
     suite = senteval_suite(data_dir, names)
     if not suite.tasks:
         raise FileNotFoundError(f"none of the SentEval tasks {list(names)} is under {data_dir}; get them with "
                                 "SentEval's data/downstream/get_transfer_data.bash and pass that folder's parent.")
-    return table_3_7_suite(suite, extra)
+    if max_items is not None:
+        suite = subsample_suite(suite, max_items, seed)
+    return table_3_7_suite(with_protocol(suite, protocol, seed), extra)
 
 
 def aggregate_transfer(results: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:

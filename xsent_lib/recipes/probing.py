@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -84,8 +85,9 @@ class TrainSettings:
 
     Thesis: Adam for the BiLSTMs, SGD with momentum for the gated ConvNet (Adam gave very poor
     results there); decoder 2 layers x 512 fed the sentence vector at every step; NLI head an
-    MLP of 100 hidden units. Our defaults shrink the decoder (``decoder_layers`` x
-    ``decoder_dim``); the learning rates, momentum 0.9 and the gradient clip at 5 are our
+    MLP of 100 hidden units; BiLSTM encoders of 2 layers (``lstm_layers``, the full plan's value).
+    Our defaults shrink the decoder (``decoder_layers`` x ``decoder_dim``) and use one encoder
+    layer; the learning rates, momentum 0.9 and the gradient clip at 5 are our
     choices (the thesis gives none). ``curve_points`` evaluations (plus one before training)
     make the per-epoch curves, each with ``curve_probe`` probes.
     Book: chapter 4 (Probing: training details).
@@ -102,6 +104,7 @@ class TrainSettings:
     decoder_embed: int = 64
     nli_hidden: int = 100
     conv_layers: int = 4
+    lstm_layers: int = 1
     curve_points: int = 4
     curve_probe: str = "logreg"
     probe_mode: str = "fast"
@@ -124,7 +127,9 @@ class ProbingPlan:
     """The sizes of one profile: probing sets, training data, encoders, downstream suite.
 
     ``real_data``: GloVe and real downstream sentences when cached (else skip-gram vectors
-    and synthetic tasks); ``paper_data``: SentEval's own files when ``data_dir`` holds them.
+    and synthetic tasks); ``paper_data``: whether the plan is meant for the papers' data (the chapter
+    reads ``data_dir`` at every profile; its sizes follow ``ch.data.limit``). The full plan trains
+    2-layer BiLSTMs (``settings.lstm_layers``) on the real corpora of :data:`REAL_TRAINING_DATA`.
     Book: chapter 4 (Probing).
     """
 
@@ -166,7 +171,7 @@ PLANS: dict[str, ProbingPlan] = {
         probe_sizes=(100_000, 10_000, 10_000), wc_sizes=(100_000, 10_000, 10_000), wc_classes=None,
         n_train=500_000, n_eval=10_000,
         settings=TrainSettings(epochs=10, batch_size=64, decoder_dim=512, decoder_layers=2, conv_layers=8,
-                               curve_points=10, probe_mode="full"),
+                               lstm_layers=2, curve_points=10, probe_mode="full"),
         dims={"bilstm-last": 1024, "bilstm-max": 1024, "gated-convnet": 512},
         tasks=("autoencoder", "nmt-fr", "nmt-de", "nmt-fi", "seq2tree", "skipthought", "nli"), extra_nmt=(),
         size_dims=(256, 512, 2048, 4096), curve_sizes=(10_000, 2000, 2000), downstream_single=None,
@@ -190,6 +195,73 @@ def probing_word_setup(texts: Sequence[str], vectors: WordVectors | None = None,
         vectors = train_wordvecs("en", sentences=list(texts), dim=dim, min_count=1, seed=seed)
         source = "skip-gram (gensim) on the chapter's own sentences"
     return build_word_setup(texts, vectors, dim=dim, seed=seed, source=source)
+
+
+#: the real corpus of each training task in ``data_dir`` (a key of ``xsent_lib.data.sources.REAL_DATA``) and its files;
+#: Seq2Tree has no real counterpart here (the thesis parsed its NMT data with a parser we do not ship)
+REAL_TRAINING_DATA: dict[str, tuple[str, str]] = {
+    "nli": ("snli", "snli_1.0/snli_1.0_{train,dev,test}.jsonl"),
+    "autoencoder": ("monolingual", "monolingual/en.txt"),
+    "skipthought": ("monolingual", "monolingual/en.txt (sentences in document order)"),
+    "nmt-fr": ("bitext", "bitext/europarl-v7.fr-en.{en,fr}"),
+    "nmt-de": ("bitext", "bitext/europarl-v7.de-en.{en,de}"),
+    "nmt-fi": ("bitext", "bitext/europarl-v7.fi-en.{en,fi}"),
+}
+
+
+def real_training_corpus(data_dir: str | Path, task: str, n_train: int | None,
+                         n_eval: int | None) -> Seq2SeqCorpus | NLICorpus:
+    """Training ``task`` on the real corpus of :data:`REAL_TRAINING_DATA` in ``data_dir``: SNLI for NLI, Europarl
+    (Moses files) for NMT, sentence-per-line English text for the auto-encoder and SkipThought (each sentence to
+    the next one). Dev and test are the ``n_eval`` lines after the training lines (``None``: SNLI's own dev/test,
+    else 1% each). Missing files raise FileNotFoundError naming them.
+    Book: chapter 4 (Probing: the training tasks of the full profile).
+    """
+    from xsent_lib.data.formats import load_moses_bitext
+    from xsent_lib.data.formats._io import read_lines
+    from xsent_lib.data.nli_corpus import snli_corpus
+
+    if task not in REAL_TRAINING_DATA:
+        raise ValueError(f"no real corpus for training task {task!r}; real ones: {list(REAL_TRAINING_DATA)}.")
+    root = Path(data_dir)
+    if task == "nli":
+        return snli_corpus(root, max_train=n_train, max_eval=n_eval)
+    hint = f"training task {task} reads {REAL_TRAINING_DATA[task][1]} under data_dir"
+    if task in ("autoencoder", "skipthought"):
+        lines = [x for x in read_lines(root / "monolingual" / "en.txt", hint) if x.strip()]
+        src, tgt = (lines, lines) if task == "autoencoder" else (lines[:-1], lines[1:])
+        what = "English text -> the same sentence" if task == "autoencoder" else "sentence -> next sentence (real text)"
+    else:
+        lang = task.split("-")[1]
+        total = None if n_train is None or n_eval is None else n_train + 2 * n_eval
+        bi = load_moses_bitext(root / "bitext" / f"europarl-v7.{lang}-en", "en", lang, total)
+        src, tgt = list(bi.source), list(bi.target)
+        what = f"English -> {lang} (Europarl)"
+    n = len(src)
+    n_ev = n_eval if n_eval is not None else max(1, n // 100)
+    n_tr = min(n - 2 * n_ev, n_train if n_train is not None else n)
+    if n_tr < 1:
+        raise ValueError(f"{hint}: {n} sentence pairs are too few for {n_ev} dev + {n_ev} test pairs.")
+    cuts = {"train": slice(0, n_tr), "dev": slice(n_tr, n_tr + n_ev), "test": slice(n_tr + n_ev, n_tr + 2 * n_ev)}
+    return Seq2SeqCorpus(task, {k: src[c] for k, c in cuts.items()}, {k: tgt[c] for k, c in cuts.items()}, what)
+
+
+def probing_subset(task: ClassificationTask, sizes: Sequence[int | None], seed: int = 0) -> ClassificationTask:
+    """Task ``task`` with each of its train / dev / test splits cut to a seeded random subset of ``sizes`` items
+    (``None``: the whole split); e.g. a few hundred sentences of SentEval's 120k-sentence probing files in smoke.
+    Book: chapter 4 (Probing).
+    """
+    from dataclasses import replace as dc_replace
+
+    rng = np.random.default_rng(seed)
+    wanted = dict(zip(("train", "dev", "test"), sizes))
+    splits = {}
+    for name, split in task.splits.items():
+        n = wanted.get(name)
+        keep = np.sort(rng.permutation(len(split.labels))[:n]) if n is not None else np.arange(len(split.labels))
+        splits[name] = dc_replace(split, sentences=[split.sentences[i] for i in keep.tolist()],
+                                  labels=np.asarray(split.labels)[keep])
+    return dc_replace(task, splits=splits)
 
 
 def training_corpus(world: SyntheticWorld, task: str, n_train: int, n_dev: int,
@@ -263,7 +335,7 @@ def train_encoder(arch: str, task: str, data: Seq2SeqCorpus | NLICorpus | None, 
     Book: chapter 4 (Probing: training the encoders).
     """
     dev = pick_device(device)
-    encoder = make_encoder(arch, words, dim, settings.conv_layers, seed)
+    encoder = make_encoder(arch, words, dim, settings.conv_layers, seed, settings.lstm_layers)
     if task == "untrained":
         return TrainedEncoder(arch, task, encoder.output_dim, encoder.to(dev))
     if task not in TRAINING_TASKS:
@@ -341,8 +413,9 @@ def chance_scores(suite: TransferSuite) -> dict[str, float]:
             if name in CORRELATION_COLUMNS:
                 out[name] = 0.0
             elif name is not None:
-                train = np.asarray(task.splits["train"].labels)
-                test = np.asarray(task.splits["test"].labels)
+                both = task.splits.get("all")  # a cross-validated task: the majority share of its one split
+                train = np.asarray((both or task.splits["train"]).labels)
+                test = np.asarray((both or task.splits["test"]).labels)
                 out[name] = 100.0 * float((test == np.bincount(train).argmax()).mean())
     return out
 

@@ -189,9 +189,11 @@ def add_real_languages(bench: XNLIBenchmark, plan: XNLIPlan, seed: int,
 
 def benchmark(plan: XNLIPlan, seed: int, data_dir: str | Path | None = None,
               real: bool = False) -> tuple[XNLIBenchmark, XNLIPlan, SyntheticWorld | None]:
-    """The chapter's data: XNLI 1.0 + XNLI-MT from ``data_dir`` when ``real`` (full profile), else the
+    """The chapter's data: XNLI 1.0 + XNLI-MT from ``data_dir`` when ``real`` (any profile), else the
     synthetic world's XNLI-shaped set at ``plan``'s sizes (the full plan falls back to :data:`SYNTHETIC_FULL`).
-    Real data keep the plan's languages that have an XNLI-MT training file (the others are noted).
+    Real data keep the plan's languages that have an XNLI-MT training file (the others are noted); a smoke or
+    book plan, which names the world's invented languages, takes the full plan's XNLI languages instead, at most
+    as many as it has, at its own sizes.
     Returns the benchmark, the plan actually used and the world (``None`` for real data).
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -199,16 +201,21 @@ def benchmark(plan: XNLIPlan, seed: int, data_dir: str | Path | None = None,
         if data_dir is None:
             raise ValueError("real XNLI needs data_dir (the folder holding XNLI-1.0/ and XNLI-MT-1.0/).")
         mt = Path(data_dir) / "XNLI-MT-1.0" / "multinli"
-        requested = plan.languages
+        # a smoke / book plan names the world's invented languages: real data take XNLI's, as many as the plan has
+        shape = FULL if all(lang.startswith("x") for lang in plan.languages) else plan
+        requested = shape.languages
         langs = tuple(lang for lang in requested if (mt / f"multinli.train.{lang}.tsv").is_file())
+        langs = langs[: len(plan.languages)]
         if not langs:
-            raise FileNotFoundError(f"no XNLI-MT training file for {list(plan.languages)} under {mt}.")
-        plan = replace(plan, languages=langs, ablation_languages=tuple(x for x in plan.ablation_languages if x in langs),
-                       translate_train_languages=tuple(x for x in plan.translate_train_languages if x in langs),
-                       curve_language=plan.curve_language if plan.curve_language in langs else langs[0])
+            raise FileNotFoundError(f"no XNLI-MT training file for {list(requested)} under {mt}.")
+        plan = replace(plan, languages=langs,
+                       ablation_languages=tuple(x for x in shape.ablation_languages if x in langs) or langs[:1],
+                       translate_train_languages=tuple(x for x in shape.translate_train_languages if x in langs)
+                       or langs[:1],
+                       curve_language=shape.curve_language if shape.curve_language in langs else langs[0])
         bench = real_xnli(data_dir, langs, max_train=plan.n_train, max_parallel=plan.n_parallel,
                           n_parallel_dev=plan.n_parallel_dev)
-        missing = [lang for lang in requested if lang not in langs]
+        missing = [lang for lang in requested if lang not in langs and not (mt / f"multinli.train.{lang}.tsv").is_file()]
         if missing:
             bench.notes.append(f"languages without XNLI-MT files in data_dir, skipped: {missing}")
         return bench, plan, None

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 _RUN_COLUMNS = ["chapter", "profile", "commit", "xsent_lib_version", "xsent_lib_hash", "device", "torch", "seed",
-                "wall_time_s", "timestamp_utc", "metrics"]
+                "wall_time_s", "timestamp_utc", "metrics", "real_data"]
 _CLAIM_COLUMNS = ["chapter", "claim", "paper", "ours", "holds", "weaker", "weaker holds", "verdict"]
 
 
@@ -23,14 +23,17 @@ def _runs(results_dir: str | Path, profile: str):
 
 
 def collect_runs(results_dir: str | Path, profile: str) -> pd.DataFrame:
-    """One row per finished chapter run of ``profile`` under ``results_dir``: who produced it, where, how long.
+    """One row per finished chapter run of ``profile`` under ``results_dir``: who produced it, where, how long,
+    and which of the papers' real data sets it read from ``data_dir`` (``real_data``; "" for stand-ins only).
 
     Book: chapter 11 (Reproducibility report).
     """
     rows = []
     for prov, metrics in _runs(results_dir, profile):
-        row = {k: prov.get(k) for k in _RUN_COLUMNS if k != "metrics"}
+        row = {k: prov.get(k) for k in _RUN_COLUMNS if k not in ("metrics", "real_data")}
         row["metrics"] = len(metrics)
+        sets = (prov.get("data_sources") or {}).get("datasets", {})
+        row["real_data"] = ", ".join(n for n, st in sets.items() if st.get("status") == "real")
         rows.append(row)
     return pd.DataFrame(rows, columns=_RUN_COLUMNS)
 

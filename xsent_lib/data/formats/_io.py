@@ -12,6 +12,18 @@ from pathlib import Path
 
 PathLike = str | os.PathLike[str]
 
+#: every file a loader opened in this process (resolved paths), for the provenance of a chapter's real data
+_FILES_READ: set[Path] = set()
+
+
+def files_read() -> set[Path]:
+    """The resolved paths of every data file the loaders of :mod:`xsent_lib.data.formats` opened so far.
+
+    :class:`xsent_lib.data.sources.DataSources` lists those under ``data_dir`` in a chapter's provenance.
+    Book: chapter 0 (How to run this book: your own data).
+    """
+    return set(_FILES_READ)
+
 
 class DataFormatError(ValueError):
     """A data file exists but breaks its format; the message names the file, the line and the fix.
@@ -28,6 +40,7 @@ def require_file(path: PathLike, hint: str) -> Path:
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"missing data file {p}. {hint}")
+    _FILES_READ.add(p.resolve())
     return p
 
 

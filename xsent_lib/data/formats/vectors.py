@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -118,13 +118,30 @@ def _looks_like_header(line: bytes) -> bool:
     return len(fields) == 2 and all(f.isdigit() for f in fields)
 
 
+def _keep_rows(chunk: list[bytes], vocabulary: frozenset[str], lowercase: bool, errors: str) -> list[int]:
+    """The positions of the rows of ``chunk`` whose word (lower-cased when asked) is in ``vocabulary``;
+    undecodable words are kept so that the parser reports them."""
+    kept = []
+    for i, line in enumerate(chunk):
+        head = line.partition(b" ")[0]
+        try:
+            word = head.decode("utf-8", errors)
+        except UnicodeDecodeError:
+            kept.append(i)
+            continue
+        if (word.lower() if lowercase else word) in vocabulary:
+            kept.append(i)
+    return kept
+
+
 def _read_vectors(path: PathLike, has_header: bool, max_words: int | None, lowercase: bool,
-                  errors: str) -> WordVectors:
+                  errors: str, vocabulary: Collection[str] | None = None) -> WordVectors:
     if max_words is not None and max_words < 1:
         raise ValueError(f"max_words must be a positive number of rows (or None for all), got {max_words}.")
     p = require_file(path, _HINT)
     words: list[str] = []
     blocks: list[np.ndarray] = []
+    vocab = None if vocabulary is None else frozenset(w.lower() if lowercase else w for w in vocabulary)
     with _open_binary(p) as f:
         n_header, dim = _parse_header(p, f.readline()) if has_header else (None, None)
         limit = max_words if n_header is None else min(n_header, max_words or n_header)
@@ -135,9 +152,19 @@ def _read_vectors(path: PathLike, has_header: bool, max_words: int | None, lower
                     raise format_error(p, 1, "a 'word v1 ... vD' row (GloVe files have no header)",
                                        repr(chunk[0][:80]), "A file starting with 'N D' is read by load_vec.")
                 dim = max(chunk[0].rstrip().count(b" "), 1)
-            chunk_words, block = _parse_chunk(p, chunk, lineno + 1, dim, lowercase, errors)
-            words += chunk_words
-            blocks.append(block)
+            keep = None if vocab is None else _keep_rows(chunk, vocab, lowercase, errors)
+            rows = chunk if keep is None else [chunk[i] for i in keep]
+            if rows:
+                try:
+                    chunk_words, block = _parse_chunk(p, rows, lineno + 1, dim, lowercase, errors)
+                except ValueError:
+                    if keep is None:
+                        raise
+                    for i in keep:  # the kept row that failed, named by its own line
+                        _parse_chunk(p, [chunk[i]], lineno + 1 + i, dim, lowercase, errors)
+                    raise
+                words += chunk_words
+                blocks.append(block)
             lineno += len(chunk)
         if n_header is not None and limit == n_header:
             if lineno - 1 < n_header:
@@ -146,6 +173,9 @@ def _read_vectors(path: PathLike, has_header: bool, max_words: int | None, lower
             if f.readline().strip():
                 raise format_error(p, lineno + 1, f"the end of the file after the {n_header} rows of the header",
                                    "more rows", _HINT)
+    if not words and vocab is not None:
+        raise ValueError(f"{p}: none of the {len(vocab)} words asked for has a vector in the first {lineno} rows; "
+                         "check the file's language and case (lowercase=True matches 'The' to 'the').")
     if not words:
         raise format_error(p, lineno + 1, "at least one 'word v1 ... vD' row", "none", _HINT)
     vectors = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
@@ -160,25 +190,28 @@ def _read_vectors(path: PathLike, has_header: bool, max_words: int | None, lower
 
 
 def load_vec(path: PathLike, max_words: int | None = None, lowercase: bool = False,
-             errors: str = "strict") -> WordVectors:
+             errors: str = "strict", vocabulary: Collection[str] | None = None) -> WordVectors:
     """Read a fastText ``.vec`` (or ``.vec.gz``) file, stopping after ``max_words`` rows.
 
     Every row must hold the header's dimension; a malformed row raises a DataFormatError naming its
     line. Without ``max_words`` the row count must match the header (a short file is a truncated
     download). ``errors`` is the UTF-8 error policy for words (``"replace"`` keeps rows with broken bytes).
+    ``vocabulary``: keep only the rows of these words (compared after lower-casing when ``lowercase``), so a
+    2M-word file streams through in memory for those words only (the other rows are skipped unparsed).
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
-    return _read_vectors(path, True, max_words, lowercase, errors)
+    return _read_vectors(path, True, max_words, lowercase, errors, vocabulary)
 
 
 def load_glove_txt(path: PathLike, max_words: int | None = None, lowercase: bool = False,
-                   errors: str = "strict") -> WordVectors:
+                   errors: str = "strict", vocabulary: Collection[str] | None = None) -> WordVectors:
     """Read a GloVe text file (rows ``word v1 ... vD``, no header), stopping after ``max_words`` rows.
 
-    The dimension is taken from the first row and checked on every other row.
-    Book: chapter 5 (Word translation without parallel data: MUSE).
+    The dimension is taken from the first row and checked on every kept row. ``vocabulary`` keeps only the rows
+    of those words: ``glove.840B.300d.txt`` (2.2M rows, 5.6 GB) then needs memory for the chapter's words only.
+    Book: chapter 5 (Word translation without parallel data: MUSE); chapters 2 and 3 read GloVe 840B this way.
     """
-    return _read_vectors(path, False, max_words, lowercase, errors)
+    return _read_vectors(path, False, max_words, lowercase, errors, vocabulary)
 
 
 def save_vec(path: PathLike, words: list[str] | tuple[str, ...], vectors: np.ndarray) -> Path:

@@ -68,9 +68,11 @@ class Baseline:
 
 def bag_baselines(suite_sentences: Sequence[str], own: WordVectors, counts_text: Sequence[str],
                   glove: WordVectors | None = None, dim: int = 50, seed: int = 0,
-                  glove_words: int = 100_000) -> list[Baseline]:
+                  glove_words: int = 100_000, fasttext: WordVectors | None = None) -> list[Baseline]:
     """The cheap baselines: random sentence vectors, random word vectors, our own skip-gram bag, and, given GloVe,
     the GloVe bag and SIF on GloVe (word counts from ``counts_text``); without GloVe, SIF uses our own vectors.
+    Given ``fasttext`` (real fastText vectors from ``data_dir``), its bag takes the paper's fastText row, which our
+    skip-gram bag holds otherwise.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -78,7 +80,11 @@ def bag_baselines(suite_sentences: Sequence[str], own: WordVectors, counts_text:
     out = [Baseline("Random sentence vectors", "random", dim, RandomSentenceEncoder(dim, seed)),
            Baseline("Random word vectors BoW", "random", dim, random_bag_encoder(suite_sentences, ptb, dim, seed))]
     own_bag = bag_encoder(own, letters)
-    out.append(Baseline("Own skip-gram BoW", "bag", own_bag.output_dim, own_bag, paper_row="fastText"))
+    out.append(Baseline("Own skip-gram BoW", "bag", own_bag.output_dim, own_bag,
+                        paper_row=None if fasttext is not None else "fastText"))
+    if fasttext is not None:
+        ft_bag = bag_encoder(fasttext, ptb, max_words=glove_words)
+        out.append(Baseline("fastText BoW", "bag", ft_bag.output_dim, ft_bag, paper_row="fastText"))
     if glove is not None:
         glove_bag = bag_encoder(glove, ptb, max_words=glove_words)
         out.append(Baseline("GloVe BoW", "bag", glove_bag.output_dim, glove_bag, paper_row="GloVe"))
