@@ -239,8 +239,9 @@ def test_format_inventory_on_the_fixtures(tmp_path, formats_dir):
     table = format_inventory(formats_dir).set_index("data set")
     assert table.at["SNLI dev", "status"] == "ok" and table.at["SNLI dev", "size"] == "3 pairs"
     assert table.at["TREC", "size"] == "train 4 / test 2"
-    assert table.at["STS13", "status"] == "not found" and "STS13" in table.at["STS13", "note"]
-    assert (table["status"] == "ok").sum() == len(table) - 4  # STS13-16 are not among the fixtures
+    assert table.at["STS13", "status"] == "ok" and table.at["STS13", "size"] == "FNWN 4 / headlines 4 / OnWN 4"
+    assert table.at["STS14", "status"] == "not found" and "STS14-en-test" in table.at["STS14", "note"]
+    assert (table["status"] == "ok").sum() == len(table) - 3  # STS14-16 are not among the fixtures
     (tmp_path / "snli_1.0").mkdir()
     (tmp_path / "snli_1.0" / "snli_1.0_dev.jsonl").write_text("{not json\n")
     broken = format_inventory(tmp_path).set_index("data set")
