@@ -114,6 +114,7 @@ class LanguageEncoders(nn.Module):
         return list(self.encoders.keys())
 
     def __getitem__(self, lang: str) -> SentenceEncoder:
+        """The encoder of ``lang`` (a clear KeyError for a language it does not have). Book: chapter 7."""
         if lang not in self.encoders:
             raise KeyError(f"no encoder for {lang!r}; languages: {self.languages}.")
         return self.encoders[lang]
