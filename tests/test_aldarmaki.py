@@ -259,3 +259,8 @@ def test_plans_double_from_1k_and_teacher_is_optional():
         assert plan.sizes[0] == 1000 and all(b == 2 * a for a, b in zip(plan.sizes, plan.sizes[1:]))
         assert len(plan.seeds) >= 3 and "stop" not in plan.stop_note
     assert rec.load_teacher(None) == (None, "this profile runs no teacher")
+
+
+def test_teacher_on_real_bitext_lists_what_it_cannot_read():
+    out = rec.teacher_on_real_bitext(lambda s: np.ones((len(s), 3)), names=("freedict-en-de",))
+    assert out["scores"] == {} and out["pairs"] == {} and "freedict-en-de" in out["missing"][0]

@@ -477,6 +477,37 @@ def dictionary_precision(world: SyntheticWorld, lang: str, src: LanguageSpace, e
     return 100.0 * float(np.mean([en.words[j] in gold[w] for w, j in zip(words, best)]))
 
 
+REAL_BITEXTS: tuple[str, ...] = ("nlp-en-de", "bible-en-es")
+
+
+def teacher_on_real_bitext(teacher: Callable[[list[str]], np.ndarray], n: int = 300,
+                           names: Sequence[str] = REAL_BITEXTS) -> dict[str, Any]:
+    """The teacher's translation-retrieval P@1 on real bitext from the data cache (the first ``n`` pairs with
+    distinct sides of each corpus, both directions): the ceiling the synthetic languages cannot show, since the
+    teacher was never trained on them. A corpus missing from the cache is listed under ``"missing"``.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    from xsent_lib.data.corpora import load_bitext
+
+    out: dict[str, Any] = {"scores": {}, "pairs": {}, "missing": []}
+    for name in names:
+        try:
+            src, tgt = load_bitext(name, max_pairs=4 * n)
+        except (FileNotFoundError, KeyError, ValueError) as err:
+            out["missing"].append(f"{name}: {err}")
+            continue
+        seen_s, seen_t, pairs = set(), set(), []
+        for a, b in zip(src, tgt):
+            if a not in seen_s and b not in seen_t:
+                seen_s.add(a), seen_t.add(b), pairs.append((a, b))
+        pairs = pairs[:n]
+        langs = name.split("-")[-2:]
+        scores = retrieval_directions({langs[0]: teacher([p[0] for p in pairs]), langs[1]: teacher([p[1] for p in pairs])})
+        out["scores"].update(scores)
+        out["pairs"][name] = len(pairs)
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ tables
 def curve_table(records: Sequence[Mapping[str, Any]], metric: str = "retrieval_avg") -> dict[str, dict[str, Any]]:
     """Mean (over seeds) of ``metric`` per system and bitext size; rows without bitext fill every size.
