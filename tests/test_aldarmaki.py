@@ -1,0 +1,266 @@
+"""Chapter 7 (Aldarmaki & Diab): joint training, representation transfer, sentence mapping, the SIF baseline,
+the curve scores, the recipe's smoke path and its claims logic."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import torch
+
+from xsent_lib.align.procrustes import SentenceMapping
+from xsent_lib.data.formats import NLIData
+from xsent_lib.data.word_spaces import make_space
+from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
+from xsent_lib.encoders.sif import sif_encoder
+from xsent_lib.eval.alignment_curves import (
+    classification_directions,
+    mean_over,
+    nearest_neighbours,
+    retrieval_directions,
+)
+from xsent_lib.recipes import aldarmaki as rec
+from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
+from xsent_lib.train.joint import (
+    JointConfig,
+    LanguageEncoders,
+    decoder_vocab,
+    joint_nli,
+    joint_sdae,
+    random_batches,
+    steps_for,
+)
+from xsent_lib.train.transfer import StudentConfig, contrastive_encoder, pca_targets, regress_encoder
+
+pytestmark = pytest.mark.usefixtures("one_thread")
+
+WORDS = [f"w{i}" for i in range(12)]
+
+
+def toy_corpus(n: int, seed: int) -> tuple[list[str], list[str]]:
+    """A toy bilingual corpus: language b spells every word with a 'b' prefix and reverses the word order."""
+    rng = np.random.default_rng(seed)
+    a = [" ".join(rng.choice(WORDS, rng.integers(3, 6))) for _ in range(n)]
+    return a, [" ".join("b" + w for w in s.split()[::-1]) for s in a]
+
+
+def encoder(texts: list[str], width: int = 16) -> torch.nn.Module:
+    pipe = TextPipeline.fit(texts, WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
+    return build_encoder("bilstm-max", len(pipe.vocab), word_dim=16, hidden_dim=width, pipeline=pipe)
+
+
+# ------------------------------------------------------------------------------------------- joint training
+def test_joint_sdae_learns_a_shared_space_on_a_toy_bilingual_corpus():
+    torch.manual_seed(0)
+    a, b = toy_corpus(1200, 0)
+    ta, tb = toy_corpus(60, 1)
+    enc = LanguageEncoders({"en": encoder(a + ta), "b": encoder(b + tb)})
+    vocab = decoder_vocab(a)
+    dec = LSTMDecoder(len(vocab), 32, bos_id=vocab.stoi[BOS_TOKEN], eos_id=vocab.stoi[EOS_TOKEN], embed_dim=16,
+                      hidden_dim=32, n_layers=1)
+    before = mean_over(retrieval_directions({"en": enc["en"].encode(ta), "b": enc["b"].encode(tb)}))
+    run = joint_sdae(enc, dec, vocab, a[:600], {"b": (a[600:], b[600:])},
+                     JointConfig(lr=3e-3, epochs=8, batch_size=32, max_steps=300), device="cpu", seed=0)
+    after = mean_over(retrieval_directions({"en": run.encoders["en"].encode(ta), "b": run.encoders["b"].encode(tb)}))
+    assert run.steps == 300 and run.summary()["languages"] == ["en", "b"]
+    assert after > 20.0 > before + 10  # chance is 1/60 = 1.7 %
+
+
+def test_joint_nli_reads_premises_and_hypotheses_in_every_language():
+    a, b = toy_corpus(120, 2)
+    h_a, h_b = toy_corpus(120, 3)
+    labels = np.arange(120) % 3
+    train = {"en": NLIData(a, h_a, labels), "b": NLIData(b, h_b, labels)}
+    enc = LanguageEncoders({"en": encoder(a + h_a, 8), "b": encoder(b + h_b, 8)})
+    head = NLIClassifier(16, 16)
+    before = {k: v.clone() for k, v in enc.state_dict().items()}
+    run = joint_nli(enc, head, train, JointConfig(batch_size=16, epochs=2, min_steps=4), device="cpu", seed=0)
+    assert run.steps == 15
+    for lang in ("en", "b"):  # both encoders were trained, so both languages were drawn
+        key = f"encoders.{lang}.embedding.weight"
+        assert not torch.equal(before[key], enc.state_dict()[key])
+    with pytest.raises(ValueError, match="row-aligned"):
+        joint_nli(enc, head, {"en": train["en"], "b": NLIData(b[:10], h_b[:10], labels[:10])})
+    with pytest.raises(ValueError, match="no translated NLI"):
+        joint_nli(enc, head, {"en": train["en"]})
+    with pytest.raises(ValueError, match="labels"):
+        joint_nli(enc, head, {"en": train["en"], "b": NLIData(b, h_b, (labels + 1) % 3)})
+
+
+def test_joint_helpers_validate():
+    assert steps_for(1000, 64, 3) == 47 and steps_for(10, 64, 1, min_steps=5) == 5
+    assert steps_for(10**6, 64, 3, max_steps=100) == 100
+    batches = random_batches(10, 4, 5, np.random.default_rng(0))
+    assert len(batches) == 5 and all(len(b) == 4 for b in batches)
+    assert sorted(np.concatenate(batches[:2])) == sorted(set(np.concatenate(batches[:2])))
+    with pytest.raises(ValueError):
+        steps_for(0, 64, 1)
+    with pytest.raises(ValueError, match="min_steps"):
+        JointConfig(min_steps=10, max_steps=5)
+    with pytest.raises(ValueError, match="one output size"):
+        LanguageEncoders({"en": encoder(["w1 w2"], 8), "b": encoder(["bw1"], 16)})
+    with pytest.raises(ValueError, match="English encoder"):
+        joint_sdae(LanguageEncoders({"b": encoder(["bw1"], 8)}), None, None, [], {})
+
+
+# ------------------------------------------------------------------------------------------- transfer
+def test_transfer_reduces_the_distance_to_the_teacher():
+    torch.manual_seed(0)
+    a, b = toy_corpus(400, 4)
+    teacher = encoder(a, 8)
+    targets = teacher.encode(a)
+    held_a, held_b = toy_corpus(50, 5)
+    student = encoder(b + held_b, 8)
+    dist = lambda s, t: float(np.abs(s - t).sum(1).mean())  # noqa: E731
+    before, before_held = dist(student.encode(b), targets), dist(student.encode(held_b), teacher.encode(held_a))
+    run = regress_encoder(student, b, targets, StudentConfig(loss="l1", lr=3e-3, epochs=6, batch_size=32), device="cpu")
+    after, after_held = dist(run.encoder.encode(b), targets), dist(run.encoder.encode(held_b), teacher.encode(held_a))
+    assert after < 0.5 * before and after_held < 0.7 * before_held
+    assert run.summary()["steps"] == run.steps
+    with pytest.raises(ValueError, match="pca_targets"):
+        regress_encoder(student, b, np.zeros((len(b), 5), np.float32))
+    with pytest.raises(ValueError, match="one row per sentence"):
+        regress_encoder(student, b, targets[:3])
+    with pytest.raises(ValueError, match="loss"):
+        StudentConfig(loss="huber")
+
+
+def test_infonce_and_pca_targets():
+    torch.manual_seed(0)
+    a, b = toy_corpus(300, 6)
+    shared = encoder(a + b, 8)
+    ta, tb = a[:40], b[:40]
+    before = mean_over(retrieval_directions({"a": shared.encode(ta), "b": shared.encode(tb)}))
+    run = contrastive_encoder(shared, (a, b), StudentConfig(lr=3e-3, epochs=6, batch_size=32), device="cpu")
+    after = mean_over(retrieval_directions({"a": run.encoder.encode(ta), "b": run.encoder.encode(tb)}))
+    assert after > before + 20
+    x = np.random.default_rng(0).normal(size=(50, 10))
+    z = pca_targets(x, 4)
+    assert z.shape == (50, 4) and np.allclose(np.linalg.norm(z, axis=1), 1.0, atol=1e-5)
+    with pytest.raises(ValueError, match="dim"):
+        pca_targets(x, 11)
+
+
+# ------------------------------------------------------------------------------------------- mapping, SIF, scores
+def test_mapping_is_exact_on_a_rotated_copy():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(300, 16))
+    q, _ = np.linalg.qr(rng.normal(size=(16, 16)))
+    y = x @ q.T
+    m = SentenceMapping().fit(x, y)
+    assert np.allclose(m.transform(x), m.transform_target(y), atol=1e-8)
+    scores = retrieval_directions({"src": m.transform(x[:100]), "tgt": m.transform_target(y[:100])})
+    assert scores == {"src→tgt": 100.0, "tgt→src": 100.0}
+
+
+def test_sif_encoder_and_static_map():
+    space = make_space("toy", ["a", "b", "c"], np.eye(3, dtype=np.float32) + 0.1, center=False)
+    enc = sif_encoder(space, ["a b", "a c", "a"])
+    v = enc.encode(["a b", "zzz c"])
+    assert v.shape == (2, 3) and np.isfinite(v).all()
+    w = np.eye(3)[[1, 0, 2]]
+    assert np.allclose(sif_encoder(space, ["a b", "a c", "a"], W=w).encode(["b"]), enc.encode(["b"]) @ w.T, atol=1e-6)
+    with pytest.raises(ValueError, match="W must be"):
+        sif_encoder(space, ["a"], W=np.eye(2))
+    with pytest.raises(TypeError):
+        sif_encoder({"a": 1}, ["a"])
+
+
+def test_scores_in_every_direction():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(40, 5))
+    scores = retrieval_directions({"en": x, "xa": x + 0.01, "xe": rng.normal(size=(40, 5))})
+    assert set(scores) == {"en→xa", "xa→en", "en→xe", "xe→en", "xa→xe", "xe→xa"}
+    assert scores["en→xa"] == 100.0 and scores["en→xe"] < 30.0
+    with pytest.raises(ValueError, match="same count"):
+        retrieval_directions({"en": x, "xa": x[:5]})
+    y = (x[:, 0] > 0).astype(int)
+    acc = classification_directions({"en": (x, y), "xa": (x, y)}, {"en": (x, y), "xa": (-x, y)})
+    assert acc["en→xa"] < 20.0 and acc["xa→en"] > 80.0 and "en→en" not in acc
+    idx = nearest_neighbours(x[:3], x, k=2, exclude_same_row=True)
+    assert idx.shape == (3, 2) and all(i not in row for i, row in enumerate(idx))
+
+
+# ------------------------------------------------------------------------------------------- recipe
+TINY = replace(rec.SMOKE, sizes=(100, 200), seeds=(0,), n_mono=150, n_mono_joint=80, n_nli=120, n_test=60, n_cls=60,
+               width=8, word_dim=8, decoder_dim=16,
+               pivot=JointConfig(epochs=1, min_steps=3, max_steps=4), joint=JointConfig(epochs=1, min_steps=3, max_steps=4),
+               student=StudentConfig(epochs=1, min_steps=3, max_steps=4))
+
+
+def test_recipe_smoke_path_draws_from_records():
+    data = rec.build_data(TINY, 0)
+    assert [r["language"] for r in data.sizes()] == ["en", "xa", "xe"]
+    fake_teacher = lambda sents: np.stack([np.resize(np.frombuffer(s.encode() * 8, np.uint8)[:24], 24)  # noqa: E731
+                                           for s in sents]).astype(np.float32)
+    out = rec.run_seed(data, TINY, 0, teacher=fake_teacher, log=lambda _: None)
+    systems = {r["system"] for r in out.records}
+    assert systems == {s for fam in rec.FAMILIES.values() for s in fam}
+    for r in out.records:
+        assert set(r["retrieval"]) == {"en→xa", "xa→en", "en→xe", "xe→en", "xa→xe", "xe→xa"}
+        assert 0.0 <= r["retrieval_avg"] <= 100.0 and 0.0 <= r["cls_avg"] <= 100.0
+        assert r["n"] in (None, 100, 200)
+    records = out.records + [rec.teacher_record(fake_teacher, "fake", data)]
+    table = rec.curve_table(records)
+    assert set(table["joint InferSent"]) == {"100", "200"} and table["joint InferSent"]["100"] == table["joint InferSent"]["200"]
+    from xsent_lib.viz import aldarmaki as viz
+    fig = viz.alignment_curves(records, {"SDAE": rec.FAMILIES["SDAE"]}, note="tiny")
+    assert len(fig.axes[0].lines) == 3
+    grid = viz.direction_grid(records, ["SDAE transfer"], ["en→xa", "xa→xe"])
+    assert sum(ax.get_visible() for ax in grid.axes) == 2
+    nli = rec.nli_accuracy_table(out.joint_nli, data)
+    assert set(nli) == {"en", "es", "de", "cross-lingual"}
+    mono, cross = rec.neighbour_tables(out.joint_nli, data, queries=(0,))
+    assert len(mono) == 3 and len(cross) == 2 and all("NN3" in row for row in mono + cross)
+    claims = rec.aldarmaki_claims(rec.claim_numbers(records), nli)
+    assert all(c["holds"] in (True, False, None) for c in claims)
+
+
+def _records(joint: dict[int, float], transfer: dict[int, float]) -> list[dict]:
+    out = []
+    for n in joint:
+        for system, value in (("joint SDAE/NMT", joint[n]), ("SDAE transfer", transfer[n]),
+                              ("SDAE mapping", transfer[n] - 1), ("InferSent transfer", 50.0),
+                              ("InferSent mapping", 45.0), ("SIF mapping", 20.0)):
+            out.append({"system": system, "family": "x", "n": n, "seed": 0, "seconds": 1.0 if "transfer" in system
+                        else 0.01, "retrieval_avg": value, "cls_avg": value})
+    out.append({"system": "joint InferSent", "family": "x", "n": None, "seed": 0, "seconds": 1.0, "retrieval_avg": 2.0,
+                "cls_avg": 40.0})
+    out.append({"system": "SIF static dictionary", "family": "x", "n": None, "seed": 0, "seconds": 0.1,
+                "retrieval_avg": 10.0, "cls_avg": 30.0})
+    return out
+
+
+def test_claims_find_the_crossover_or_report_its_absence():
+    numbers = rec.claim_numbers(_records({1000: 5.0, 2000: 30.0, 4000: 60.0}, {1000: 20.0, 2000: 35.0, 4000: 50.0}))
+    assert numbers["crossover pairs"] == 4000.0 and numbers["joint >= transfer somewhere (1 = yes)"] == 1.0
+    claims = {c["claim"]: c["holds"] for c in rec.aldarmaki_claims(numbers, {"en": 80.0, "cross-lingual": 78.0})}
+    assert claims["with little parallel data, transfer or mapping beats joint training (SDAE family)"] is True
+    assert claims["joint training catches up as the bitext grows (the joint-minus-transfer gap narrows)"] is True
+    assert claims["joint InferSent classifies across languages almost as well as within English (gap under 5 points)"]
+    none = rec.claim_numbers(_records({1000: 1.0, 2000: 1.0}, {1000: 20.0, 2000: 40.0}))
+    assert none["crossover pairs"] is None and none["joint >= transfer somewhere (1 = yes)"] == 0.0
+    lines = rec.summary_lines(_records({1000: 1.0, 2000: 1.0}, {1000: 20.0, 2000: 40.0}), none)
+    assert any(line.startswith("no crossover") for line in lines)
+
+
+def test_claims_not_testable_with_one_size_or_no_nli():
+    numbers = rec.claim_numbers(_records({1000: 5.0}, {1000: 20.0}))
+    assert numbers["gap joint - transfer at most pairs"] is None
+    claims = {c["claim"]: c["holds"] for c in rec.aldarmaki_claims(numbers)}
+    assert claims["joint training catches up as the bitext grows (the joint-minus-transfer gap narrows)"] is None
+    assert claims["joint training overtakes transfer within our range of sizes (crossover found)"] is None
+    assert claims["joint InferSent classifies across languages almost as well as within English (gap under 5 points)"] is None
+    assert claims["with little parallel data, transfer or mapping beats joint training (SDAE family)"] is True
+
+
+def test_plans_double_from_1k_and_teacher_is_optional():
+    for plan in (rec.BOOK, rec.FULL):
+        assert plan.sizes[0] == 1000 and all(b == 2 * a for a, b in zip(plan.sizes, plan.sizes[1:]))
+        assert len(plan.seeds) >= 3 and "stop" not in plan.stop_note
+    assert rec.load_teacher(None) == (None, "this profile runs no teacher")
+
+
+def test_teacher_on_real_bitext_lists_what_it_cannot_read():
+    out = rec.teacher_on_real_bitext(lambda s: np.ones((len(s), 3)), names=("freedict-en-de",))
+    assert out["scores"] == {} and out["pairs"] == {} and "freedict-en-de" in out["missing"][0]

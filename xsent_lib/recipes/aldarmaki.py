@@ -1,0 +1,720 @@
+"""The Aldarmaki & Diab (2019) recipe: joint training vs representation transfer vs sentence mapping, with
+alignment curves over the size of the bitext.
+
+Data: the synthetic world (chapter 1) with English and two invented languages standing in for the paper's
+Spanish (``xa``, Romance-like) and German (``xe``, Germanic-like): monolingual text per language, a
+multi-parallel bitext (prefixes of it give the curve's sizes), a multi-parallel test set for translation
+retrieval, and XNLI-shaped NLI pairs (exact translations) for joint InferSent and for cross-lingual
+classification transfer, our stand-in for the paper's CLDC. Models: chapter 3's BiLSTM-max (InferSent, on
+NLI) and an SDAE (BiLSTM-max + LSTM decoder, :mod:`xsent_lib.train.joint`), each made cross-lingual three
+ways (joint, transfer, mapping), SIF word-vector baselines, and two rows beyond the paper (InfoNCE on the
+bitext, distillation from a shipped multilingual teacher).
+Book: chapter 7 (Joint vs transfer vs mapping).
+"""
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+import numpy as np
+import torch
+
+from xsent_lib.align.procrustes import RankDeficientMapWarning, SentenceMapping, procrustes
+from xsent_lib.base.runtime import seed_everything
+from xsent_lib.base.threads import single_thread
+from xsent_lib.data.formats import NLIData
+from xsent_lib.data.synthetic import SyntheticWorld
+from xsent_lib.data.word_spaces import LanguageSpace, cbow_space
+from xsent_lib.data.xnli import XNLIBenchmark, synthetic_xnli
+from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
+from xsent_lib.encoders.base import SentenceEncoder
+from xsent_lib.encoders.sif import sif_encoder
+from xsent_lib.eval.alignment_curves import (
+    classification_directions,
+    mean_over,
+    nearest_neighbours,
+    retrieval_directions,
+)
+from xsent_lib.eval.transfer import pair_features
+from xsent_lib.results.claims import Claim, PaperCell, check_claims
+from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, Vocab, WordTokenizer
+from xsent_lib.train.alignment import target_encoder
+from xsent_lib.train.joint import JointConfig, LanguageEncoders, decoder_vocab, joint_nli, joint_sdae, train_sdae
+from xsent_lib.train.transfer import StudentConfig, contrastive_encoder, pca_targets, regress_encoder
+
+# SMOKE and BOOK train for a few hundred steps only: Adam at 3e-3 (not its default 1e-3) gets the small models
+# much further in that budget (English NLI test accuracy 72 vs 56 after 94 steps in the book profile).
+# Which of the paper's languages each invented language stands beside (closest typology; not a translation).
+PAPER_LANGUAGE: dict[str, str] = {"en": "en", "xa": "es", "xe": "de"}
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "SDAE": ("joint SDAE/NMT", "SDAE transfer", "SDAE mapping"),
+    "InferSent": ("joint InferSent", "InferSent transfer", "InferSent mapping"),
+    "SIF": ("SIF static dictionary", "SIF mapping"),
+    "beyond": ("InfoNCE (shared BiLSTM)", "distillation"),
+}
+TEACHER_ROW = "teacher"
+DATA_NAME = "synthetic world: en + xa ('es' stand-in) + xe ('de' stand-in)"
+
+
+@dataclass(frozen=True)
+class AldarmakiPlan:
+    """Sizes of one profile: target languages, data sizes, the curve's bitext sizes and seeds, model sizes and
+    the optimisation of pivots, joint runs and students; ``teacher`` names a shipped reference encoder
+    (``None``: no distillation rows). Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+
+    languages: tuple[str, ...]
+    sizes: tuple[int, ...]
+    seeds: tuple[int, ...]
+    n_mono: int
+    n_mono_joint: int
+    n_nli: int
+    n_test: int
+    n_cls: int
+    width: int
+    word_dim: int
+    decoder_dim: int
+    pivot: JointConfig
+    joint: JointConfig
+    student: StudentConfig
+    teacher: str | None
+
+    def summary(self) -> dict[str, Any]:
+        """The plan as plain values, for metrics.json. Book: chapter 7 (Joint vs transfer vs mapping)."""
+        return asdict(self)
+
+    @property
+    def stop_note(self) -> str:
+        """What the curve covers, for the figures. Book: chapter 7 (Joint vs transfer vs mapping)."""
+        return (f"bitext doubling from {self.sizes[0]:,} to {self.sizes[-1]:,} pairs (the paper: 1k to 1M); "
+                f"{len(self.seeds)} seed(s), band = min to max")
+
+
+SMOKE = AldarmakiPlan(("xa", "xe"), (250, 500), (0, 1), 400, 200, 400, 150, 150, 16, 16, 32,
+                      JointConfig(lr=3e-3, batch_size=64, epochs=2, min_steps=8, max_steps=40),
+                      JointConfig(lr=3e-3, batch_size=64, epochs=1, min_steps=8, max_steps=40),
+                      StudentConfig(lr=3e-3, batch_size=64, epochs=2, min_steps=8, max_steps=40), None)
+BOOK = AldarmakiPlan(("xa", "xe"), (1000, 2000, 4000), (0, 1, 2), 2000, 1000, 2000, 400, 400, 32, 32, 64,
+                     JointConfig(lr=3e-3, batch_size=64, epochs=3, min_steps=20, max_steps=400),
+                     JointConfig(lr=3e-3, batch_size=64, epochs=1.5, min_steps=20, max_steps=400),
+                     StudentConfig(lr=3e-3, batch_size=64, epochs=2, min_steps=20, max_steps=400), "USE")
+FULL = AldarmakiPlan(("xa", "xe"), tuple(1000 * 2**k for k in range(8)), (0, 1, 2), 50_000, 20_000, 50_000, 2000,
+                     2000, 256, 64, 512, JointConfig(batch_size=128, epochs=5, max_steps=50_000),
+                     JointConfig(batch_size=128, epochs=5, max_steps=50_000),
+                     StudentConfig(batch_size=128, epochs=5, max_steps=50_000), "USE")
+
+
+@dataclass
+class AldarmakiData:
+    """Everything the chapter reads, all from one synthetic world: ``mono[lang]`` monolingual sentences,
+    ``parallel[lang] = (english, lang)`` (multi-parallel; the curve uses prefixes), ``test[lang]`` the
+    multi-parallel retrieval test set, ``nli[lang]`` the NLI training pairs in every language (exact
+    translations), and the XNLI-shaped ``bench`` whose dev / test pairs train and test classification transfer.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+
+    world: SyntheticWorld
+    languages: list[str]
+    mono: dict[str, list[str]]
+    parallel: dict[str, tuple[list[str], list[str]]]
+    test: dict[str, list[str]]
+    nli: dict[str, NLIData]
+    bench: XNLIBenchmark
+
+    def sizes(self) -> list[dict[str, Any]]:
+        """One row per language with the size of each part. Book: chapter 7 (Joint vs transfer vs mapping)."""
+        return [{"language": lang, "paper's": PAPER_LANGUAGE.get(lang, lang), "monolingual": len(self.mono[lang]),
+                 "bitext with en": len(self.parallel[lang][0]) if lang != "en" else 0,
+                 "retrieval test": len(self.test[lang]), "NLI train": len(self.nli[lang]),
+                 "classification train / test": f"{len(self.bench.dev[lang])} / {len(self.bench.test[lang])}"}
+                for lang in self.languages]
+
+
+def build_data(plan: AldarmakiPlan, world_seed: int) -> AldarmakiData:
+    """The chapter's data at ``plan``'s sizes from the world of ``world_seed``.
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    world = SyntheticWorld(world_seed)
+    langs = ["en", *plan.languages]
+    bench = synthetic_xnli(world, plan.languages, plan.n_nli, plan.n_cls, plan.n_cls, max(plan.sizes), 50)
+    nli = {"en": bench.train}
+    for lang in plan.languages:
+        nli[lang] = NLIData(bench.translate(list(bench.train.premises), "en", lang),
+                            bench.translate(list(bench.train.hypotheses), "en", lang), np.asarray(bench.train.labels))
+    test = {"en": world.parallel(plan.n_test, "en", plan.languages[0], "test").src}
+    for lang in plan.languages:
+        test[lang] = world.parallel(plan.n_test, "en", lang, "test").tgt
+    mono = {lang: world.sentences(plan.n_mono, lang) for lang in langs}
+    return AldarmakiData(world, langs, mono, dict(bench.parallel), test, nli, bench)
+
+
+# ------------------------------------------------------------------------------------------------ models
+@dataclass
+class LanguageSetup:
+    """One language's text pipeline (``<s>``/``</s>`` added) and word vectors: skip-gram-free CBOW vectors
+    trained on its monolingual text (the paper's per-language fastText), used to start every lookup table of
+    that language and by the SIF baselines. Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+
+    pipeline: TextPipeline
+    space: LanguageSpace
+    weights: np.ndarray
+
+
+def language_setups(data: AldarmakiData, plan: AldarmakiPlan, seed: int) -> dict[str, LanguageSetup]:
+    """Pipelines and monolingual word vectors for every language. Book: chapter 7 (Joint vs transfer vs mapping)."""
+    out = {}
+    for lang in data.languages:
+        texts = [*data.mono[lang], *data.test[lang], *data.nli[lang].premises, *data.nli[lang].hypotheses,
+                 *data.bench.dev[lang].premises, *data.bench.dev[lang].hypotheses,
+                 *data.bench.test[lang].premises, *data.bench.test[lang].hypotheses,
+                 *(data.parallel[lang][1] if lang != "en" else data.parallel[data.languages[1]][0])]
+        pipeline = TextPipeline.fit(texts, WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
+        space = cbow_space(lang, data.mono[lang], dim=plan.word_dim, seed=seed, epochs=5, min_count=1)
+        rng = np.random.default_rng([seed, len(lang)])
+        weights = rng.normal(0, 0.1, (len(pipeline.vocab), plan.word_dim)).astype(np.float32)
+        for i, word in enumerate(pipeline.vocab.itos):
+            row = space.word2id.get(word)
+            if row is not None:
+                weights[i] = space.vectors[row]
+        weights[0] = 0.0
+        out[lang] = LanguageSetup(pipeline, space, weights)
+    return out
+
+
+def new_encoder(setup: LanguageSetup, plan: AldarmakiPlan, seed: int) -> SentenceEncoder:
+    """A fresh BiLSTM-max (``plan.width`` units per direction) over ``setup``'s trainable word vectors.
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    seed_everything(seed)
+    return build_encoder("bilstm-max", len(setup.pipeline.vocab), word_dim=plan.word_dim, embeddings=setup.weights,
+                         freeze_embeddings=False, pipeline=setup.pipeline, hidden_dim=plan.width)
+
+
+def new_decoder(vocab: Vocab, plan: AldarmakiPlan, seed: int) -> LSTMDecoder:
+    """A fresh one-layer LSTM decoder over ``vocab`` reading a ``2 * plan.width`` sentence vector.
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    seed_everything(seed + 1)
+    return LSTMDecoder(len(vocab), 2 * plan.width, bos_id=vocab.stoi[BOS_TOKEN], eos_id=vocab.stoi[EOS_TOKEN],
+                       embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim, n_layers=1)
+
+
+def new_classifier(plan: AldarmakiPlan, seed: int) -> NLIClassifier:
+    """InferSent's classifier on ``[u, v, |u-v|, u*v]`` (hidden layer ``4 * width``). Book: chapter 7."""
+    seed_everything(seed + 2)
+    return NLIClassifier(2 * plan.width, 4 * plan.width)
+
+
+def shared_setup(setups: Mapping[str, LanguageSetup], data: AldarmakiData) -> LanguageSetup:
+    """One pipeline over every language's text (the invented languages share no word with English) and their
+    word vectors side by side, for the shared students (InfoNCE, distillation).
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    texts = [s for lang in data.languages for s in (*data.mono[lang], *data.test[lang], *data.parallel.get(
+        lang, ([], []))[1], *data.bench.dev[lang].premises, *data.bench.dev[lang].hypotheses,
+        *data.bench.test[lang].premises, *data.bench.test[lang].hypotheses)]
+    texts += list(data.parallel[data.languages[1]][0])
+    pipeline = TextPipeline.fit(texts, WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
+    first = next(iter(setups.values()))
+    weights = np.random.default_rng(0).normal(0, 0.1, (len(pipeline.vocab), first.weights.shape[1])).astype(np.float32)
+    for setup in setups.values():
+        for i, word in enumerate(setup.pipeline.vocab.itos[2:], start=2):
+            j = pipeline.vocab.stoi.get(word)
+            if j is not None:
+                weights[j] = setup.weights[i]
+    weights[0] = 0.0
+    return LanguageSetup(pipeline, first.space, weights)
+
+
+# ------------------------------------------------------------------------------------------------ scoring
+Vectors = dict[str, np.ndarray]
+
+
+def encode_all(encoders: Mapping[str, Callable[[list[str]], np.ndarray]], data: AldarmakiData) -> tuple[Vectors, Vectors, Vectors]:
+    """Vectors of the retrieval test set, and of the premises and hypotheses of the classification sets
+    (dev = train, test), per language, with ``encoders[lang](sentences)``. Book: chapter 7.
+    """
+    ret = {lang: encoders[lang](data.test[lang]) for lang in data.languages}
+    feats_train, feats_test = {}, {}
+    for lang in data.languages:
+        for store, d in ((feats_train, data.bench.dev[lang]), (feats_test, data.bench.test[lang])):
+            store[lang] = pair_features(encoders[lang](list(d.premises)), encoders[lang](list(d.hypotheses)))
+    return ret, feats_train, feats_test
+
+
+def score(encoders: Mapping[str, Callable[[list[str]], np.ndarray]], data: AldarmakiData, seed: int) -> dict[str, Any]:
+    """Retrieval P@1 in every direction and classification transfer in every direction, with their averages.
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    ret, ftr, fte = encode_all(encoders, data)
+    retrieval = retrieval_directions(ret)
+    y_tr = {lang: np.asarray(data.bench.dev[lang].labels) for lang in data.languages}
+    y_te = {lang: np.asarray(data.bench.test[lang].labels) for lang in data.languages}
+    cls = classification_directions({lang: (ftr[lang], y_tr[lang]) for lang in data.languages},
+                                    {lang: (fte[lang], y_te[lang]) for lang in data.languages}, seed=seed)
+    return {"retrieval": retrieval, "retrieval_avg": mean_over(retrieval), "cls": cls, "cls_avg": mean_over(cls)}
+
+
+def _encode_fn(encoder: SentenceEncoder, device: str | torch.device) -> Callable[[list[str]], np.ndarray]:
+    return lambda sents: encoder.encode(list(sents), batch_size=256, device=device)
+
+
+def _mapped_fns(pivot: SentenceEncoder, targets: Mapping[str, SentenceEncoder],
+                maps: Mapping[str, SentenceMapping], device: str | torch.device) -> dict[str, Callable]:
+    first = next(iter(maps.values()))
+    fns: dict[str, Callable] = {"en": lambda s: first.transform_target(pivot.encode(list(s), batch_size=256, device=device))}
+    for lang, enc in targets.items():
+        fns[lang] = (lambda e, m: lambda s: m.transform(e.encode(list(s), batch_size=256, device=device)))(enc, maps[lang])
+    return fns
+
+
+def _bag_fn(encoder: Any, W: np.ndarray | None = None) -> Callable[[list[str]], np.ndarray]:
+    def fn(sents: list[str]) -> np.ndarray:
+        v = encoder.encode(list(sents))
+        return v if W is None else v @ W.T
+    return fn
+
+
+def static_dictionary_map(world: SyntheticWorld, lang: str, src: LanguageSpace, en: LanguageSpace) -> np.ndarray:
+    """Word-level orthogonal map from ``lang``'s word space onto English's, fitted by Procrustes on the world's
+    gold bilingual lexicon (train split, inflected forms), Smith et al.'s static-dictionary alignment.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    lex = world.lexicon(lang, "en", inflected=True)
+    pairs = [(src.word2id[a], en.word2id[b]) for a, b in lex.train if a in src.word2id and b in en.word2id]
+    if len(pairs) < 2:
+        raise ValueError(f"the lexicon {lang}-en has fewer than 2 pairs covered by the word spaces.")
+    i, j = np.asarray(pairs).T
+    return procrustes(src.vectors[i], en.vectors[j])
+
+
+# ------------------------------------------------------------------------------------------------ the run
+@dataclass
+class SeedRun:
+    """What one seed produced: the curve records, the joint InferSent run (for Tables 1-2 and NLI accuracy)
+    and the seconds each system took to build. Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+
+    records: list[dict[str, Any]]
+    joint_nli: Any
+    seconds: dict[str, float]
+
+
+def _record(system: str, family: str, n: int | None, seed: int, scores: Mapping[str, Any], seconds: float) -> dict[str, Any]:
+    return {"system": system, "family": family, "n": n, "seed": seed, "seconds": seconds, **scores}
+
+
+def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Callable[[list[str]], np.ndarray] | None = None,
+             device: str | torch.device = "cpu", log: Callable[[str], None] = print) -> SeedRun:
+    """Every framework and baseline for one seed over all of ``plan.sizes``; returns the records
+    (``system``, ``family``, ``n`` (``None`` for rows that use no bitext), ``seed``, scores, seconds).
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    targets = list(plan.languages)
+    setups = language_setups(data, plan, seed)
+    records: list[dict[str, Any]] = []
+    secs: dict[str, float] = {}
+    fn = lambda e: _encode_fn(e, device)  # noqa: E731
+    with single_thread(True), warnings.catch_warnings():
+        # a max-pooled encoder with dead units has a rank-deficient cross-covariance; the map is still the
+        # best rotation on the directions the vectors use (the warning would repeat for every fit)
+        warnings.simplefilter("ignore", RankDeficientMapWarning)
+        # --- monolingual models: the English pivots and the target encoders that mapping aligns
+        t0 = time.perf_counter()
+        pivot_nli = joint_nli(LanguageEncoders({"en": new_encoder(setups["en"], plan, seed)}), new_classifier(plan, seed),
+                              {"en": data.nli["en"]}, plan.pivot, device=device, seed=seed)
+        secs["English InferSent"] = time.perf_counter() - t0
+        en_vocab = decoder_vocab(data.mono["en"])
+        t0 = time.perf_counter()
+        pivot_sdae = train_sdae(new_encoder(setups["en"], plan, seed), new_decoder(en_vocab, plan, seed), en_vocab,
+                                data.mono["en"], plan.pivot, device=device, seed=seed)
+        secs["English SDAE"] = time.perf_counter() - t0
+        mono_nli, mono_sdae = {}, {}
+        t0 = time.perf_counter()
+        for lang in targets:
+            mono_nli[lang] = joint_nli(LanguageEncoders({lang: new_encoder(setups[lang], plan, seed)}),
+                                       new_classifier(plan, seed), {lang: data.nli[lang]}, plan.pivot, device=device,
+                                       seed=seed).encoders[lang]
+        secs["target InferSent (for mapping)"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for lang in targets:
+            vocab = decoder_vocab(data.mono[lang])
+            mono_sdae[lang] = train_sdae(new_encoder(setups[lang], plan, seed), new_decoder(vocab, plan, seed), vocab,
+                                         data.mono[lang], plan.pivot, device=device, seed=seed).encoders["en"]
+        secs["target SDAE (for mapping)"] = time.perf_counter() - t0
+        log(f"seed {seed}: pivots and monolingual encoders in {sum(secs.values()):.0f} s")
+        # --- joint InferSent: no bitext, one point per seed
+        t0 = time.perf_counter()
+        joint = joint_nli(LanguageEncoders({lang: new_encoder(setups[lang], plan, seed) for lang in data.languages}),
+                          new_classifier(plan, seed), data.nli, plan.pivot, device=device, seed=seed)
+        secs["joint InferSent"] = time.perf_counter() - t0
+        records.append(_record("joint InferSent", "InferSent", None, seed,
+                               score({lang: fn(joint.encoders[lang]) for lang in data.languages}, data, seed),
+                               secs["joint InferSent"]))
+        # --- SIF with a static dictionary: no bitext either
+        spaces = {lang: s.space for lang, s in setups.items()}
+        t0 = time.perf_counter()
+        sif = {lang: sif_encoder(spaces[lang], data.mono[lang]) for lang in data.languages}
+        static = {lang: (static_dictionary_map(data.world, lang, spaces[lang], spaces["en"]) if lang != "en" else None)
+                  for lang in data.languages}
+        static_fns = {lang: _bag_fn(sif[lang], static[lang]) for lang in data.languages}
+        rec_static = _record("SIF static dictionary", "SIF", None, seed, score(static_fns, data, seed),
+                             time.perf_counter() - t0)
+        rec_static["word P@1"] = {lang: dictionary_precision(data.world, lang, spaces[lang], spaces["en"], static[lang])
+                                  for lang in targets}
+        records.append(rec_static)
+        shared = shared_setup(setups, data)
+        teacher_en = teacher(list(data.parallel[targets[0]][0])) if teacher is not None else None
+        for n in plan.sizes:
+            par = {lang: (data.parallel[lang][0][:n], data.parallel[lang][1][:n]) for lang in targets}
+            en_side = par[targets[0]][0]
+            # joint SDAE / NMT from scratch on English text + the bitext
+            t0 = time.perf_counter()
+            jenc = LanguageEncoders({lang: new_encoder(setups[lang], plan, seed) for lang in data.languages})
+            jrun = joint_sdae(jenc, new_decoder(en_vocab, plan, seed), en_vocab, data.mono["en"][:plan.n_mono_joint],
+                              par, plan.joint, device=device, seed=seed)
+            records.append(_record("joint SDAE/NMT", "SDAE", n, seed,
+                                   score({lang: fn(jrun.encoders[lang]) for lang in data.languages}, data, seed),
+                                   time.perf_counter() - t0))
+            for family, pivot, mono in (("SDAE", pivot_sdae.encoders["en"], mono_sdae),
+                                        ("InferSent", pivot_nli.encoders["en"], mono_nli)):
+                # representation transfer: a copy of the pivot with the target lookup table, regressed (L1)
+                t0 = time.perf_counter()
+                x = pivot.encode(en_side, batch_size=256, device=device)
+                students = {}
+                for lang in targets:
+                    student = target_encoder(pivot, setups[lang].pipeline, setups[lang].weights, fine_tune=True)
+                    students[lang] = regress_encoder(student, par[lang][1], x, plan.student, device=device,
+                                                     seed=seed).encoder
+                fns = {"en": fn(pivot), **{lang: fn(s) for lang, s in students.items()}}
+                records.append(_record(f"{family} transfer", family, n, seed, score(fns, data, seed),
+                                       time.perf_counter() - t0))
+                # sentence mapping: an orthogonal map of the monolingual target encoder onto the pivot
+                t0 = time.perf_counter()
+                maps = {lang: SentenceMapping().fit(mono[lang].encode(par[lang][1], batch_size=256, device=device), x)
+                        for lang in targets}
+                fit_s = time.perf_counter() - t0
+                records.append(_record(f"{family} mapping", family, n, seed,
+                                       score(_mapped_fns(pivot, mono, maps, device), data, seed), fit_s))
+            # SIF sentence mapping
+            t0 = time.perf_counter()
+            en_sif = sif["en"].encode(en_side)
+            smaps = {lang: SentenceMapping().fit(sif[lang].encode(par[lang][1]), en_sif) for lang in targets}
+            sfns: dict[str, Callable] = {"en": lambda s: smaps[targets[0]].transform_target(sif["en"].encode(list(s)))}
+            for lang in targets:
+                sfns[lang] = (lambda m, e: lambda s: m.transform(e.encode(list(s))))(smaps[lang], sif[lang])
+            fit_s = time.perf_counter() - t0
+            records.append(_record("SIF mapping", "SIF", n, seed, score(sfns, data, seed), fit_s))
+            # beyond the paper: InfoNCE on the bitext with one shared encoder
+            t0 = time.perf_counter()
+            a_side = [s for lang in targets for s in par[lang][0]]
+            b_side = [s for lang in targets for s in par[lang][1]]
+            nce = contrastive_encoder(new_encoder(shared, plan, seed), (a_side, b_side), plan.student, device=device,
+                                      seed=seed).encoder
+            records.append(_record("InfoNCE (shared BiLSTM)", "beyond", n, seed,
+                                   score({lang: fn(nce) for lang in data.languages}, data, seed),
+                                   time.perf_counter() - t0))
+            # beyond the paper: distillation of the teacher's English vectors into one shared student
+            if teacher_en is not None:
+                t0 = time.perf_counter()
+                tv = pca_targets(teacher_en[:n], 2 * plan.width)
+                texts = [*en_side, *(s for lang in targets for s in par[lang][1])]
+                goal = np.vstack([tv] * (1 + len(targets)))
+                dist = regress_encoder(new_encoder(shared, plan, seed), texts, goal,
+                                       replace(plan.student, loss="cosine"), device=device, seed=seed).encoder
+                records.append(_record("distillation", "beyond", n, seed,
+                                       score({lang: fn(dist) for lang in data.languages}, data, seed),
+                                       time.perf_counter() - t0))
+            log(f"seed {seed}: {n:>6,} pairs done")
+    return SeedRun(records, joint, secs)
+
+
+def teacher_record(teacher: Callable[[list[str]], np.ndarray], name: str, data: AldarmakiData) -> dict[str, Any]:
+    """The shipped teacher itself on the same test sets (a ceiling where it can read the languages).
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    t0 = time.perf_counter()
+    scores = score({lang: teacher for lang in data.languages}, data, 0)
+    return _record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
+
+
+def load_teacher(name: str | None) -> tuple[Callable[[list[str]], np.ndarray] | None, str]:
+    """The shipped reference encoder ``name`` (``"USE"``, ``"mE5-small"``) on one thread, or ``None`` with the
+    reason (no teacher asked for, or not in the data cache). Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    if name is None:
+        return None, "this profile runs no teacher"
+    from xsent_lib.encoders.baselines import reference_encoder
+
+    try:
+        return reference_encoder(name, threads=1).encode, f"{name} from the data cache"
+    except (FileNotFoundError, ImportError, OSError) as err:
+        return None, f"no teacher: {err}"
+
+
+def dictionary_precision(world: SyntheticWorld, lang: str, src: LanguageSpace, en: LanguageSpace, W: np.ndarray) -> float:
+    """P@1 (percent) of word translation ``lang`` -> English with the static map ``W`` on the held-out concepts
+    of the gold lexicon: how good the word-level alignment under the SIF static baseline is.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    lex = world.lexicon(lang, "en", inflected=True)
+    gold: dict[str, set[str]] = {}
+    for a, b in lex.test:
+        if a in src.word2id and b in en.word2id:
+            gold.setdefault(a, set()).add(b)
+    if not gold:
+        return float("nan")
+    words = list(gold)
+    x = src.vectors[[src.word2id[w] for w in words]] @ np.asarray(W).T
+    best = np.argmax(x @ en.vectors.T, axis=1)
+    return 100.0 * float(np.mean([en.words[j] in gold[w] for w, j in zip(words, best)]))
+
+
+REAL_BITEXTS: tuple[str, ...] = ("nlp-en-de", "bible-en-es")
+
+
+def teacher_on_real_bitext(teacher: Callable[[list[str]], np.ndarray], n: int = 300,
+                           names: Sequence[str] = REAL_BITEXTS) -> dict[str, Any]:
+    """The teacher's translation-retrieval P@1 on real bitext from the data cache (the first ``n`` pairs with
+    distinct sides of each corpus, both directions): the ceiling the synthetic languages cannot show, since the
+    teacher was never trained on them. A corpus missing from the cache is listed under ``"missing"``.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    from xsent_lib.data.corpora import load_bitext
+
+    out: dict[str, Any] = {"scores": {}, "pairs": {}, "missing": []}
+    for name in names:
+        try:
+            src, tgt = load_bitext(name, max_pairs=4 * n)
+        except (FileNotFoundError, KeyError, ValueError) as err:
+            out["missing"].append(f"{name}: {err}")
+            continue
+        seen_s, seen_t, pairs = set(), set(), []
+        for a, b in zip(src, tgt):
+            if a not in seen_s and b not in seen_t:
+                seen_s.add(a), seen_t.add(b), pairs.append((a, b))
+        pairs = pairs[:n]
+        langs = name.split("-")[-2:]
+        scores = retrieval_directions({langs[0]: teacher([p[0] for p in pairs]), langs[1]: teacher([p[1] for p in pairs])})
+        out["scores"].update(scores)
+        out["pairs"][name] = len(pairs)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ tables
+def curve_table(records: Sequence[Mapping[str, Any]], metric: str = "retrieval_avg") -> dict[str, dict[str, Any]]:
+    """Mean (over seeds) of ``metric`` per system and bitext size; rows without bitext fill every size.
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    systems = list(dict.fromkeys(r["system"] for r in records))
+    out: dict[str, dict[str, Any]] = {}
+    for system in systems:
+        rows = [r for r in records if r["system"] == system]
+        out[system] = {}
+        for n in sizes:
+            vals = [r[metric] for r in rows if r["n"] == n or r["n"] is None]
+            out[system][f"{n:,}"] = float(np.mean(vals)) if vals else None
+    return out
+
+
+def mean_at(records: Sequence[Mapping[str, Any]], system: str, n: int | None, metric: str = "retrieval_avg") -> float | None:
+    """Mean over seeds of ``metric`` for ``system`` at bitext size ``n`` (rows without bitext match any size).
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    vals = [r[metric] for r in records if r["system"] == system and (r["n"] is None or r["n"] == n)]
+    return float(np.mean(vals)) if vals else None
+
+
+def nli_accuracy_table(joint: Any, data: AldarmakiData, device: str | torch.device = "cpu") -> dict[str, float]:
+    """Joint InferSent's NLI test accuracy with premise and hypothesis in the same language (per language) and
+    in different languages (``cross-lingual``: the average over all ordered pairs), keyed by the paper's
+    language columns (``es`` = xa, ``de`` = xe). Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    out: dict[str, float] = {}
+    cross = []
+    vecs = {lang: (joint.encoders[lang].encode(list(data.bench.test[lang].premises), device=device),
+                   joint.encoders[lang].encode(list(data.bench.test[lang].hypotheses), device=device))
+            for lang in data.languages}
+    labels = np.asarray(data.bench.test["en"].labels)
+    clf = joint.head.eval()
+    with torch.no_grad():
+        for a in data.languages:
+            for b in data.languages:
+                logits = clf(torch.from_numpy(vecs[a][0]), torch.from_numpy(vecs[b][1]))
+                acc = 100.0 * float((logits.argmax(1).numpy() == labels).mean())
+                if a == b:
+                    out[PAPER_LANGUAGE.get(a, a)] = acc
+                else:
+                    cross.append(acc)
+    out["cross-lingual"] = float(np.mean(cross))
+    return out
+
+
+def neighbour_tables(joint: Any, data: AldarmakiData, queries: Sequence[int] = (0, 1), k: int = 3,
+                     device: str | torch.device = "cpu") -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Tables 1-2 from the joint InferSent model: for English test hypotheses ``queries``, the ``k`` nearest
+    hypotheses in each language (Table 1: the query's own language English, and its translation's neighbours
+    in each other language = monolingual; Table 2: the English query against the other languages' hypotheses =
+    cross-lingual), non-English neighbours shown through their exact English translations.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    hyps = {lang: list(data.bench.test[lang].hypotheses) for lang in data.languages}
+    vecs = {lang: joint.encoders[lang].encode(hyps[lang], device=device) for lang in data.languages}
+    gloss = lambda lang, s: s if lang == "en" else data.bench.translate([s], lang, "en")[0]  # noqa: E731
+    mono, cross = [], []
+    for q in queries:
+        for lang in data.languages:
+            idx = [j for j in nearest_neighbours(vecs[lang][[q]], vecs[lang], k + 1)[0] if j != q][:k]
+            mono.append({"query": hyps["en"][q], "language": lang, **{f"NN{i + 1}": gloss(lang, hyps[lang][j])
+                                                                      for i, j in enumerate(idx)}})
+            if lang != "en":
+                cidx = nearest_neighbours(vecs["en"][[q]], vecs[lang], k)[0]
+                cross.append({"query": hyps["en"][q], "language": lang,
+                              **{f"NN{i + 1}": gloss(lang, hyps[lang][j]) for i, j in enumerate(cidx)},
+                              "translation found": bool(q in cidx)})
+    return mono, cross
+
+
+# ------------------------------------------------------------------------------------------------ claims
+def claim_numbers(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+    """The numbers the claims compare, from the curve records (means over seeds).
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    lo, hi = (sizes[0], sizes[-1]) if sizes else (None, None)
+    at = lambda s, n, m="retrieval_avg": mean_at(records, s, n, m) if n is not None else None  # noqa: E731
+    best_small = [v for v in (at("SDAE transfer", lo), at("SDAE mapping", lo)) if v is not None]
+    gap = lambda n: (at("joint SDAE/NMT", n) - at("SDAE transfer", n)) if n is not None and at(  # noqa: E731
+        "joint SDAE/NMT", n) is not None and at("SDAE transfer", n) is not None else None
+    crossover = next((n for n in sizes if gap(n) is not None and gap(n) >= 0), None)
+    seconds = lambda s: float(np.mean([r["seconds"] for r in records if r["system"] == s])) if any(  # noqa: E731
+        r["system"] == s for r in records) else None
+    tr_hi, map_hi = at("InferSent transfer", hi), at("InferSent mapping", hi)
+    s_tr, s_map = at("SDAE transfer", hi), at("SDAE mapping", hi)
+    return {
+        "best of SDAE transfer/mapping at fewest pairs": max(best_small) if best_small else None,
+        "joint SDAE/NMT at fewest pairs": at("joint SDAE/NMT", lo),
+        "InferSent transfer at fewest pairs": at("InferSent transfer", lo),
+        "joint InferSent": at("joint InferSent", lo),
+        "SIF mapping at fewest pairs": at("SIF mapping", lo),
+        "gap joint - transfer at fewest pairs": gap(lo),
+        "gap joint - transfer at most pairs": gap(hi) if len(sizes) > 1 else None,
+        "joint >= transfer somewhere (1 = yes)": (None if len(sizes) < 2 else float(crossover is not None)),
+        "crossover pairs": None if crossover is None else float(crossover),
+        "InferSent transfer at most pairs": tr_hi, "InferSent mapping at most pairs": map_hi,
+        "SDAE transfer at most pairs": s_tr, "SDAE mapping at most pairs": s_map,
+        "mapping / transfer at most pairs (best family)": (
+            max(map_hi / tr_hi if tr_hi else 0.0, s_map / s_tr if s_tr else 0.0)
+            if None not in (tr_hi, map_hi, s_tr, s_map) else None),
+        "seconds mapping / transfer": (seconds("InferSent mapping") / seconds("InferSent transfer")
+                                       if seconds("InferSent mapping") is not None and seconds("InferSent transfer") else None),
+        "SIF mapping at most pairs": at("SIF mapping", hi), "SIF static dictionary": at("SIF static dictionary", lo),
+        "cls: SDAE transfer at fewest pairs": at("SDAE transfer", lo, "cls_avg"),
+        "cls: joint SDAE/NMT at fewest pairs": at("joint SDAE/NMT", lo, "cls_avg"),
+        "cls: SIF mapping at most pairs": at("SIF mapping", hi, "cls_avg"),
+        "cls: best neural at most pairs": max([v for s in (*FAMILIES["SDAE"], *FAMILIES["InferSent"])
+                                               if (v := at(s, hi, "cls_avg")) is not None], default=None),
+        "distillation at fewest pairs": at("distillation", lo),
+    }
+
+
+def aldarmaki_claims(numbers: Mapping[str, float | None], nli: Mapping[str, float] | None = None) -> list[dict[str, Any]]:
+    """The paper's claims checked on ``numbers`` (:func:`claim_numbers`) and the joint model's NLI accuracies
+    (:func:`nli_accuracy_table`); rows for the claims table. Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    nli = dict(nli or {})
+    ours = dict(numbers)
+    ours["joint InferSent NLI en"] = nli.get("en")
+    ours["joint InferSent NLI cross-lingual"] = nli.get("cross-lingual")
+    ours["en - cross-lingual NLI gap"] = (nli["en"] - nli["cross-lingual"]) if {"en", "cross-lingual"} <= set(nli) else None
+    prose = PaperCell("aldarmaki2019", "prose_4_3_nli_accuracy", "joint InferSent", "cross-lingual")
+    claims = [
+        Claim("with little parallel data, transfer or mapping beats joint training (SDAE family)",
+              "best of SDAE transfer/mapping at fewest pairs", ">", "joint SDAE/NMT at fewest pairs",
+              "Fig. 5/7 (prose): joint SDAE/NMT poor below ~100k pairs; 'all models beat joint' at small sizes"),
+        Claim("joint training catches up as the bitext grows (the joint-minus-transfer gap narrows)",
+              "gap joint - transfer at most pairs", ">", "gap joint - transfer at fewest pairs",
+              "Fig. 7 (prose): joint SDAE/NMT overtakes InferSent transfer at ~500k pairs",
+              note="needs two sizes or more"),
+        Claim("joint training overtakes transfer within our range of sizes (crossover found)",
+              "joint >= transfer somewhere (1 = yes)", "==", 1.0,
+              "crossover near 100k-500k pairs in the paper; our range ends far below",
+              note="0 = no crossover up to the largest size run"),
+        Claim("joint InferSent (no bitext) aligns worse than InferSent transfer",
+              "joint InferSent", "<", "InferSent transfer at most pairs",
+              "'the joint InferSent model did not learn to align' (Sec. 4, prose)"),
+        Claim("joint InferSent learns NLI: English accuracy at least 10 points above chance (33.3)",
+              "joint InferSent NLI en", ">", 43.3, PaperCell("aldarmaki2019", "prose_4_3_nli_accuracy",
+                                                          "joint InferSent", "en"),
+              note="a precondition: below it, the cross-lingual gap below says little"),
+        Claim("joint InferSent classifies across languages almost as well as within English (gap under 5 points)",
+              "en - cross-lingual NLI gap", "<", 5.0, [prose, PaperCell("aldarmaki2019", "prose_4_3_nli_accuracy",
+                                                                       "joint InferSent", "en")],
+              note="the paper: ~83 en vs ~79 cross-lingual, a 4-point gap"),
+        Claim("mapping is a strong baseline: at least 80% of transfer's retrieval P@1 at the largest size",
+              "mapping / transfer at most pairs (best family)", ">=", 0.8,
+              "Fig. 6 (prose): InferSent mapping beats the word baselines from ~20k pairs",
+              note="80% is our threshold; the paper gives no number"),
+        Claim("mapping is cheap: fitting it takes under a tenth of transfer's training time",
+              "seconds mapping / transfer", "<", 0.1, "a closed-form SVD (Sec. 3.5)"),
+        Claim("with little data the word-vector baseline (SIF mapping) beats joint SDAE/NMT",
+              "SIF mapping at fewest pairs", ">", "joint SDAE/NMT at fewest pairs",
+              "Fig. 5 (prose): 'especially the FastText models' at small sizes"),
+        Claim("SIF sentence mapping beats the SIF static-dictionary alignment",
+              "SIF mapping at most pairs", ">", "SIF static dictionary",
+              "Fig. 5 (prose): FastText sentence mapping generally better than the static dictionary"),
+        Claim("classification transfer: with little data SDAE transfer beats joint SDAE/NMT",
+              "cls: SDAE transfer at fewest pairs", ">", "cls: joint SDAE/NMT at fewest pairs",
+              "CLDC (Sec. 4.4 prose; table missing from our copy)"),
+        Claim("classification transfer: the word-vector baseline (SIF mapping) is the highest",
+              "cls: SIF mapping at most pairs", ">=", "cls: best neural at most pairs",
+              "CLDC (Sec. 4.4 prose): 'FastText is highest'"),
+    ]
+    return check_claims(claims, ours)
+
+
+def summary_lines(records: Sequence[Mapping[str, Any]], numbers: Mapping[str, float | None]) -> list[str]:
+    """Plain sentences stating what the run produced (best system per size, crossover, seed spread).
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    out = []
+    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    systems = list(dict.fromkeys(r["system"] for r in records))
+    for n in sizes:
+        means = {s: mean_at(records, s, n) for s in systems}
+        means = {s: v for s, v in means.items() if v is not None}
+        best = max(means, key=means.get)
+        out.append(f"{n:,} pairs: best average retrieval P@1 {means[best]:.1f} ({best}); joint SDAE/NMT "
+                   f"{means.get('joint SDAE/NMT', float('nan')):.1f}, SDAE transfer {means.get('SDAE transfer', float('nan')):.1f}, "
+                   f"InferSent transfer {means.get('InferSent transfer', float('nan')):.1f}, "
+                   f"InferSent mapping {means.get('InferSent mapping', float('nan')):.1f}.")
+    cross = numbers.get("crossover pairs")
+    out.append(f"joint SDAE/NMT reaches SDAE transfer at {cross:,.0f} pairs." if cross is not None else
+               f"no crossover: joint SDAE/NMT stays below SDAE transfer up to {sizes[-1]:,} pairs." if sizes else "")
+    spreads = []
+    for s in systems:
+        for n in sizes:
+            vals = [r["retrieval_avg"] for r in records if r["system"] == s and r["n"] == n]
+            if len(vals) > 1:
+                spreads.append((max(vals) - min(vals), s, n))
+    if spreads:
+        w, s, n = max(spreads)
+        out.append(f"largest seed spread: {w:.1f} points ({s}, {n:,} pairs); median spread "
+                   f"{float(np.median([x[0] for x in spreads])):.1f} points.")
+    return [line for line in out if line]
+
+
