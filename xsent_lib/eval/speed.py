@@ -135,3 +135,65 @@ def speed_table(text_encoders: Mapping[str, Callable[[int], Callable[[list[str]]
             rows.append({"encoder": name, "regime": "model only", "threads": n, "sentences": len(subset),
                          "sentences/s": rate["best"], "median sentences/s": rate["median"]})
     return rows
+
+
+def hardware(device: torch.device | str = "cpu") -> dict[str, Any]:
+    """The machine a speed table was measured on: CPU model and logical cores, torch version and, when
+    ``device`` is a CUDA device, the GPU's name (``"gpu": None`` otherwise).
+
+    Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+    """
+    import os
+    import platform
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            names = [line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")]
+        cpu = names[0] if names else cpu
+    except OSError:
+        pass
+    device = torch.device(device)
+    gpu = torch.cuda.get_device_name(device) if device.type == "cuda" else None
+    return {"cpu": cpu, "logical cores": os.cpu_count(), "torch": torch.__version__, "gpu": gpu}
+
+
+def device_speed_table(models: Mapping[str, torch.nn.Module], sentences: Sequence[str], device: torch.device | str, *,
+                       batch_size: int = 128, repeats: int = 3,
+                       sentence_counts: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
+    """Sentences per second of torch encoders on ``device`` (a GPU in the book; any torch device works):
+    *text to vector* (``encoder.encode`` of each batch of ``batch_size``, tokenisation on the CPU included)
+    and *model only* (the batches of :func:`model_only` moved to ``device`` before timing). On CUDA every
+    pass ends with ``torch.cuda.synchronize`` so the clock sees the kernels finish. The encoders are moved
+    back to the CPU afterwards. Rows as :func:`speed_table`'s, with ``"device"`` and ``threads = None``.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+    """
+    device = torch.device(device)
+    sentences = list(sentences)
+    if not sentences:
+        raise ValueError("device_speed_table needs sentences to encode.")
+    sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+    counts = dict(sentence_counts or {})
+    rows = []
+    for name, model in models.items():
+        subset = sentences[: counts.get(name, len(sentences))]
+        model.to(device)
+
+        def text(batch: list[str], model: Any = model) -> None:
+            model.encode(batch, batch_size=batch_size, device=device)
+            sync()
+
+        run, batches = model_only(model, subset, batch_size)
+        batches = [tuple(t.to(device) for t in b) for b in batches]
+
+        def forward(batch: Any, run: Any = run) -> None:
+            run(batch)
+            sync()
+
+        for regime, fn, items in (("text to vector", text, text_batches(subset, batch_size)),
+                                  ("model only", forward, batches)):
+            rate = sentences_per_second(fn, items, len(subset), repeats=repeats)
+            rows.append({"encoder": name, "regime": regime, "threads": None, "device": str(device),
+                         "sentences": len(subset), "sentences/s": rate["best"], "median sentences/s": rate["median"]})
+        model.cpu()
+    return rows

