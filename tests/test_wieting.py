@@ -496,8 +496,8 @@ def test_bucc_table_runs_the_full_path_on_the_fixture(tmp_path):
     assert table["Oracle"] == {"en-fr": 100.0}  # perfect vectors mine every gold pair and nothing else
     assert 0.0 <= table["Word"]["en-fr"] < 100.0  # untrained word vectors share no word across languages
     assert "SP" not in table  # no de-en files in data_dir: skipped with a note
-    with pytest.raises(FileNotFoundError, match="gold-annotated"):  # de-en files that cannot be scored
-        rec.bucc_table({("nlp-en-de", "SP"): _Oracle()}, FORMATS)
+    skipped, why = rec.bucc_table({("nlp-en-de", "SP"): _Oracle()}, FORMATS)  # de-en files that cannot be scored
+    assert skipped == {} and why["en-de"].startswith("skipped: ") and "gold-annotated" in why["en-de"]
     merged = rec.merge_bucc({"Oracle": {"en-fr": 55.0, "en-de": 40.0}, "Random": {"en-fr": 1.0}}, table)
     assert merged["Oracle"] == {"en-fr": 100.0, "en-fr (planted)": 55.0, "en-de": 40.0}
     assert merged["Random"] == {"en-fr (planted)": 1.0} and merged["Word"] == {"en-fr": table["Word"]["en-fr"]}
