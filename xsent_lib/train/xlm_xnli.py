@@ -131,7 +131,8 @@ def xlm_accuracy(model: XLMClassifier, data: NLIData, lang_id: int, *, device: s
 @dataclass(frozen=True)
 class FinetuneConfig:
     """Fine-tuning settings: Adam ``lr`` (XLM samples it between 5e-4 and 2e-4), ``batch_size`` (8 or 16 in XLM),
-    ``epochs`` (XLM: "epochs" of 20,000 samples), classifier ``dropout``, row ``max_len``.
+    ``epochs`` (XLM: "epochs" of 20,000 samples), classifier ``dropout``, row ``max_len``. ``freeze_embeddings``
+    keeps the token, position and language embeddings as pretrained (XLM fine-tunes everything: False).
 
     Book: chapter 10 (Cross-lingual language models, XLM: fine-tuning on XNLI).
     """
@@ -142,6 +143,7 @@ class FinetuneConfig:
     dropout: float = 0.1
     max_len: int | None = None
     clip_norm: float | None = 1.0
+    freeze_embeddings: bool = False
 
     def summary(self) -> dict[str, Any]:
         """Plain values for metrics.json. Book: chapter 10 (XLM)."""
@@ -171,7 +173,7 @@ def finetune_xnli(encoder: TransformerSentenceEncoder, train: NLIData, dev: NLID
                   device: str | torch.device = "auto", seed: int = 0) -> FinetuneRun:
     """Fine-tune a *copy* of ``encoder`` plus a fresh linear head on ``train`` (read with ``lang_id``).
 
-    All parameters are trained (as in XLM) with Adam; the epoch with the best ``dev`` accuracy (read with
+    All parameters are trained (as in XLM; ``config.freeze_embeddings`` keeps the embeddings) with Adam; the epoch with the best ``dev`` accuracy (read with
     ``dev_lang_id``, default ``lang_id``) is kept. For zero-shot transfer pass English train and English dev:
     no target-language label is used. The pretrained ``encoder`` is left untouched.
     Book: chapter 10 (Cross-lingual language models, XLM: fine-tuning on XNLI).
@@ -182,6 +184,11 @@ def finetune_xnli(encoder: TransformerSentenceEncoder, train: NLIData, dev: NLID
         raise ValueError(f"lang_id must be in [0, {encoder.n_langs}), got {lang_id}.")
     seed_everything(seed)
     model = XLMClassifier(copy.deepcopy(encoder), dropout=config.dropout)
+    if config.freeze_embeddings:
+        for module in (model.encoder.token_embedding, model.encoder.position_embedding,
+                       model.encoder.language_embedding):
+            if module is not None:
+                module.requires_grad_(False)
     dev_lang = lang_id if dev_lang_id is None else dev_lang_id
     start = time.perf_counter()
     history = fit(model, _step_loss, xnli_batches(model.encoder, train, lang_id, config.batch_size, seed,
