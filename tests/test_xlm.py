@@ -212,3 +212,15 @@ def test_claims_logic():
     assert by("the MLM lookup table puts") is True and by("the MLM lookup table beats") is False
     low = rec.claim_numbers({"mlm": {"en": 50.0, "xa": 40.0}}, None, None, None, None)
     assert {c["claim"]: c["holds"] for c in rec.xlm_claims(low)}[next(iter(got))] is False
+
+
+def test_figure_4_6_draws_real_panels_and_rejects_ragged_ones(small):
+    from xsent_lib.viz.xlm import xlm_inputs
+
+    _, _, corpus = small
+    panels = rec.figure_panels(corpus, XLMConfig(), 0, n_tokens=12)
+    fig = xlm_inputs(panels)
+    assert len(fig.axes) == 2
+    bad = dict(panels[0], positions=panels[0]["positions"][:-1])
+    with pytest.raises(ValueError, match="differ in length"):
+        xlm_inputs([bad])

@@ -34,13 +34,13 @@ def xlm_inputs(panels: Sequence[Mapping[str, object]]) -> Figure:
     width = max(len(p["tokens"]) for p in panels)
     fig = Figure(figsize=(max(7.0, 0.62 * width + 1.6), 3.0 * len(panels)), layout="constrained")
     axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
+    all_langs = list(dict.fromkeys(lang for p in panels for lang in p["langs"]))  # one colour per language
     for ax, panel in zip(axes, panels):
         tokens, targets = list(panel["tokens"]), list(panel["targets"])
         positions, langs = list(panel["positions"]), list(panel["langs"])
         if not (len(tokens) == len(targets) == len(positions) == len(langs)):
             raise ValueError(f"panel {panel.get('title')!r}: tokens, targets, positions and langs differ in length.")
-        lang_names = list(dict.fromkeys(langs))
-        colour = {lang: _LANG_COLOURS[i % len(_LANG_COLOURS)] for i, lang in enumerate(lang_names)}
+        colour = {lang: _LANG_COLOURS[i % len(_LANG_COLOURS)] for i, lang in enumerate(all_langs)}
         for i, (tok, tgt, pos, lang) in enumerate(zip(tokens, targets, positions, langs)):
             x = i + 1.0
             _box(ax, x, 0.0, str(lang), colour[lang])
