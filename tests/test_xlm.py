@@ -1,0 +1,226 @@
+"""Chapter 10 (XLM): shared vocabulary, pretraining, TLM batches, fine-tuning, the recipe's smoke path, claims."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from xsent_lib.data.formats import NLIData
+from xsent_lib.data.synthetic import SyntheticWorld
+from xsent_lib.eval.word_pairs import single_piece_pairs, translation_distances
+from xsent_lib.losses.lm import language_sampling_probs
+from xsent_lib.recipes import xlm as rec
+from xsent_lib.results.paper import side_by_side
+from xsent_lib.text import EOS_TOKEN
+from xsent_lib.train.checkpoint import load_checkpoint
+from xsent_lib.train.xlm import (
+    MASK_TOKEN,
+    XLMConfig,
+    build_lm_corpus,
+    build_xlm,
+    lm_batches,
+    pretrain_xlm,
+    sample_sentences,
+    shared_vocabulary,
+    tlm_batch,
+    unigram_entropy,
+    vocabulary_stats,
+)
+from xsent_lib.train.xlm_xnli import FinetuneConfig, finetune_xnli, pair_rows, xlm_accuracy
+
+pytestmark = pytest.mark.usefixtures("one_thread")
+FULL = Path(__file__).parent / "fixtures" / "xnli_full"
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """A shared vocabulary and corpus over English and two invented languages, with bitext."""
+    world = SyntheticWorld(5)
+    mono = {lang: world.sentences(600, lang) for lang in ("en", "xa", "xd")}
+    bitext = {("en", lang): (list(p.src), list(p.tgt))
+              for lang, p in (("xa", world.parallel(200, "en", "xa")), ("xd", world.parallel(200, "en", "xd")))}
+    pipe = shared_vocabulary(mono, 400, tmp_path_factory.mktemp("spm"), alpha=0.5, seed=0)
+    corpus = build_lm_corpus(pipe, mono, bitext, stream_len=32, heldout_rows=6, max_pair_len=30)
+    return world, mono, corpus
+
+
+def test_vocabulary_has_the_xlm_specials_and_counts(small):
+    _, mono, corpus = small
+    vocab = corpus.pipeline.vocab
+    assert vocab.itos[:4] == ["<pad>", "<unk>", EOS_TOKEN, MASK_TOKEN]
+    assert corpus.special_ids == (0, 1, 2, 3) and corpus.mask_id == 3
+    assert vocab.counts[4:].sum() > 0 and vocab.counts[:4].sum() == 0
+    stats = vocabulary_stats(corpus.pipeline, mono)
+    assert set(stats) == {"en", "xa", "xd"} and all(s["pieces per word"] >= 1.0 for s in stats.values())
+    # every sentence of a stream ends with </s>: the separator count equals the sentence count
+    flat, offsets = corpus.pipeline.encode_flat(mono["en"])
+    assert int((flat == 2).sum()) == len(mono["en"])
+
+
+def test_sample_sentences_follows_the_smoothed_distribution():
+    corpora = {"big": [f"b{i}" for i in range(9000)], "small": [f"s{i}" for i in range(1000)]}
+    for alpha in (1.0, 0.5, 0.3):
+        draw = sample_sentences(corpora, 20_000, alpha, seed=1)
+        share = sum(s.startswith("s") for s in draw) / len(draw)
+        expected = language_sampling_probs([9000, 1000], alpha)[1]
+        assert share == pytest.approx(expected, abs=0.015)
+    assert language_sampling_probs([9000, 1000], 0.3)[1] > language_sampling_probs([9000, 1000], 0.5)[1]
+
+
+def test_tlm_batch_positions_reset_and_language_ids_exactly(small):
+    _, _, corpus = small
+    src, tgt = corpus.pairs[("en", "xa")]
+    index = [0, 1, 2]
+    pb = tlm_batch(corpus, ("en", "xa"), index)
+    en_id, xa_id = corpus.lang_ids["en"], corpus.lang_ids["xa"]
+    for row, i in enumerate(index):
+        ls, lt = len(src[i]), len(tgt[i])
+        assert int(pb.lengths[row]) == ls + lt and int(pb.split[row]) == ls
+        assert pb.token_ids[row, : ls + lt].tolist() == [*src[i].tolist(), *tgt[i].tolist()]
+        assert pb.positions[row, : ls + lt].tolist() == [*range(ls), *range(lt)]
+        assert pb.langs[row, :ls].tolist() == [en_id] * ls and pb.langs[row, ls: ls + lt].tolist() == [xa_id] * lt
+        assert pb.token_ids[row, ls + lt:].eq(0).all() and pb.positions[row, ls + lt:].eq(0).all()
+        assert int(pb.token_ids[row, ls - 1]) == 2 and int(pb.token_ids[row, ls + lt - 1]) == 2  # </s> ends each side
+    swapped = tlm_batch(corpus, ("en", "xa"), [0], swap=True)
+    lt = len(tgt[0])
+    assert swapped.langs[0, :lt].eq(xa_id).all() and swapped.positions[0, lt] == 0
+
+
+def test_mlm_tlm_batches_alternate_and_never_mask_specials(small):
+    _, _, corpus = small
+    batches = lm_batches(corpus, XLMConfig(objective="mlm+tlm", batch_size=8, pair_batch=8), 6, seed=0)
+    assert ["positions" in b for b in batches] == [False, True] * 3
+    for b in batches:
+        chosen = b["targets"][b["selected"]]
+        assert chosen.numel() > 0 and not torch.isin(chosen, torch.tensor(corpus.special_ids)).any()
+        assert not b["selected"][b["inputs"] == 0].any()
+        if "positions" not in b:  # an MLM batch holds one language
+            assert b["langs"].unique().numel() == 1
+    clm = lm_batches(corpus, XLMConfig(objective="clm", batch_size=4), 2, seed=0)
+    assert all("ids" in b and "targets" not in b for b in clm)
+
+
+def test_tiny_model_mlm_loss_falls_below_the_unigram_entropy(small, tmp_path):
+    _, _, corpus = small
+    config = XLMConfig(objective="mlm", d_model=32, n_heads=2, n_layers=1, dropout=0.0, lr=3e-3, warmup=20,
+                       batch_size=16, steps=320, eval_every=80, max_len=64)
+    run = pretrain_xlm(corpus, config, device="cpu", seed=0, checkpoint_path=tmp_path / "xlm.pt")
+    entropy = unigram_entropy(corpus.pipeline.vocab.counts, corpus.special_ids)
+    loss = float(np.mean(list(run.heldout.values())))
+    assert loss < entropy - 0.1, (loss, entropy)
+    assert run.history.dev[0] > min(run.history.dev)  # it learned along training
+    assert run.tokens == 320 * 16 * 32 and run.tokens_per_second > 0
+    fresh = build_xlm(corpus, config, seed=1)
+    load_checkpoint(tmp_path / "xlm.pt", fresh)
+    for a, b in zip(fresh.state_dict().values(), run.model.state_dict().values()):
+        torch.testing.assert_close(a, b.cpu())
+
+
+def test_finetuning_learns_and_leaves_the_pretrained_model_untouched(small):
+    _, _, corpus = small
+    encoder = build_xlm(corpus, XLMConfig(d_model=32, n_heads=2, n_layers=1, dropout=0.0, max_len=64), seed=0)
+    before = {k: v.clone() for k, v in encoder.state_dict().items()}
+    words = ["the boy drew a map", "a girl sings", "the dog runs", "a cat sleeps"]
+    rng = np.random.default_rng(0)
+    prem = [words[i] for i in rng.integers(0, 4, 240)]
+    # label = which of three fixed hypotheses is paired: learnable from the hypothesis alone
+    hyps = ["the dog runs .", "a girl sings .", "the boy drew a map ."]
+    labels = rng.integers(0, 3, 240)
+    data = NLIData(prem, [hyps[y] for y in labels], labels)
+    row = pair_rows(encoder, ["a b"], ["c"])[0]
+    assert int(row[0]) == 2 and int((row == 2).sum()) == 3
+    ft = finetune_xnli(encoder, data, data, lang_id=0, config=FinetuneConfig(epochs=4, lr=3e-3, batch_size=16),
+                       device="cpu", seed=0)
+    assert ft.dev_acc > 90.0
+    assert xlm_accuracy(ft.model, data, 0, device="cpu") == pytest.approx(ft.dev_acc)
+    for k, v in encoder.state_dict().items():
+        torch.testing.assert_close(v, before[k])
+    with pytest.raises(ValueError, match="lang_id"):
+        finetune_xnli(encoder, data, data, lang_id=7, device="cpu")
+
+
+def test_word_pair_distances(small):
+    _, _, corpus = small
+    vocab = corpus.pipeline.vocab
+    whole = [t for t in vocab.itos if t.startswith("\u2581") and len(t) > 3][:4]
+    words = [t[1:] for t in whole]
+    pairs = single_piece_pairs(corpus.pipeline, [(words[0], words[1]), (words[2], words[3]), (words[0], words[0]),
+                                                 (words[0], "zzqqxxjj")])
+    assert [(a, b) for a, b, _, _ in pairs] == [(words[0], words[1]), (words[2], words[3])]
+    X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+    d = translation_distances(X, X * 3)
+    assert d["cosine"] == pytest.approx(1.0) and d["L2"] == pytest.approx(2 * np.linalg.norm(X, axis=1).mean())
+    assert d["cosine of random pairs"] < 1.0 and d["n"] == 3
+    with pytest.raises(ValueError):
+        translation_distances(X, X[:2])
+
+
+def test_recipe_smoke_path(tmp_path):
+    plan = replace(rec.SMOKE, n_mono=300, n_parallel=200, n_train=150, n_dev=40, n_test=40, vocab_size=300,
+                   bilstm_width=8)
+    bench, world, mono, bitext = rec.synthetic_data(plan, 0)
+    corpus = rec.lm_corpus(mono, bitext, plan.vocab_size, plan, tmp_path, 0)
+    runs = {obj: rec.pretrain(corpus, replace(plan.pretrain, steps=20, eval_every=10), obj, device="cpu", seed=0)
+            for obj in ("mlm", "mlm+tlm")}
+    rows = {obj: rec.zero_shot(run, bench, plan, device="cpu", seed=0)[1] for obj, run in runs.items()}
+    rows["tt"] = {"en": rows["mlm+tlm"]["en"], "xa": rec.translate_train(runs["mlm+tlm"], bench, "xa", plan,
+                                                                        device="cpu", seed=0)}
+    rows["bilstm"] = rec.aligned_bilstm(bench, world, plan, device="cpu", seed=0)
+    assert all(0.0 <= v <= 100.0 for accs in rows.values() for v in accs.values())
+    table = rec.table_4_12_ours(rows, bench.languages)
+    shown = side_by_side("thesis", "table_4_12", table, rename=rec.SHORT_ROWS)
+    assert shown.loc["XLM (MLM)", ("fr", "paper")] == pytest.approx(76.5)
+    assert shown.loc["XLM (MLM+TLM)", ("avg", "paper")] == pytest.approx(75.1)
+    panels = rec.figure_panels(corpus, plan.pretrain, 0, n_tokens=10)
+    assert [len(p["tokens"]) for p in panels][0] == 10 and panels[1]["positions"][0] == 0
+    tlm = panels[1]
+    reset = tlm["positions"].index(0, 1)
+    assert set(tlm["langs"][:reset]) == {"en"} and set(tlm["langs"][reset:]) == {"xa"}
+    lm = rec.lm_table({x: world.sentences(150, x) for x in ("xa", "xe", "xb")},
+                      replace(plan.lm_synthetic, config=replace(plan.lm_synthetic.config, steps=10, eval_every=10)),
+                      world.sentences(200, "xa")[150:], tmp_path / "lm", stream_len=16, device="cpu", seed=0)
+    assert [r["training languages"] for r in lm] == list(rec.LM_ROWS) and all(r["perplexity"] > 1 for r in lm)
+    assert side_by_side("thesis", "table_4_15", rec.lm_table_ours(lm, "Nepali perplexity")).shape == (4, 2)
+
+
+def test_real_xnli_layout_keeps_the_languages_it_has():
+    bench = rec.real_xnli_data(rec.FULL, FULL, ("fr", "de"))
+    assert bench.languages == ["en", "fr"] and any("skipped" in n for n in bench.notes)
+    with pytest.raises(FileNotFoundError):
+        rec.real_xnli_data(rec.FULL, FULL, ("de",))
+
+
+def test_claims_logic():
+    rows = {"mlm": {"en": 70.0, "xa": 50.0, "xd": 46.0}, "mlm+tlm": {"en": 71.0, "xa": 60.0, "xd": 50.0},
+            "bilstm": {"en": 60.0, "xa": 40.0, "xd": 40.0}, "tt": {"en": 71.0, "xd": 58.0}}
+    lm = [{"training languages": k, "perplexity": p} for k, p in zip(rec.LM_ROWS, (100.0, 90.0, 80.0, 85.0))]
+    words = {"XLM": {"cosine": 0.5}, "Procrustes (MUSE stand-in)": {"cosine": 0.3}, "Concat": {"cosine": 0.6}}
+    numbers = rec.claim_numbers(rows, lm, None, words, {"held-out MLM loss": 3.0, "unigram entropy": 5.0})
+    assert numbers["MLM zero-shot avg"] == pytest.approx(48.0)
+    assert numbers["MLM+TLM zero-shot avg (translate-train languages)"] == pytest.approx(50.0)
+    got = {c["claim"]: c["holds"] for c in rec.xlm_claims(numbers)}
+    by = lambda text: next(v for k, v in got.items() if k.startswith(text))  # noqa: E731
+    assert by("MLM pretraining alone") is True  # 48 > 33.3 + 10
+    assert by("TLM on parallel data") is True and by("XLM (MLM+TLM) beats") is True
+    assert by("TRANSLATE-TRAIN") is True
+    assert by("a related language lowers the perplexity more than a distant one (synthetic") is True
+    assert by("both languages together") is False  # 85 is not below 80
+    assert by("a related language lowers the perplexity more than a distant one (real") is None  # not run
+    assert by("the MLM lookup table puts") is True and by("the MLM lookup table beats") is False
+    low = rec.claim_numbers({"mlm": {"en": 50.0, "xa": 40.0}}, None, None, None, None)
+    assert {c["claim"]: c["holds"] for c in rec.xlm_claims(low)}[next(iter(got))] is False
+
+
+def test_figure_4_6_draws_real_panels_and_rejects_ragged_ones(small):
+    from xsent_lib.viz.xlm import xlm_inputs
+
+    _, _, corpus = small
+    panels = rec.figure_panels(corpus, XLMConfig(), 0, n_tokens=12)
+    fig = xlm_inputs(panels)
+    assert len(fig.axes) == 2
+    bad = dict(panels[0], positions=panels[0]["positions"][:-1])
+    with pytest.raises(ValueError, match="differ in length"):
+        xlm_inputs([bad])

@@ -1,0 +1,671 @@
+"""The XLM recipe (thesis section 4.3, Lample & Conneau 2019): the chapter's plan, sizes, tables and claims.
+
+Three experiments share the library's pretraining (:mod:`xsent_lib.train.xlm`):
+
+1. **Cross-lingual classification** (Table 4.12): a shared vocabulary and a Transformer pretrained with MLM,
+   or with MLM alternating with TLM, on the synthetic world's English and invented languages (monolingual
+   streams + bitext), then fine-tuned on English NLI and read zero-shot in every language
+   (:mod:`xsent_lib.train.xlm_xnli`); translate-train; chapter 6's aligned BiLSTM-max as the baseline row
+   (:mod:`xsent_lib.train.alignment`).
+2. **Low-resource language modelling** (Table 4.15): CLM perplexity of a small language alone, with a
+   related language, with a distant one, with both: in the synthetic world (exact typological distances)
+   and on real text (Spanish with French or English).
+3. **Real text** (Figure 4.6, Table 4.16, the vocabulary line): MLM+TLM on our real bitext (nlp-corpus en-fr,
+   en-de, Bible en-es) and monolingual text; its lookup table against aligned skip-gram vectors.
+
+Book: chapter 10 (Cross-lingual language models, XLM).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from xsent_lib.align.procrustes import procrustes
+from xsent_lib.base.runtime import seed_everything
+from xsent_lib.base.threads import single_thread
+from xsent_lib.data.corpora import load_bitext
+from xsent_lib.data.nli_corpus import NLICorpus
+from xsent_lib.data.synthetic import SyntheticWorld
+from xsent_lib.data.word_setup import build_word_setup
+from xsent_lib.data.wordvecs import train_wordvecs
+from xsent_lib.data.xnli import XNLIBenchmark, real_xnli, synthetic_xnli
+from xsent_lib.encoders import NLIClassifier, NLIModel, build_encoder
+from xsent_lib.eval.word_pairs import single_piece_pairs, translation_distances
+from xsent_lib.eval.xnli import pair_accuracy, with_average
+from xsent_lib.losses.lm import frequency_smoothed_weights, language_sampling_probs
+from xsent_lib.results.claims import Claim, PaperCell, check_claims
+from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
+from xsent_lib.train.alignment import AlignConfig, align_encoder, target_encoder, translated_embeddings
+from xsent_lib.train.xlm import (
+    MASK_TOKEN,
+    LMCorpus,
+    XLMConfig,
+    XLMRun,
+    build_lm_corpus,
+    build_xlm,
+    clm_perplexity,
+    lm_batches,
+    mask_batch,
+    pretrain_xlm,
+    shared_vocabulary,
+    tlm_batch,
+    unigram_entropy,
+    vocabulary_stats,
+)
+from xsent_lib.train.xlm_xnli import FinetuneConfig, FinetuneRun, finetune_xnli, xlm_accuracy
+from xsent_lib.train.xnli import train_english_nli
+
+# The XNLI column each invented language stands beside (closest typology; a stand-in, not a translation):
+# Romance-like -> fr, Germanic-like -> de, Turkic-like -> tr, Celtic-like (VSO) -> ar, Japonic-like -> hi.
+PAPER_COLUMN: dict[str, str] = {"en": "en", "xa": "fr", "xe": "de", "xd": "tr", "xc": "ar", "xb": "hi"}
+ENCODERS = "Evaluation of cross-lingual sentence encoders"
+ROWS = {"mlm": f"{ENCODERS} / XLM (MLM)", "mlm+tlm": f"{ENCODERS} / XLM (MLM+TLM)",
+        "bilstm": f"{ENCODERS} / Conneau et al. (2018c)",
+        "tt": "Machine translation baselines (TRANSLATE-TRAIN) / XLM (MLM+TLM)",
+        "scratch": f"{ENCODERS} / Transformer without pretraining (ours)"}
+SHORT_ROWS = {ROWS["mlm"]: "XLM (MLM)", ROWS["mlm+tlm"]: "XLM (MLM+TLM)",
+              ROWS["bilstm"]: "aligned X-BiLSTM-max (chapter 6; paper: Conneau et al. 2018c)",
+              ROWS["tt"]: "TRANSLATE-TRAIN, XLM (MLM+TLM)",
+              ROWS["scratch"]: "same Transformer, no pretraining (ours)"}
+LM_ROWS = ("alone", "+ distant", "+ related", "+ distant + related")
+PAPER_LM_ROWS = {"alone": "Nepali", "+ distant": "Nepali + English", "+ related": "Nepali + Hindi",
+                 "+ distant + related": "Nepali + English + Hindi"}
+
+
+@dataclass(frozen=True)
+class LMTablePlan:
+    """Table 4.15's setting: the low-resource language, a related and a distant one, sentence counts, CLM config.
+
+    Book: chapter 10 (Cross-lingual language models, XLM: low-resource language modelling).
+    """
+
+    low: str
+    related: str
+    distant: str
+    n_low: int
+    n_other: int
+    vocab_size: int
+    config: XLMConfig
+
+
+@dataclass(frozen=True)
+class XLMPlan:
+    """Sizes of one profile.
+
+    Synthetic XNLI part: ``targets`` (invented languages), monolingual sentences ``n_mono`` per language,
+    ``n_parallel`` bitext pairs per target, NLI sizes, the shared ``vocab_size``, the pretraining config
+    (its objective is set per run) and fine-tuning, translate-train languages, the aligned BiLSTM baseline
+    (``bilstm_width`` units, ``bilstm_epochs`` NLI epochs, ``align``). ``lm_synthetic`` / ``lm_real``: Table
+    4.15 (``None`` skips it). Real part: ``real_mono`` sentences per language, ``real_pairs`` bitext pairs per
+    pair (``real_low`` for the low-resource Spanish), ``real_vocab`` pieces, ``real_pretrain`` config;
+    ``vocab_alphas`` compared; ``wordvec_dim`` of the skip-gram vectors of Table 4.16.
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+
+    targets: tuple[str, ...]
+    n_mono: int
+    n_parallel: int
+    n_train: int
+    n_dev: int
+    n_test: int
+    vocab_size: int
+    pretrain: XLMConfig
+    finetune: FinetuneConfig
+    translate_train: tuple[str, ...]
+    bilstm_width: int
+    bilstm_epochs: int
+    align: AlignConfig
+    lm_synthetic: LMTablePlan | None
+    lm_real: LMTablePlan | None
+    real_mono: int
+    real_pairs: int
+    real_low: int
+    real_vocab: int
+    real_pretrain: XLMConfig | None
+    vocab_alphas: tuple[float, ...] = (0.5, 0.3)
+    wordvec_dim: int = 64
+    stream_len: int = 64
+
+    def summary(self) -> dict[str, Any]:
+        """The plan as plain values, for metrics.json. Book: chapter 10 (XLM)."""
+        return asdict(self)
+
+
+_TINY = XLMConfig(d_model=64, n_heads=4, n_layers=2, dropout=0.0, lr=2e-3, warmup=50, max_len=128)
+SMOKE = XLMPlan(
+    targets=("xa",), n_mono=800, n_parallel=600, n_train=600, n_dev=100, n_test=150, vocab_size=800,
+    pretrain=replace(_TINY, d_model=32, n_layers=1, batch_size=16, pair_batch=16, steps=40, eval_every=20),
+    finetune=FinetuneConfig(epochs=1, lr=5e-4, batch_size=32), translate_train=("xa",),
+    bilstm_width=16, bilstm_epochs=1, align=AlignConfig(epochs=1, batch_size=32),
+    lm_synthetic=LMTablePlan("xa", "xe", "xb", 200, 400, 500, replace(
+        _TINY, objective="clm", d_model=32, n_layers=1, batch_size=16, steps=20, eval_every=20)),
+    lm_real=None, real_mono=400, real_pairs=300, real_low=200, real_vocab=800,
+    real_pretrain=replace(_TINY, objective="mlm+tlm", d_model=32, n_layers=1, batch_size=16, pair_batch=16,
+                          steps=20, eval_every=20),
+    wordvec_dim=16, stream_len=32)
+BOOK = XLMPlan(
+    targets=("xa", "xe", "xd"), n_mono=4000, n_parallel=3000, n_train=3000, n_dev=300, n_test=500, vocab_size=3000,
+    pretrain=replace(_TINY, steps=600, eval_every=150, warmup=100),
+    finetune=FinetuneConfig(epochs=4, lr=1e-3, batch_size=32), translate_train=("xd",),
+    bilstm_width=64, bilstm_epochs=3, align=AlignConfig(epochs=3),
+    lm_synthetic=LMTablePlan("xa", "xe", "xb", 400, 4000, 2000, replace(
+        _TINY, objective="clm", steps=150, eval_every=150)),
+    lm_real=LMTablePlan("es", "fr", "en", 400, 4000, 3000, replace(
+        _TINY, objective="clm", steps=150, eval_every=150)),
+    real_mono=5000, real_pairs=5000, real_low=1500, real_vocab=4000,
+    real_pretrain=replace(_TINY, objective="mlm+tlm", steps=300, eval_every=150), wordvec_dim=64)
+FULL = XLMPlan(
+    targets=("xa", "xb", "xc", "xd", "xe"), n_mono=100_000, n_parallel=50_000, n_train=50_000, n_dev=2490,
+    n_test=5010, vocab_size=8000,
+    pretrain=XLMConfig(d_model=512, n_heads=8, n_layers=6, dropout=0.1, lr=5e-4, warmup=2000, max_len=256,
+                       batch_size=64, pair_batch=64, steps=50_000, eval_every=2500),
+    finetune=FinetuneConfig(epochs=5, lr=2e-4, batch_size=16), translate_train=("xa", "xd"),
+    bilstm_width=512, bilstm_epochs=5, align=AlignConfig(epochs=5, batch_size=128),
+    lm_synthetic=LMTablePlan("xa", "xe", "xb", 10_000, 60_000, 8000, XLMConfig(
+        objective="clm", d_model=256, n_heads=8, n_layers=4, steps=10_000, eval_every=1000, max_len=256)),
+    lm_real=LMTablePlan("es", "fr", "en", 10_000, 60_000, 16_000, XLMConfig(
+        objective="clm", d_model=256, n_heads=8, n_layers=4, steps=10_000, eval_every=1000, max_len=256)),
+    real_mono=45_000, real_pairs=20_000, real_low=10_000, real_vocab=16_000,
+    real_pretrain=XLMConfig(objective="mlm+tlm", d_model=512, n_heads=8, n_layers=6, dropout=0.1, lr=5e-4,
+                            warmup=2000, max_len=256, steps=50_000, eval_every=2500),
+    wordvec_dim=300, stream_len=256)
+
+
+# ----------------------------------------------------------------------------------------------- data
+def synthetic_data(plan: XLMPlan, seed: int) -> tuple[XNLIBenchmark, SyntheticWorld, dict[str, list[str]],
+                                                       dict[tuple[str, str], tuple[list[str], list[str]]]]:
+    """The synthetic world's XNLI-shaped benchmark (chapter 6's sets), monolingual text and bitext.
+
+    Monolingual text per language is drawn from the world's own stream for that language (comparable, not
+    parallel, corpora); the bitext is the benchmark's (the world's ``parallel`` stream, never the NLI forms).
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    world = SyntheticWorld(seed)
+    bench = synthetic_xnli(world, plan.targets, plan.n_train, plan.n_dev, plan.n_test, plan.n_parallel,
+                           max(50, plan.n_dev // 2))
+    mono = {lang: world.sentences(plan.n_mono, lang) for lang in ["en", *plan.targets]}
+    bitext = {("en", lang): bench.parallel[lang] for lang in plan.targets}
+    return bench, world, mono, bitext
+
+
+def real_xnli_data(plan: XLMPlan, data_dir: str | Path, languages: Sequence[str] = ("fr", "de", "es")
+                   ) -> XNLIBenchmark:
+    """Real XNLI 1.0 + XNLI-MT 1.0 from ``data_dir`` for the ``full`` profile, for those of ``languages`` (the
+    real-text model's) that have an XNLI-MT training file; the others are named in ``notes``.
+
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    mt = Path(data_dir) / "XNLI-MT-1.0" / "multinli"
+    have = [lang for lang in languages if (mt / f"multinli.train.{lang}.tsv").is_file()]
+    if not have:
+        raise FileNotFoundError(f"no XNLI-MT training file for {list(languages)} under {mt}.")
+    bench = real_xnli(data_dir, have, max_train=plan.n_train, max_parallel=plan.n_parallel)
+    missing = [lang for lang in languages if lang not in have]
+    if missing:
+        bench.notes.append(f"languages without XNLI-MT files in data_dir, skipped: {missing}")
+    return bench
+
+
+def real_text(plan: XLMPlan) -> tuple[dict[str, list[str]], dict[tuple[str, str], tuple[list[str], list[str]]]]:
+    """Monolingual text and bitext from the data cache, cut so that no sentence is in two places.
+
+    nlp-corpus's English is the source of both its French and German (machine) translations, so the
+    monolingual English, French and German come from disjoint ranges of its lines and the bitext from a
+    further range; Spanish, the low-resource language, is the Bible's Reina-Valera side (``real_low``
+    verses) and its bitext the next verses. Raises FileNotFoundError naming the command when not cached.
+    Book: chapter 10 (Cross-lingual language models, XLM: real text).
+    """
+    n, m = plan.real_mono, plan.real_pairs
+    en_fr = load_bitext("nlp-en-fr", max_pairs=3 * n + 2 * m)
+    en_de = load_bitext("nlp-en-de", max_pairs=3 * n + 2 * m)
+    en_es = load_bitext("bible-en-es", max_pairs=plan.real_low + m)
+    mono = {"en": en_fr[0][:n], "fr": en_fr[1][n:2 * n], "de": en_de[1][2 * n:3 * n],
+            "es": en_es[1][:plan.real_low]}
+    bitext = {("en", "fr"): (en_fr[0][3 * n:3 * n + m], en_fr[1][3 * n:3 * n + m]),
+              ("en", "de"): (en_de[0][3 * n + m:3 * n + 2 * m], en_de[1][3 * n + m:3 * n + 2 * m]),
+              ("en", "es"): (en_es[0][plan.real_low:], en_es[1][plan.real_low:])}
+    return mono, bitext
+
+
+def vocabulary_table(corpora: Mapping[str, Sequence[str]], vocab_size: int, alphas: Sequence[float],
+                     workdir: str | Path, seed: int) -> list[dict[str, Any]]:
+    """For each alpha: the sampling share ``q_i`` of each language and how finely the learned vocabulary cuts it.
+
+    Book: chapter 10 (Cross-lingual language models, XLM: the shared vocabulary).
+    """
+    langs = list(corpora)
+    rows = []
+    for alpha in alphas:
+        q = language_sampling_probs([len(corpora[x]) for x in langs], alpha)
+        pipe = shared_vocabulary(corpora, vocab_size, workdir, alpha=alpha, seed=seed)
+        stats = vocabulary_stats(pipe, corpora)
+        for lang, share in zip(langs, q):
+            rows.append({"alpha": alpha, "language": lang, "sentences": len(corpora[lang]), "q_i": float(share),
+                         **stats[lang]})
+    return rows
+
+
+# ----------------------------------------------------------------------------------------------- pretraining
+def lm_corpus(mono: Mapping[str, Sequence[str]], bitext: Mapping[tuple[str, str], tuple[Sequence[str], Sequence[str]]],
+              vocab_size: int, plan: XLMPlan, workdir: str | Path, seed: int) -> LMCorpus:
+    """The shared vocabulary (alpha 0.5, on the monolingual text) and the encoded streams and bitext.
+
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    pipe = shared_vocabulary(mono, vocab_size, workdir, alpha=0.5, seed=seed)
+    return build_lm_corpus(pipe, mono, bitext, stream_len=plan.stream_len, heldout_rows=8,
+                           max_pair_len=plan.pretrain.max_len // 2)
+
+
+def pretrain(corpus: LMCorpus, config: XLMConfig, objective: str, *, device: str | torch.device, seed: int,
+             checkpoint: str | Path | None = None) -> XLMRun:
+    """Pretrain one model with ``objective`` (``config``'s sizes), on one CPU thread when it is small.
+
+    Book: chapter 10 (Cross-lingual language models, XLM: pretraining).
+    """
+    small = torch.device(device).type == "cpu" and config.d_model <= 256
+    with single_thread(small):
+        return pretrain_xlm(corpus, replace(config, objective=objective), device=device, seed=seed,
+                            checkpoint_path=checkpoint)
+
+
+def curve(run: XLMRun) -> dict[str, list[float]]:
+    """Held-out loss against steps of a run, for :func:`xsent_lib.viz.xlm.pretraining_curves`.
+
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    return {"steps": list(run.history.steps), "loss": [float(x) for x in run.history.dev]}
+
+
+def mlm_vs_unigram(run: XLMRun) -> dict[str, float]:
+    """The held-out MLM loss averaged over languages beside the unigram entropy of the training pieces.
+
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    corpus = run.corpus
+    return {"held-out MLM loss": float(np.mean(list(run.heldout.values()))),
+            "unigram entropy": unigram_entropy(corpus.pipeline.vocab.counts, corpus.special_ids)}
+
+
+# ----------------------------------------------------------------------------------------------- XNLI
+def zero_shot(run: XLMRun | LMCorpus, bench: XNLIBenchmark, plan: XLMPlan, *, device: str | torch.device,
+              seed: int) -> tuple[FinetuneRun, dict[str, float]]:
+    """Fine-tune on English NLI (English dev for model selection), then test every language with its id.
+
+    Given an :class:`LMCorpus` instead of a pretrained run, the same Transformer is fine-tuned from a random
+    initialisation (the "no pretraining" control row).
+    Book: chapter 10 (Cross-lingual language models, XLM: fine-tuning on XNLI).
+    """
+    if isinstance(run, LMCorpus):
+        corpus, encoder = run, build_xlm(run, plan.pretrain, seed)
+    else:
+        corpus, encoder = run.corpus, run.model
+    ids = corpus.lang_ids
+    with single_thread(torch.device(device).type == "cpu"):
+        ft = finetune_xnli(encoder, bench.train, bench.dev["en"], lang_id=ids["en"], config=plan.finetune,
+                           device=device, seed=seed)
+        accs = {lang: xlm_accuracy(ft.model, bench.test[lang], ids[lang], device=device) for lang in bench.languages}
+    return ft, accs
+
+
+def translate_train(run: XLMRun, bench: XNLIBenchmark, lang: str, plan: XLMPlan, *, device: str | torch.device,
+                    seed: int) -> float:
+    """TRANSLATE-TRAIN: fine-tune on the English training pairs translated into ``lang`` (the benchmark's
+    translator), select on ``lang``'s dev set, test on ``lang``.
+    Book: chapter 10 (Cross-lingual language models, XLM: fine-tuning on XNLI).
+    """
+    if bench.translate is None:
+        raise ValueError("translate-train needs a translator; this benchmark has none.")
+    from xsent_lib.data.formats import NLIData
+
+    moved = NLIData(bench.translate(list(bench.train.premises), "en", lang),
+                    bench.translate(list(bench.train.hypotheses), "en", lang), np.asarray(bench.train.labels))
+    lid = run.corpus.lang_ids[lang]
+    with single_thread(torch.device(device).type == "cpu"):
+        ft = finetune_xnli(run.model, moved, bench.dev[lang], lang_id=lid, config=plan.finetune, device=device,
+                           seed=seed)
+        return xlm_accuracy(ft.model, bench.test[lang], lid, device=device)
+
+
+def aligned_bilstm(bench: XNLIBenchmark, world: SyntheticWorld | None, plan: XLMPlan, *,
+                   device: str | torch.device, seed: int) -> dict[str, float]:
+    """Chapter 6's X-BiLSTM-max at this chapter's size: an English BiLSTM-max NLI model (random word vectors,
+    trained with it), frozen; one target encoder per language aligned to it on the bitext with L_align
+    (:func:`~xsent_lib.train.alignment.align_encoder`), its lookup table started from the English vectors of
+    gold-lexicon translations (synthetic world); zero-shot accuracy through the English classifier.
+    Book: chapter 10 (Cross-lingual language models, XLM: the baseline of Table 4.12).
+    """
+    seed_everything(seed)
+    words = build_word_setup(bench.sentences("en"), None, dim=50, seed=seed, source="")
+    encoder = build_encoder("bilstm-max", len(words.pipeline.vocab), word_dim=words.dim, embeddings=words.weights,
+                            freeze_embeddings=words.frozen, pipeline=words.pipeline, hidden_dim=plan.bilstm_width)
+    model = NLIModel(encoder, NLIClassifier(encoder.output_dim, 128, dropout=0.1))
+    corpus = NLICorpus(bench.train, bench.dev["en"], bench.test["en"], bench.source)
+    english = train_english_nli("bilstm-max", model, words.pipeline, corpus, epochs=plan.bilstm_epochs,
+                                width=plan.bilstm_width, device=device, seed=seed)
+    accs = {"en": english.test_acc}
+    for lang in bench.languages[1:]:
+        pipeline = TextPipeline.fit(bench.sentences(lang), WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
+        pairs: list[tuple[str, str]] = []
+        if world is not None:
+            lex = world.lexicon(lang, "en", inflected=True)
+            pairs = [*lex.train, *lex.test]
+        weights, coverage = translated_embeddings(english.encoder, words.pipeline, pipeline, pairs, seed)
+        target = target_encoder(english.encoder, pipeline, weights, fine_tune=plan.align.fine_tune)
+        with single_thread(torch.device(device).type == "cpu" and plan.bilstm_width <= 256):
+            run = align_encoder(english.encoder, target, bench.parallel[lang], bench.parallel_dev[lang], plan.align,
+                                init_coverage=coverage, device=device, seed=seed)
+        accs[lang] = pair_accuracy(english.model.classifier, run.encoder, bench.test[lang], device=device)
+    return accs
+
+
+def paper_row(accuracies: Mapping[str, float | None]) -> dict[str, float | None]:
+    """Our per-language accuracies keyed by the paper's columns (:data:`PAPER_COLUMN`; real codes stay).
+
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    return {PAPER_COLUMN.get(lang, lang): value for lang, value in accuracies.items()}
+
+
+def table_4_12_ours(rows: Mapping[str, Mapping[str, float | None]], languages: Sequence[str]) -> dict[str, dict]:
+    """Table 4.12 rows (keys of :data:`ROWS`) with the paper's column names and an ``avg`` over ``languages``.
+
+    A row that lacks a language (translate-train in ``book``) gets no average.
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    out = {}
+    for key, accs in rows.items():
+        full = with_average(accs, languages)
+        out[ROWS[key]] = {PAPER_COLUMN.get(k, k) if k != "avg" else "avg": v for k, v in full.items()}
+    return out
+
+
+def label_columns(frame: Any, languages: Sequence[str]) -> Any:
+    """Relabel a side-by-side table's paper columns with the language of ours under each, e.g. ``"fr | xa"``.
+
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    ours = {PAPER_COLUMN.get(lang, lang): lang for lang in languages}
+    names = {c: f"{c} | {ours[c]}" if c in ours and ours[c] != c else c for c in frame.columns.get_level_values(0)}
+    return frame.rename(columns=names, level=0)
+
+
+# ----------------------------------------------------------------------------------------------- Table 4.15
+def lm_table(corpora: Mapping[str, Sequence[str]], table: LMTablePlan, heldout_text: Sequence[str], workdir: str | Path,
+             *, stream_len: int, device: str | torch.device, seed: int) -> list[dict[str, Any]]:
+    """Perplexity of ``table.low`` (on ``heldout_text``) for CLMs trained on it alone and with the other languages.
+
+    One shared vocabulary (alpha 0.5, all three languages) serves every row, so the perplexities are per the
+    same pieces. Every row has the same model size and gives the low-resource language the same number of
+    batches (``table.config.steps``): the batch language is drawn uniformly and a row with ``k`` languages
+    trains ``k`` times as many steps, so what changes between rows is only the text added on top.
+    Each row also says which share of the low-resource language's pieces occur in the added text (the paper:
+    Nepali and Hindi share more than 80% of their tokens); with both added, the larger share.
+    Book: chapter 10 (Cross-lingual language models, XLM: low-resource language modelling).
+    """
+    low, rel, dist = table.low, table.related, table.distant
+    pipe = shared_vocabulary({x: corpora[x] for x in (low, dist, rel)}, table.vocab_size, workdir, alpha=0.5,
+                             seed=seed)
+    langs = [low, dist, rel]
+    heldout = build_lm_corpus(pipe, {low: list(heldout_text)}, languages=langs, stream_len=stream_len,
+                              heldout_rows=1).streams[low]
+    combos = {"alone": [low], "+ distant": [low, dist], "+ related": [low, rel], "+ distant + related": langs}
+    seen = {x: set(np.concatenate(pipe.encode(list(corpora[x]))).tolist()) for x in langs}
+    shared = {x: 100.0 * len(seen[low] & seen[x]) / len(seen[low]) for x in langs}
+    rows = []
+    for name, use in combos.items():
+        corpus = build_lm_corpus(pipe, {x: corpora[x] for x in use}, languages=langs, stream_len=stream_len,
+                                 heldout_rows=2)
+        # equal exposure: languages drawn uniformly and len(use) times the steps, so the low-resource language
+        # gets the same number of batches in every row and the other languages come on top
+        config = replace(table.config, alpha=0.0, steps=table.config.steps * len(use),
+                         eval_every=table.config.eval_every * len(use))
+        run = pretrain(corpus, config, "clm", device=device, seed=seed)
+        rows.append({"training languages": name, "languages": " + ".join(use),
+                     "perplexity": clm_perplexity(run.model, corpus, low, streams=heldout),
+                     f"{low} pieces also in the added text (%)": max((shared[x] for x in use[1:]), default=None),
+                     "seconds": run.seconds})
+    return rows
+
+
+def lm_table_ours(rows: Sequence[Mapping[str, Any]], label: str) -> dict[str, dict[str, float]]:
+    """Our Table 4.15 rows keyed by the paper's row names (column ``label``, e.g. ``"xa perplexity"``).
+
+    Book: chapter 10 (Cross-lingual language models, XLM: low-resource language modelling).
+    """
+    return {PAPER_LM_ROWS[r["training languages"]]: {label: float(r["perplexity"])} for r in rows}
+
+
+# ----------------------------------------------------------------------------------------------- Table 4.16
+def word_table(run: XLMRun, texts: Mapping[str, Sequence[str]], src: str, tgt: str,
+               train_pairs: Sequence[tuple[str, str]], test_pairs: Sequence[tuple[str, str]], *, dim: int,
+               workdir: str | Path, seed: int) -> dict[str, dict[str, float]]:
+    """Table 4.16: cosine and L2 between test translation pairs in three spaces.
+
+    ``XLM``: rows of the pretrained input lookup table (pairs whose words are single pieces). ``Procrustes``
+    (our MUSE stand-in, supervised by ``train_pairs``): skip-gram vectors trained per language on ``texts`` and
+    mapped with Procrustes. ``Concat``: one skip-gram model on both texts together (Lample et al. 2018a).
+    Every space is scored on the same test pairs (those every space covers), after centring it.
+    Book: chapter 10 (Cross-lingual language models, XLM: word embeddings).
+    """
+    workdir = Path(workdir)
+    vec = {lang: train_wordvecs(lang, sentences=list(texts[lang]), dim=dim, min_count=2, epochs=5, seed=seed,
+                                cache_dir=workdir) for lang in (src, tgt)}
+    both = train_wordvecs(f"{src}+{tgt}", sentences=[*texts[src], *texts[tgt]], dim=dim, min_count=2, epochs=5,
+                          seed=seed, cache_dir=workdir)
+    # every space is centred (its mean vector subtracted, MUSE's "center" normalisation): the direction tiny
+    # corpora give every vector must not count as closeness between translations
+    for v in (*vec.values(), both):
+        v.vectors = v.vectors - v.vectors.mean(0, keepdims=True)
+    table = run.model.token_embedding.weight.detach().cpu().numpy()[len(run.corpus.special_ids):]
+    table = np.concatenate([np.zeros((len(run.corpus.special_ids), table.shape[1]), table.dtype),
+                            table - table.mean(0, keepdims=True)])
+    xlm_pairs = {(a, b): (i, j) for a, b, i, j in single_piece_pairs(run.corpus.pipeline, test_pairs)}
+    inside = lambda a, b: a in vec[src].word2id and b in vec[tgt].word2id and a in both.word2id and b in both.word2id  # noqa: E731
+    test = [p for p in xlm_pairs if inside(*p)]
+    train = [(a, b) for a, b in train_pairs if a in vec[src].word2id and b in vec[tgt].word2id]
+    if len(test) < 2 or len(train) < 2:
+        return {"note": {"n": len(test)}}
+    W = procrustes(np.stack([vec[src].vectors[vec[src].word2id[a]] for a, _ in train]),
+                   np.stack([vec[tgt].vectors[vec[tgt].word2id[b]] for _, b in train]))
+    X = lambda v, side: np.stack([v.vectors[v.word2id[p[side]]] for p in test])  # noqa: E731
+    return {"Procrustes (MUSE stand-in)": translation_distances(X(vec[src], 0) @ W.T, X(vec[tgt], 1)),
+            "Concat": translation_distances(X(both, 0), X(both, 1)),
+            "XLM": translation_distances(table[[xlm_pairs[p][0] for p in test]], table[[xlm_pairs[p][1] for p in test]])}
+
+
+PAPER_WORD_ROWS = {"Procrustes (MUSE stand-in)": "MUSE", "Concat": "Concat", "XLM": "XLM"}
+
+
+def word_table_ours(table: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
+    """Our Table 4.16 keyed by the paper's rows and columns (cosine, L2; no SemEval'17 set offline).
+
+    Book: chapter 10 (Cross-lingual language models, XLM: word embeddings).
+    """
+    return {PAPER_WORD_ROWS[k]: {"Cosine sim.": v["cosine"], "L2 dist.": v["L2"]} for k, v in table.items()
+            if k in PAPER_WORD_ROWS}
+
+
+# ----------------------------------------------------------------------------------------------- Figure 4.6
+def figure_panels(corpus: LMCorpus, config: XLMConfig, seed: int, n_tokens: int = 18,
+                  pair: tuple[str, str] | None = None) -> list[dict[str, Any]]:
+    """The two panels of Figure 4.6 from real batches of ``corpus``: an MLM stream and a TLM pair.
+
+    The MLM panel shows the first ``n_tokens`` of a masked stream; the TLM panel the first pair of a masked
+    TLM batch of ``pair`` (default the first bitext pair), source then translation with positions reset.
+    Book: chapter 10 (Cross-lingual language models, XLM: Figure 4.6).
+    """
+    vocab = corpus.pipeline.vocab
+    names = {i: lang for lang, i in corpus.lang_ids.items()}
+    # 30% masking for the picture only, so that a short window shows several predictions
+    shown = replace(config, mask_prob=0.3)
+
+    def panel(batch: Mapping[str, torch.Tensor], title: str, width: int) -> dict[str, Any]:
+        row = batch["inputs"][0, :width]
+        targets = batch["targets"][0, :width]
+        positions = batch["positions"][0, :width] if "positions" in batch else torch.arange(len(row))
+        langs = batch["langs"][0, :width]
+        return {"title": title, "tokens": vocab.tokens_of(row.tolist()),
+                "targets": [vocab.itos[int(t)] if bool(s) else None
+                            for t, s in zip(targets, batch["selected"][0, :width])],
+                "positions": [int(p) for p in positions], "langs": [names[int(x)] for x in langs]}
+
+    mlm = lm_batches(corpus, replace(shown, objective="mlm"), 1, seed)[0]
+    out = [panel(mlm, f"Masked language modelling (MLM): a stream of {corpus.stream_len} pieces, first "
+                      f"{n_tokens} shown", n_tokens)]
+    if corpus.pairs:
+        pair = pair or next(iter(corpus.pairs))
+        pb = tlm_batch(corpus, pair, [0])
+        weights = frequency_smoothed_weights(vocab.counts, shown.target_exponent, corpus.special_ids)
+        gen = torch.Generator().manual_seed(seed)
+        tlm = mask_batch(pb.token_ids, pb.lengths, corpus, weights, shown, gen)
+        tlm.update(langs=pb.langs, positions=pb.positions)
+        out.append(panel(tlm, f"Translation language modelling (TLM): a {pair[0]}-{pair[1]} pair, positions reset "
+                              "at the translation", int(pb.lengths[0])))
+    return out
+
+
+def mask_statistics(corpus: LMCorpus, config: XLMConfig, seed: int, n_batches: int = 20) -> dict[str, float]:
+    """Shares of masked positions replaced by ``<mask>`` / a random piece / kept, over ``n_batches`` MLM batches.
+
+    Book: chapter 10 (Cross-lingual language models, XLM: MLM).
+    """
+    batches = lm_batches(corpus, replace(config, objective="mlm"), n_batches, seed)
+    how = torch.cat([b["replaced_by"][b["selected"]] for b in batches])
+    real = sum(int(b["lengths"].sum()) for b in batches)
+    counts = torch.bincount(how, minlength=3).double() / max(len(how), 1)
+    return {"selected share": len(how) / real, MASK_TOKEN: float(counts[0]), "random piece": float(counts[1]),
+            "kept": float(counts[2])}
+
+
+# ----------------------------------------------------------------------------------------------- claims
+CHANCE = 100.0 / 3.0
+#: "well above chance" read as at least this many points above 33.3% (three balanced classes)
+WELL_ABOVE = 10.0
+
+
+def _mean_targets(accs: Mapping[str, float | None] | None, only: Sequence[str] | None = None) -> float | None:
+    if not accs:
+        return None
+    vals = [v for lang, v in accs.items() if lang != "en" and v is not None and (only is None or lang in only)]
+    return float(np.mean(vals)) if vals else None
+
+
+def _ppl(rows: Sequence[Mapping[str, Any]] | None, name: str) -> float | None:
+    for r in rows or ():
+        if r["training languages"] == name:
+            return float(r["perplexity"])
+    return None
+
+
+def claim_numbers(rows: Mapping[str, Mapping[str, float | None]], lm_synthetic: Sequence[Mapping[str, Any]] | None,
+                  lm_real: Sequence[Mapping[str, Any]] | None, words: Mapping[str, Mapping[str, float]] | None,
+                  mlm_check: Mapping[str, float] | None) -> dict[str, float | None]:
+    """The numbers the claims compare, from the run's tables (zero-shot averages over target languages).
+
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    tt_langs = [lang for lang in rows.get("tt", {}) if lang != "en"]
+    words = words or {}
+    cos = lambda k: words.get(k, {}).get("cosine")  # noqa: E731
+    return {
+        "MLM zero-shot avg": _mean_targets(rows.get("mlm")),
+        "no-pretraining zero-shot avg": _mean_targets(rows.get("scratch")),
+        "chance + 10": CHANCE + WELL_ABOVE,
+        "MLM+TLM zero-shot avg": _mean_targets(rows.get("mlm+tlm")),
+        "aligned BiLSTM avg": _mean_targets(rows.get("bilstm")),
+        "translate-train avg": _mean_targets(rows.get("tt")),
+        "MLM+TLM zero-shot avg (translate-train languages)": _mean_targets(rows.get("mlm+tlm"), tt_langs)
+        if tt_langs else None,
+        "synthetic ppl alone": _ppl(lm_synthetic, "alone"),
+        "synthetic ppl + distant": _ppl(lm_synthetic, "+ distant"),
+        "synthetic ppl + related": _ppl(lm_synthetic, "+ related"),
+        "synthetic ppl + both": _ppl(lm_synthetic, "+ distant + related"),
+        "real ppl alone": _ppl(lm_real, "alone"),
+        "real ppl + distant": _ppl(lm_real, "+ distant"),
+        "real ppl + related": _ppl(lm_real, "+ related"),
+        "XLM lookup cosine": cos("XLM"), "Procrustes cosine": cos("Procrustes (MUSE stand-in)"),
+        "Concat cosine": cos("Concat"),
+        "XLM lookup cosine of random pairs": words.get("XLM", {}).get("cosine of random pairs"),
+        "Procrustes cosine of random pairs": words.get("Procrustes (MUSE stand-in)", {}).get("cosine of random pairs"),
+        "Concat cosine of random pairs": words.get("Concat", {}).get("cosine of random pairs"),
+        "held-out MLM loss": None if not mlm_check else mlm_check["held-out MLM loss"],
+        "unigram entropy": None if not mlm_check else mlm_check["unigram entropy"],
+    }
+
+
+def _cells(table: str, rows: Sequence[str], col: str) -> list[PaperCell]:
+    return [PaperCell("thesis", table, row, col) for row in rows]
+
+
+def xlm_claims(numbers: Mapping[str, float | None]) -> list[dict[str, Any]]:
+    """The section's claims checked on ``numbers`` (:func:`claim_numbers`); rows for the claims table.
+
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    t412 = "table_4_12"
+    claims = [
+        Claim("MLM pretraining alone gives zero-shot transfer well above chance", "MLM zero-shot avg", ">",
+              "chance + 10", _cells(t412, [ROWS["mlm"]], "avg"),
+              note=f"'well above' read as more than {WELL_ABOVE:g} points over chance (33.3%)"),
+        Claim("MLM pretraining beats the same Transformer without pretraining (zero-shot)", "MLM zero-shot avg", ">",
+              "no-pretraining zero-shot avg", "not in the paper's table (our control row)"),
+        Claim("TLM on parallel data adds to MLM (zero-shot)", "MLM+TLM zero-shot avg", ">", "MLM zero-shot avg",
+              _cells(t412, [ROWS["mlm+tlm"], ROWS["mlm"]], "avg")),
+        Claim("XLM (MLM+TLM) beats the aligned BiLSTM of XNLI", "MLM+TLM zero-shot avg", ">", "aligned BiLSTM avg",
+              _cells(t412, [ROWS["mlm+tlm"], ROWS["bilstm"]], "avg")),
+        Claim("TRANSLATE-TRAIN beats zero-shot transfer", "translate-train avg", ">",
+              "MLM+TLM zero-shot avg (translate-train languages)",
+              _cells(t412, [ROWS["tt"], ROWS["mlm+tlm"]], "avg"), note="ours: on the translate-train languages only"),
+        Claim("a related language lowers the perplexity more than a distant one (synthetic world)",
+              "synthetic ppl + related", "<", "synthetic ppl + distant",
+              _cells("table_4_15", ["Nepali + Hindi", "Nepali + English"], "Nepali perplexity")),
+        Claim("a distant language still lowers the perplexity (synthetic world)", "synthetic ppl + distant", "<",
+              "synthetic ppl alone", _cells("table_4_15", ["Nepali + English", "Nepali"], "Nepali perplexity")),
+        Claim("both languages together give the lowest perplexity (synthetic world)", "synthetic ppl + both", "<",
+              "synthetic ppl + related", _cells("table_4_15", ["Nepali + English + Hindi"], "Nepali perplexity")),
+        Claim("a related language lowers the perplexity more than a distant one (real text: es with fr vs en)",
+              "real ppl + related", "<", "real ppl + distant",
+              _cells("table_4_15", ["Nepali + Hindi", "Nepali + English"], "Nepali perplexity")),
+        Claim("the MLM lookup table puts translations closer (cosine) than aligned word vectors", "XLM lookup cosine",
+              ">", "Procrustes cosine", _cells("table_4_16", ["XLM", "MUSE"], "Cosine sim.")),
+        Claim("the MLM lookup table beats vectors trained on the concatenated corpora (cosine)", "XLM lookup cosine",
+              ">", "Concat cosine", _cells("table_4_16", ["XLM", "Concat"], "Cosine sim.")),
+        Claim("the pretrained model beats a context-blind (unigram) predictor on held-out masked pieces",
+              "held-out MLM loss", "<", "unigram entropy", "not in the paper (our sanity check)"),
+    ]
+    return check_claims(claims, numbers)
+
+
+def run_summary(rows: Mapping[str, Mapping[str, float | None]], numbers: Mapping[str, float | None]) -> list[str]:
+    """Plain sentences stating what the run produced, for the discussion.
+
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    out = []
+    names = {"scratch": "no pretraining", "mlm": "XLM (MLM)", "mlm+tlm": "XLM (MLM+TLM)",
+             "bilstm": "aligned BiLSTM-max", "tt": "translate-train"}
+    for key, name in names.items():
+        accs = {lang: v for lang, v in rows.get(key, {}).items() if lang != "en" and v is not None}
+        if accs:
+            en = rows[key].get("en")
+            out.append(f"{name}: English {en:.1f}; target languages {', '.join(f'{k} {v:.1f}' for k, v in accs.items())} "
+                       f"(mean {np.mean(list(accs.values())):.1f}; chance {CHANCE:.1f}).")
+    m, t = numbers.get("MLM zero-shot avg"), numbers.get("MLM+TLM zero-shot avg")
+    if m is not None and t is not None:
+        out.append(f"TLM changed the zero-shot mean by {t - m:+.1f} points.")
+    for prefix, label in (("synthetic", "synthetic world"), ("real", "real text")):
+        a, d, r = (numbers.get(f"{prefix} ppl {k}") for k in ("alone", "+ distant", "+ related"))
+        if None not in (a, d, r):
+            out.append(f"{label}: perplexity {a:.1f} alone, {d:.1f} with the distant language ({d - a:+.1f}), "
+                       f"{r:.1f} with the related one ({r - a:+.1f}).")
+    for space in ("XLM lookup", "Procrustes", "Concat"):
+        c, r = numbers.get(f"{space} cosine"), numbers.get(f"{space} cosine of random pairs")
+        if c is not None and r is not None:
+            out.append(f"{space}: translations {c:.3f} vs random pairs {r:.3f} in cosine ({c - r:+.3f}).")
+    return out
