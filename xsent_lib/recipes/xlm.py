@@ -195,8 +195,8 @@ def synthetic_data(plan: XLMPlan, seed: int) -> tuple[XNLIBenchmark, SyntheticWo
 
 def real_xnli_data(plan: XLMPlan, data_dir: str | Path, languages: Sequence[str] = ("fr", "de", "es")
                    ) -> XNLIBenchmark:
-    """Real XNLI 1.0 + XNLI-MT 1.0 from ``data_dir`` for the ``full`` profile, for those of ``languages`` (the
-    real-text model's) that have an XNLI-MT training file; the others are named in ``notes``.
+    """Real XNLI 1.0 + XNLI-MT 1.0 from ``data_dir`` (any profile, at its plan's sizes), for those of
+    ``languages`` (the real-text model's) that have an XNLI-MT training file; the others are named in ``notes``.
 
     Book: chapter 10 (Cross-lingual language models, XLM).
     """
