@@ -2,7 +2,8 @@
 
 XNLI: features ``[u, v, u*v, |u-v|]`` of the frozen premise / hypothesis vectors; document classification: the
 frozen vector itself. A fully connected network with two hidden layers (the paper's 512 and 384 units; ReLU, our
-choice, the paper names no activation), no regularisation, Adam, early stopping on the English dev set; then the
+choice, the paper names no activation), no regularisation, Adam, early stopping on the English dev set (an
+"epoch" is at least ``min_steps`` minibatches, so small training sets still get trained); then the
 same network scores every language's test set.
 Book: chapter 9 (Multilingual embeddings from monolingual text).
 """
@@ -27,7 +28,7 @@ def wang_pair_features(u: np.ndarray, v: np.ndarray) -> np.ndarray:
 def frozen_mlp_transfer(x_train: np.ndarray, y_train: np.ndarray, x_dev: np.ndarray, y_dev: np.ndarray,
                         tests: Mapping[str, tuple[np.ndarray, np.ndarray]], *, hidden: Sequence[int] = (512, 384),
                         max_epochs: int = 30, patience: int = 3, batch_size: int = 64, lr: float = 1e-3,
-                        seed: int = 0) -> dict[str, float]:
+                        min_steps: int = 50, seed: int = 0) -> dict[str, float]:
     """Train the MLP on (English) ``x_train``, keep the epoch best on ``x_dev``, return accuracy (percent) on every
     ``tests[lang] = (x, y)``. Features are standardised with the training rows' mean and spread.
 
@@ -52,9 +53,11 @@ def frozen_mlp_transfer(x_train: np.ndarray, y_train: np.ndarray, x_dev: np.ndar
     xt, yt, xd, yd = prep(x_train), torch.from_numpy(y_train), prep(x_dev), np.asarray(y_dev)
     rng = np.random.default_rng(seed)
     best, best_state, bad = -1.0, None, 0
+    reps = max(1, -(-min_steps * batch_size // len(xt)))  # an "epoch" is at least min_steps minibatches
     for _ in range(max_epochs):
         net.train()
-        for idx in np.array_split(rng.permutation(len(xt)), max(1, len(xt) // batch_size)):
+        order = np.concatenate([rng.permutation(len(xt)) for _ in range(reps)])
+        for idx in np.array_split(order, max(1, len(order) // batch_size)):
             loss = nn.functional.cross_entropy(net(xt[idx]), yt[idx])
             opt.zero_grad()
             loss.backward()

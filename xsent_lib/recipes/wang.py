@@ -291,9 +291,8 @@ def claim_numbers(per_round_xnli: Sequence[Mapping[str, Any]], help_rounds: Sequ
            "mean (Procrustes) overall": non_english_mean(mean_row) if mean_row else None,
            "precision round 0": float(np.mean(list(per_round_xnli[0]["precision"].values()))),
            "precision last round": float(np.mean(list(per_round_xnli[-1]["precision"].values())))}
-    if domain:
-        out["help cross-lingual, same domain"] = domain.get("same")
-        out["help cross-lingual, Bible English"] = domain.get("mismatch")
+    out["help cross-lingual, same domain"] = domain.get("same") if domain else None
+    out["help cross-lingual, Bible English"] = domain.get("mismatch") if domain else None
     return out
 
 
@@ -306,11 +305,11 @@ def wang_claims(numbers: Mapping[str, float | None]) -> list[dict[str, Any]]:
     n3 = next((k for k in numbers if k.startswith("xnli overall, round ") and not k.endswith(" 0")), None)
     claims = [
         Claim("iteration improves cross-lingual transfer (XNLI overall, after vs before)", n3, ">",
-              "xnli overall, round 0", _cells("table_1", "-iteration", ("overall",)) +
-              _cells("table_1", "+iteration", ("overall",))),
+              "xnli overall, round 0", _cells("table_1", "Our Approach / -iteration", ("overall",)) +
+              _cells("table_1", "Our Approach / +iteration", ("overall",))),
         Claim("iteration improves cross-lingual document classification", "help cross-lingual, last round", ">",
-              "help cross-lingual, round 0", _cells("table_2", "-iteration", ("en-es",)) +
-              _cells("table_2", "+iteration", ("en-es",))),
+              "help cross-lingual, round 0", _cells("table_2", "Our Approach / -iteration", ("en-es",)) +
+              _cells("table_2", "Our Approach / +iteration", ("en-es",))),
         Claim("mined pairs get better with the rounds (precision on held-out gold)", "precision last round", ">",
               "precision round 0", "not in the paper (no gold alignment there)"),
         Claim("more than ~3 rounds plateau: rounds after 3 add less than 1 point", "xnli gain after round 3", "<", 1.0,
@@ -318,7 +317,7 @@ def wang_claims(numbers: Mapping[str, float | None]) -> list[dict[str, Any]]:
         Claim("training corpora from mismatched domains cost accuracy", "help cross-lingual, Bible English", "<",
               "help cross-lingual, same domain", "Figure 2: 'decreases about 6%'"),
         Claim("the method beats averaged aligned word vectors", "xnli overall, last round", ">",
-              "mean (Procrustes) overall", _cells("table_1", "mean", ("overall",))),
+              "mean (Procrustes) overall", _cells("table_1", "Unsupervised / mean", ("overall",))),
     ]
     return check_claims(claims, numbers)
 

@@ -38,6 +38,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from xsent_lib.base.neighbors import l2_normalize
 from xsent_lib.base.runtime import pick_device, seed_everything
 from xsent_lib.encoders.transformer import TransformerSentenceEncoder
 from xsent_lib.losses.context import (MinedPairs, build_coherence_examples, build_context_examples,
@@ -54,7 +55,9 @@ class ContextConfig:
     ``m``: sentences per side of one retrieval draw (paper 10,000); ``pairs_per_draw``: pairs kept per draw
     (paper ``min(m*m, 1000)``); ``pairs_per_round``: pairs collected per round (paper 100,000); ``rounds``: regression
     rounds (paper 3, Fig. 3 up to 5); ``k_neighbors``: CSLS neighbourhood (MUSE's 10); ``lr`` with linear decay
-    (paper 1e-4; a tiny model on a small corpus needs more); ``stage1_epochs`` (paper 1).
+    (paper 1e-4; a tiny model on a small corpus needs more); ``stage1_epochs`` (paper 1). ``random_partners`` (not in
+    the paper, off by default): each mined pair also gets a random partner of the candidate languages, swapped in
+    the same way with *its* cosine as target, so the targets of a round are graded instead of all near the top.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
 
@@ -70,6 +73,7 @@ class ContextConfig:
     lr: float = 1e-4
     regress_epochs: int = 1
     keep_stage1: bool = True
+    random_partners: bool = False
 
     def __post_init__(self) -> None:
         if self.k < 0 or self.maxlen < 1 or self.stage1_epochs < 0 or self.rounds < 0:
@@ -259,6 +263,14 @@ def coherence_round(model: WangModel, corpus: DocCorpus, config: ContextConfig, 
     reg = build_coherence_examples(pairs, corpus.doc_ids, k=config.k)
     windows, targets = [reg.windows], [reg.targets]
     kinds = [np.ones(len(reg.targets), np.int64)]
+    if config.random_partners:
+        rng = np.random.default_rng(seed + 31)
+        partner = np.array([rng.choice(np.flatnonzero(corpus.lang_ids != corpus.lang_ids[q])) for q in pairs.query])
+        cos = np.sum(l2_normalize(emb[pairs.query]) * l2_normalize(emb[partner]), axis=1).astype(np.float32)
+        rand = build_coherence_examples(MinedPairs(pairs.query, partner, cos, cos), corpus.doc_ids, k=config.k)
+        windows.append(rand.windows)
+        targets.append(rand.targets)
+        kinds.append(np.ones(len(rand.targets), np.int64))
     if config.keep_stage1:
         cls = build_context_examples(corpus.doc_ids, corpus.lang_ids, k=config.k, seed=seed + 7919)
         windows.append(cls.windows)
