@@ -19,7 +19,10 @@ from typing import Any
 import numpy as np
 import torch
 
+from xsent_lib.align.adversarial import AdversarialConfig
+from xsent_lib.align.pipeline import unsupervised_align
 from xsent_lib.align.procrustes import procrustes
+from xsent_lib.align.setting import make_setting
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.monodocs import MonoDocs, lohelp_documents, parallel_leakage, world_documents
 from xsent_lib.data.synthetic import SyntheticWorld
@@ -59,6 +62,7 @@ class WangPlan:
     mlm_epochs: int
     mlp_hidden: tuple[int, ...]
     n_gold_keep: int
+    muse_epoch: int
 
     def summary(self) -> dict[str, Any]:
         """Plain values for metrics.json. Book: chapter 9."""
@@ -68,15 +72,15 @@ class WangPlan:
 SMOKE = WangPlan(("en", "xa"), 60, 6, 600, 200, ("en", "es"), 300, 32, 1, 2,
                  ContextConfig(k=1, maxlen=48, stage1_epochs=2, rounds=2, m=150, pairs_per_draw=50,
                                pairs_per_round=150, batch_size=32, lr=3e-3),
-                 16, (50,), False, 1, (64, 48), 30)
+                 16, (50,), False, 1, (64, 48), 30, 5000)
 BOOK = WangPlan(("en", "xa", "xe"), 200, 8, 3000, 600, ("en", "es"), 1500, 48, 1, 4,
                 ContextConfig(k=1, maxlen=64, stage1_epochs=4, rounds=5, m=500, pairs_per_draw=150,
                               pairs_per_round=900, batch_size=32, lr=3e-3),
-                24, (50, 500), True, 3, (128, 96), 100)
+                24, (50, 500), True, 3, (128, 96), 100, 20_000)
 FULL = WangPlan(("en", "xa", "xc", "xd", "xe"), 5000, 10, 100_000, 5000, ("en", "zh", "fr", "es", "de"), 20_000,
                 512, 3, 8, ContextConfig(k=1, maxlen=150, stage1_epochs=1, rounds=5, m=10_000, pairs_per_draw=1000,
                                          pairs_per_round=100_000, batch_size=64, lr=1e-4),
-                150, (1, 100, 1000, 10_000), True, 1, (512, 384), 1000)
+                150, (1, 100, 1000, 10_000), True, 1, (512, 384), 1000, 1_000_000)
 
 
 def shared_pipeline(sentences: Sequence[str], max_size: int | None = None) -> TextPipeline:
@@ -195,11 +199,15 @@ def mlm_baseline(base: CorpusRun, plan: WangPlan, *, device: str | torch.device 
 
 
 def averaged_vectors(docs: MonoDocs, pairs_of: Mapping[str, Sequence[tuple[str, str]]], *, dim: int = 32,
-                     seed: int = 0):
-    """The paper's "mean" row: skip-gram vectors per language (on its training text), each non-English space
-    mapped onto English by Procrustes on a dictionary (``pairs_of[lang]`` = (English word, word) pairs), a sentence
-    = the mean of its words' vectors. Returns ``(encode, dictionary sizes)``. Book: chapter 9.
+                     how: str = "procrustes", muse_epoch: int = 20_000, seed: int = 0):
+    """The paper's "mean" rows: skip-gram vectors per language (on its training text), each non-English space
+    mapped onto English, a sentence = the mean of its words' mapped vectors. ``how="procrustes"``: Procrustes on
+    a dictionary (``pairs_of[lang]`` = (English word, word) pairs); ``how="muse"``: chapter 5's unsupervised
+    pipeline (adversarial game of ``muse_epoch`` samples x 3 epochs, then refinement; the dictionary only
+    scores, never trains). Returns ``(encode, {lang: dictionary pairs in both vocabularies})``. Book: chapter 9.
     """
+    if how not in ("procrustes", "muse"):
+        raise ValueError(f"how must be 'procrustes' or 'muse', got {how!r}.")
     tok = WordTokenizer()
     with tempfile.TemporaryDirectory(prefix="xsent-wang-") as tmp:  # vectors of this run only: never the shared cache
         spaces = {lang: sentences_space(lang, docs.of(lang), dim=dim, seed=seed, epochs=10, min_count=1,
@@ -212,8 +220,18 @@ def averaged_vectors(docs: MonoDocs, pairs_of: Mapping[str, Sequence[tuple[str, 
         used[lang] = len(rows)
         if len(rows) < 2:
             raise ValueError(f"only {len(rows)} dictionary pairs of {lang} are in both vocabularies.")
-        ia, ib = map(list, zip(*rows))
-        maps[lang] = procrustes(sp.vectors[ib], en.vectors[ia]).astype(np.float32)
+        if how == "procrustes":
+            ia, ib = map(list, zip(*rows))
+            W = procrustes(sp.vectors[ib], en.vectors[ia])
+        else:
+            word_pairs = [(b, a) for a, b in pairs_of[lang]]
+            half = len(word_pairs) // 2
+            setting = make_setting(sp, en, word_pairs[:half], word_pairs[half:], dictionary="gold lexicon (scoring only)",
+                                   seed=seed)
+            config = AdversarialConfig(dis_hidden=256, epoch_size=muse_epoch, n_epochs=3,
+                                       most_frequent=min(len(sp), len(en)), criterion_words=min(len(sp), len(en)))
+            W = unsupervised_align(setting, config, n_restarts=1, seed=seed, max_rank=min(len(sp), len(en))).W
+        maps[lang] = np.asarray(W, np.float32).T  # procrustes convention: X W^T ~ Y
     lookup = {}
     for lang, sp in spaces.items():
         mapped = sp.vectors @ maps[lang]
