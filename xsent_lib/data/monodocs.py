@@ -16,7 +16,9 @@ Sources:
   a few anchor words, for unit tests.
 
 Leakage (:func:`parallel_leakage`): given the gold translation pairs of a corpus pair, count training sentences
-whose translation is also in the training text of the other language. It must be 0.
+whose translation is also in the training text of the other language. Splitting by document leaves a few
+(repeated short paragraphs, recurring short sentences), so :func:`drop_leaks` removes them from the non-English
+side; the check must then give 0.
 Book: chapter 9 (Multilingual embeddings from monolingual text).
 """
 from __future__ import annotations
@@ -51,6 +53,7 @@ class MonoDocs:
     labelled: dict[str, tuple[list[str], np.ndarray, list[str], np.ndarray]] = field(default_factory=dict)
     classes: tuple[str, ...] = ()
     gold_pairs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
 
     def sizes(self) -> list[dict[str, object]]:
         """Sentences and documents per language. Book: chapter 9."""
@@ -92,6 +95,23 @@ def parallel_leakage(corpus: MonoDocs, pairs: Iterable[tuple[str, str]], a: str,
         raise ValueError(f"{a!r} and {b!r} must be languages of the corpus {corpus.langs}.")
     sa, sb = set(corpus.of(a)), set(corpus.of(b))
     return sum(1 for x, y in pairs if x != y and x in sa and y in sb)
+
+
+def drop_leaks(corpus: MonoDocs, pairs: Iterable[tuple[str, str]], a: str, b: str) -> int:
+    """Remove from ``b``'s training text every sentence whose gold translation is in ``a``'s (in place).
+
+    Splitting by page (or by the world's independent draws) is not enough: the help repeats short paragraphs on
+    many pages ("Array of Strings"), and the world's short sentences ("it floated .") recur by chance. Returns
+    how many sentences were removed. Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    ia, ib = corpus.langs.index(a), corpus.langs.index(b)
+    sa = {s for s, g in zip(corpus.sentences, corpus.lang_ids) if g == ia}
+    bad = {y for x, y in pairs if x != y and x in sa}
+    keep = np.array([not (g == ib and s in bad) for s, g in zip(corpus.sentences, corpus.lang_ids)], dtype=bool)
+    corpus.sentences = [s for s, k in zip(corpus.sentences, keep) if k]
+    corpus.doc_ids, corpus.lang_ids = corpus.doc_ids[keep], corpus.lang_ids[keep]
+    corpus.dropped[f"{a}-{b}"] = int((~keep).sum())
+    return int((~keep).sum())
 
 
 def _split_groups(groups: Sequence[str], n_parts: int, held_out: float, seed: int) -> dict[str, int]:
@@ -162,6 +182,8 @@ def lohelp_documents(langs: Sequence[str], *, max_sentences: int = 3000, held_ou
         raise ValueError(f"english_from must be None or 'bible', got {english_from!r}.")
     out = _assemble(name, per_lang)
     out.gold, out.gold_pairs, out.labelled, out.classes = gold, gold_pairs, labelled, HELP_CLASSES
+    for (a, b), pairs in gold_pairs.items():
+        drop_leaks(out, pairs, a, b)
     return out
 
 
@@ -218,6 +240,7 @@ def bible_documents(*, max_sentences: int = 2000, n_gold: int = 500, seed: int =
     pick = np.random.default_rng(seed).permutation(held)[:n_gold]
     out.gold[("en", "es")] = ([en[i] for i in pick], [es[i] for i in pick])
     out.gold_pairs[("en", "es")] = list(zip(en, es))
+    drop_leaks(out, out.gold_pairs[("en", "es")], "en", "es")
     return out
 
 
@@ -239,6 +262,7 @@ def world_documents(world, langs: Sequence[str], *, n_docs: int, n_sents: int, n
         twin = world.documents(n_docs, n_sents, lang=langs[0], split="train", parallel=False)
         out.gold_pairs[(langs[0], lang)] = list(zip(
             [s for d in twin.documents for s in d], world.render(twin.forms, lang)[: n_docs * n_sents]))
+        drop_leaks(out, out.gold_pairs[(langs[0], lang)], langs[0], lang)
     return out
 
 

@@ -72,11 +72,11 @@ class WangPlan:
 SMOKE = WangPlan(("en", "xa"), 60, 6, 600, 200, ("en", "es"), 300, 32, 1, 2,
                  ContextConfig(k=1, maxlen=48, stage1_epochs=2, rounds=2, m=150, pairs_per_draw=50,
                                pairs_per_round=150, batch_size=32, lr=3e-3),
-                 16, (50,), False, 1, (64, 48), 30, 5000)
+                 16, (100,), False, 1, (64, 48), 30, 5000)
 BOOK = WangPlan(("en", "xa", "xe"), 200, 8, 3000, 600, ("en", "es"), 1500, 48, 1, 4,
                 ContextConfig(k=1, maxlen=64, stage1_epochs=4, rounds=5, m=500, pairs_per_draw=150,
                               pairs_per_round=900, batch_size=32, lr=3e-3),
-                24, (50, 500), True, 3, (128, 96), 100, 20_000)
+                24, (100, 1000), True, 3, (128, 96), 100, 20_000)
 FULL = WangPlan(("en", "xa", "xc", "xd", "xe"), 5000, 10, 100_000, 5000, ("en", "zh", "fr", "es", "de"), 20_000,
                 512, 3, 8, ContextConfig(k=1, maxlen=150, stage1_epochs=1, rounds=5, m=10_000, pairs_per_draw=1000,
                                          pairs_per_round=100_000, batch_size=64, lr=1e-4),
@@ -260,6 +260,7 @@ def world_setup(plan: WangPlan, seed: int) -> tuple[SyntheticWorld, MonoDocs, XN
 def leakage_table(docs: MonoDocs) -> list[dict[str, Any]]:
     """Gold translation pairs with both sides in training, per language pair (must be 0). Book: chapter 9."""
     return [{"corpus": docs.name, "pair": f"{a}-{b}", "gold pairs checked": len(p),
+             "dropped before training": docs.dropped.get(f"{a}-{b}", 0),
              "leaked": parallel_leakage(docs, p, a, b)} for (a, b), p in docs.gold_pairs.items()]
 
 
