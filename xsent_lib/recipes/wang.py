@@ -1,0 +1,369 @@
+"""The Wang et al. recipe (chapter 9): sizes per profile, the runs, the tables beside the paper, the claims.
+
+Two corpora carry the chapter. The synthetic world's documents in English and invented languages give Table 1
+(XNLI-shaped, frozen features, MLP trained on English) and Figure 3 (accuracy against rounds), with mined-pair
+precision against held-out parallel documents. The LibreOffice help pages, split between languages so that no
+page is in two languages, give the Table 2 analogue (help-module classification, train on one language, test on
+the other), the Table 3 analogue (the sampling size ``m``) and the Figure 2 analogue (English from the Bible).
+Training: :mod:`xsent_lib.train.context`; data: :mod:`xsent_lib.data.monodocs`.
+Book: chapter 9 (Multilingual embeddings from monolingual text).
+"""
+from __future__ import annotations
+
+import copy
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+import numpy as np
+import torch
+
+from xsent_lib.align.adversarial import AdversarialConfig
+from xsent_lib.align.pipeline import unsupervised_align
+from xsent_lib.align.procrustes import procrustes
+from xsent_lib.align.setting import make_setting
+from xsent_lib.base.threads import single_thread
+from xsent_lib.data.monodocs import MonoDocs, lohelp_documents, parallel_leakage, world_documents
+from xsent_lib.data.synthetic import SyntheticWorld
+from xsent_lib.data.word_spaces import sentences_space
+from xsent_lib.data.xnli import XNLIBenchmark, synthetic_xnli
+from xsent_lib.eval.frozen_mlp import frozen_mlp_transfer, wang_pair_features
+from xsent_lib.results.claims import Claim, PaperCell, check_claims
+from xsent_lib.text import WordTokenizer
+from xsent_lib.text.pipeline import TextPipeline
+from xsent_lib.text.vocab import Vocab
+from xsent_lib.train.context import (ContextConfig, DocCorpus, WangModel, WangRun, build_wang_model, doc_corpus,
+                                     embed_corpus, gold_pair_precision, token_matrix, train_mlm, train_wang)
+
+SPECIALS = ("<pad>", "<unk>", "</s>", "<mask>")
+#: the invented language under each of the paper's columns (closest typology; a stand-in, not a translation)
+PAPER_COLUMN = {"en": "en", "xa": "fr", "xe": "de", "xc": "es", "xd": "zh"}
+
+
+@dataclass(frozen=True)
+class WangPlan:
+    """Sizes of one profile. Book: chapter 9 (Multilingual embeddings from monolingual text)."""
+
+    world_langs: tuple[str, ...]
+    n_docs: int
+    n_sents: int
+    n_nli_train: int
+    n_nli_test: int
+    help_langs: tuple[str, ...]
+    help_sentences: int
+    d_model: int
+    n_layers: int
+    n_heads: int
+    config: ContextConfig
+    max_tokens: int
+    m_values: tuple[int, ...]
+    domain_run: bool
+    mlm_epochs: int
+    mlp_hidden: tuple[int, ...]
+    n_gold_keep: int
+    muse_epoch: int
+
+    def summary(self) -> dict[str, Any]:
+        """Plain values for metrics.json. Book: chapter 9."""
+        return asdict(self)
+
+
+SMOKE = WangPlan(("en", "xa"), 60, 6, 600, 200, ("en", "es"), 300, 32, 1, 2,
+                 ContextConfig(k=1, maxlen=48, stage1_epochs=2, rounds=2, m=150, pairs_per_draw=50,
+                               pairs_per_round=150, batch_size=32, lr=3e-3),
+                 16, (100,), False, 1, (64, 48), 30, 5000)
+BOOK = WangPlan(("en", "xa", "xe"), 200, 8, 3000, 600, ("en", "es"), 1500, 48, 1, 4,
+                ContextConfig(k=1, maxlen=64, stage1_epochs=4, rounds=5, m=500, pairs_per_draw=150,
+                              pairs_per_round=900, batch_size=32, lr=3e-3),
+                24, (100, 1000), True, 3, (128, 96), 100, 20_000)
+FULL = WangPlan(("en", "xa", "xc", "xd", "xe"), 5000, 10, 100_000, 5000, ("en", "zh", "fr", "es", "de"), 20_000,
+                512, 3, 8, ContextConfig(k=1, maxlen=150, stage1_epochs=1, rounds=5, m=10_000, pairs_per_draw=1000,
+                                         pairs_per_round=100_000, batch_size=64, lr=1e-4),
+                150, (1, 100, 1000, 10_000), True, 1, (512, 384), 1000, 1_000_000)
+
+
+def shared_pipeline(sentences: Sequence[str], max_size: int | None = None) -> TextPipeline:
+    """One word vocabulary over every language (identical strings share an id), ``</s>`` ends each sentence.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    tok = WordTokenizer()
+    vocab = Vocab.build(tok.tokenize_batch(list(sentences)), 1, max_size, specials=list(SPECIALS))
+    return TextPipeline(tok, vocab, eos="</s>")
+
+
+def encoder_fn(encoder: torch.nn.Module, pipeline: TextPipeline, max_tokens: int):
+    """``texts -> vectors`` with the frozen encoder (sentences alone). Book: chapter 9."""
+    def encode(texts: Sequence[str]) -> np.ndarray:
+        return embed_corpus(encoder, *token_matrix(pipeline, texts, max_tokens))
+    return encode
+
+
+# ----------------------------------------------------------------------------------- evaluation
+def xnli_accuracy(encode, bench: XNLIBenchmark, hidden: Sequence[int], seed: int) -> dict[str, float]:
+    """Table 1 protocol: frozen ``[u, v, u*v, |u-v|]``, MLP on English train, early stop on English dev, test all.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    feats = lambda d: wang_pair_features(encode(list(d.premises)), encode(list(d.hypotheses)))  # noqa: E731
+    tests = {lang: (feats(d), np.asarray(d.labels)) for lang, d in bench.test.items()}
+    return frozen_mlp_transfer(feats(bench.train), np.asarray(bench.train.labels), feats(bench.dev["en"]),
+                               np.asarray(bench.dev["en"].labels), tests, hidden=hidden, seed=seed)
+
+
+def classification_accuracy(encode, docs: MonoDocs, hidden: Sequence[int], seed: int) -> dict[str, float]:
+    """Table 2 protocol: help-module classification trained on one language, tested on another (``"en-es"`` =
+    train English, test Spanish), on held-out pages. Book: chapter 9.
+    """
+    out = {}
+    vec = {lang: (encode(tr), y, encode(te), yt) for lang, (tr, y, te, yt) in docs.labelled.items()}
+    for a in docs.langs:
+        xa, ya, _, _ = vec[a]
+        n_dev = len(xa) // 5
+        tests = {b: (vec[b][2], vec[b][3]) for b in docs.langs}
+        acc = frozen_mlp_transfer(xa[n_dev:], ya[n_dev:], xa[:n_dev], ya[:n_dev], tests, hidden=hidden, seed=seed)
+        out.update({f"{a}-{b}": v for b, v in acc.items()})
+    return out
+
+
+def gold_precisions(encode, docs: MonoDocs, n_keep: int) -> dict[str, float]:
+    """Mined-pair precision (percent) on each held-out gold alignment. Book: chapter 9."""
+    out = {}
+    for (a, b), (sa, sb) in docs.gold.items():
+        out[f"{a}-{b}"] = gold_pair_precision(encode(sa), encode(sb), n_keep=min(n_keep, len(sa)))
+    return out
+
+
+# ----------------------------------------------------------------------------------- runs
+@dataclass
+class CorpusRun:
+    """One corpus trained with the two stages: its data, pipeline, tokenised corpus and :class:`WangRun`.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+
+    docs: MonoDocs
+    pipeline: TextPipeline
+    corpus: DocCorpus
+    run: WangRun
+    stage1_model: WangModel
+
+
+def train_corpus(docs: MonoDocs, plan: WangPlan, evaluate, *, config: ContextConfig | None = None,
+                 device: str | torch.device = "cpu", seed: int = 0) -> CorpusRun:
+    """Build the shared vocabulary, the model, and run stage 1 + rounds, calling ``evaluate(encode)`` each round.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    config = config or plan.config
+    pipeline = shared_pipeline(docs.sentences)
+    corpus = doc_corpus(pipeline, docs.sentences, docs.doc_ids, docs.lang_ids, plan.max_tokens)
+    model = build_wang_model(len(pipeline.vocab), d_model=plan.d_model, n_layers=plan.n_layers,
+                             n_heads=plan.n_heads, max_len=config.maxlen, dropout=0.1, seed=seed)
+    saved: dict[str, WangModel] = {}
+
+    def on_round(r: int, m: WangModel, pairs) -> dict[str, Any]:
+        if r == 0:
+            saved["stage1"] = copy.deepcopy(m)
+        return evaluate(encoder_fn(m.encoder, pipeline, plan.max_tokens))
+
+    with single_thread():
+        run = train_wang(model, corpus, config, on_round=on_round, device=device, seed=seed)
+    return CorpusRun(docs, pipeline, corpus, run, saved["stage1"])
+
+
+def continue_with(base: CorpusRun, plan: WangPlan, config: ContextConfig, evaluate, *,
+                  device: str | torch.device = "cpu", seed: int = 0) -> WangRun:
+    """Stage 2 again from ``base``'s stage-1 model with another ``config`` (the ``m`` study). Book: chapter 9."""
+    model = copy.deepcopy(base.stage1_model)
+    start = WangRun(model, config, stage1_losses=base.run.stage1_losses)
+    on_round = lambda r, m, p: evaluate(encoder_fn(m.encoder, base.pipeline, plan.max_tokens))  # noqa: E731
+    with single_thread():
+        return train_wang(model, base.corpus, config, on_round=on_round, start=start, device=device, seed=seed)
+
+
+def mlm_baseline(base: CorpusRun, plan: WangPlan, *, device: str | torch.device = "cpu", seed: int = 0):
+    """The shared-vocabulary MLM Transformer (same size, same sentences, no context); returns ``encode``.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    model = build_wang_model(len(base.pipeline.vocab), d_model=plan.d_model, n_layers=plan.n_layers,
+                             n_heads=plan.n_heads, max_len=plan.config.maxlen, seed=seed)
+    stoi = base.pipeline.vocab.stoi
+    with single_thread():
+        train_mlm(model.encoder, base.corpus.tokens, base.corpus.lengths, mask_id=stoi["<mask>"],
+                  special_ids=[stoi[t] for t in SPECIALS], epochs=plan.mlm_epochs, lr=plan.config.lr,
+                  device=device, seed=seed)
+    return encoder_fn(model.encoder, base.pipeline, plan.max_tokens)
+
+
+def averaged_vectors(docs: MonoDocs, pairs_of: Mapping[str, Sequence[tuple[str, str]]], *, dim: int = 32,
+                     how: str = "procrustes", muse_epoch: int = 20_000, seed: int = 0):
+    """The paper's "mean" rows: skip-gram vectors per language (on its training text), each non-English space
+    mapped onto English, a sentence = the mean of its words' mapped vectors. ``how="procrustes"``: Procrustes on
+    a dictionary (``pairs_of[lang]`` = (English word, word) pairs); ``how="muse"``: chapter 5's unsupervised
+    pipeline (adversarial game of ``muse_epoch`` samples x 3 epochs, then refinement; the dictionary only
+    scores, never trains). Returns ``(encode, {lang: dictionary pairs in both vocabularies})``. Book: chapter 9.
+    """
+    if how not in ("procrustes", "muse"):
+        raise ValueError(f"how must be 'procrustes' or 'muse', got {how!r}.")
+    tok = WordTokenizer()
+    with tempfile.TemporaryDirectory(prefix="xsent-wang-") as tmp:  # vectors of this run only: never the shared cache
+        spaces = {lang: sentences_space(lang, docs.of(lang), dim=dim, seed=seed, epochs=10, min_count=1,
+                                        sample=1e-3, cache_dir=tmp) for lang in docs.langs}
+    maps, used = {docs.langs[0]: np.eye(dim, dtype=np.float32)}, {}
+    en = spaces[docs.langs[0]]
+    for lang in docs.langs[1:]:
+        sp = spaces[lang]
+        rows = [(en.word2id[a], sp.word2id[b]) for a, b in pairs_of.get(lang, []) if a in en.word2id and b in sp.word2id]
+        used[lang] = len(rows)
+        if len(rows) < 2:
+            raise ValueError(f"only {len(rows)} dictionary pairs of {lang} are in both vocabularies.")
+        if how == "procrustes":
+            ia, ib = map(list, zip(*rows))
+            W = procrustes(sp.vectors[ib], en.vectors[ia])
+        else:
+            word_pairs = [(b, a) for a, b in pairs_of[lang]]
+            half = len(word_pairs) // 2
+            setting = make_setting(sp, en, word_pairs[:half], word_pairs[half:], dictionary="gold lexicon (scoring only)",
+                                   seed=seed)
+            config = AdversarialConfig(dis_hidden=256, epoch_size=muse_epoch, n_epochs=3,
+                                       most_frequent=min(len(sp), len(en)), criterion_words=min(len(sp), len(en)))
+            W = unsupervised_align(setting, config, n_restarts=1, seed=seed, max_rank=min(len(sp), len(en))).W
+        maps[lang] = np.asarray(W, np.float32).T  # procrustes convention: X W^T ~ Y
+    lookup = {}
+    for lang, sp in spaces.items():
+        mapped = sp.vectors @ maps[lang]
+        for w, i in sp.word2id.items():
+            lookup.setdefault(w, mapped[i])
+
+    def encode(texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), dim), np.float32)
+        for r, words in enumerate(tok.tokenize_batch(list(texts))):
+            vecs = [lookup[w] for w in words if w in lookup]
+            if vecs:
+                out[r] = np.mean(vecs, axis=0)
+        return out
+    return encode, used
+
+
+def world_setup(plan: WangPlan, seed: int) -> tuple[SyntheticWorld, MonoDocs, XNLIBenchmark]:
+    """The world, its monolingual documents and its XNLI-shaped benchmark. Book: chapter 9."""
+    world = SyntheticWorld(seed)
+    docs = world_documents(world, plan.world_langs, n_docs=plan.n_docs, n_sents=plan.n_sents)
+    n = plan.n_nli_test
+    bench = synthetic_xnli(world, plan.world_langs, plan.n_nli_train, n, n, 10, 10)
+    return world, docs, bench
+
+
+def leakage_table(docs: MonoDocs) -> list[dict[str, Any]]:
+    """Gold translation pairs with both sides in training, per language pair (must be 0). Book: chapter 9."""
+    return [{"corpus": docs.name, "pair": f"{a}-{b}", "gold pairs checked": len(p),
+             "dropped before training": docs.dropped.get(f"{a}-{b}", 0),
+             "leaked": parallel_leakage(docs, p, a, b)} for (a, b), p in docs.gold_pairs.items()]
+
+
+def help_setup(plan: WangPlan, seed: int, english_from: str | None = None) -> MonoDocs:
+    """The LibreOffice-help corpus of the plan (English from the Bible with ``english_from="bible"``). Book: ch. 9."""
+    return lohelp_documents(plan.help_langs, max_sentences=plan.help_sentences, n_gold=500, n_labelled=800,
+                            english_from=english_from, seed=seed)
+
+
+def m_configs(plan: WangPlan) -> list[ContextConfig]:
+    """Stage-2 configs of the ``m`` study: the default with ``m`` replaced (pairs per draw capped at ``m``).
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    return [replace(plan.config, m=m, pairs_per_draw=min(plan.config.pairs_per_draw, m), rounds=min(3, plan.config.rounds))
+            for m in plan.m_values]
+
+
+# ----------------------------------------------------------------------------------- tables and claims
+def non_english_mean(acc: Mapping[str, float | None]) -> float | None:
+    """The paper's "overall": mean of the non-English columns. Book: chapter 9."""
+    vals = [v for k, v in acc.items() if k != "en" and v is not None]
+    return float(np.mean(vals)) if vals else None
+
+
+def table_1_row(acc: Mapping[str, float]) -> dict[str, float | None]:
+    """Our per-language accuracies under the paper's columns (:data:`PAPER_COLUMN`) plus ``overall``. Book: ch. 9."""
+    return {PAPER_COLUMN.get(k, k): v for k, v in acc.items()} | {"overall": non_english_mean(acc)}
+
+
+def direction_mean(acc: Mapping[str, float], cross: bool = True) -> float | None:
+    """Mean accuracy over cross-lingual directions (``a != b``) of a classification result. Book: chapter 9."""
+    vals = [v for k, v in acc.items() if (k.split("-")[0] != k.split("-")[1]) == cross]
+    return float(np.mean(vals)) if vals else None
+
+
+def _mean_precision(result: Mapping[str, Any]) -> float | None:
+    vals = list(result.get("precision", {}).values())
+    return float(np.mean(vals)) if vals else None
+
+
+def claim_numbers(per_round_xnli: Sequence[Mapping[str, Any]], help_rounds: Sequence[Mapping[str, Any]],
+                  domain: Mapping[str, Any] | None, mean_row: Mapping[str, float] | None) -> dict[str, float | None]:
+    """The numbers the claims compare, from the run. Book: chapter 9."""
+    xo = [non_english_mean(r["xnli"]) for r in per_round_xnli]
+    ho = [direction_mean(r["cls"]) for r in help_rounds]
+    n3 = min(3, len(xo) - 1)
+    out = {"xnli overall, round 0": xo[0], f"xnli overall, round {n3}": xo[n3],
+           "xnli overall, best of rounds 1-3": max(xo[1:n3 + 1]) if n3 >= 1 else None,
+           "xnli overall, last round": xo[-1], "xnli gain after round 3": (xo[-1] - xo[n3]) if len(xo) > 4 else None,
+           "help cross-lingual, round 0": ho[0] if ho else None, "help cross-lingual, last round": ho[-1] if ho else None,
+           "mean (Procrustes) overall": non_english_mean(mean_row) if mean_row else None,
+           "precision round 0": float(np.mean(list(per_round_xnli[0]["precision"].values()))),
+           "precision last round": float(np.mean(list(per_round_xnli[-1]["precision"].values()))),
+           "help precision round 0": _mean_precision(help_rounds[0]) if help_rounds else None,
+           "help precision last round": _mean_precision(help_rounds[-1]) if help_rounds else None}
+    out["help cross-lingual, same domain"] = domain.get("same") if domain else None
+    out["help cross-lingual, Bible English"] = domain.get("mismatch") if domain else None
+    return out
+
+
+def _cells(table: str, row: str, cols: Sequence[str]) -> list[PaperCell]:
+    return [PaperCell("wang2019", table, row, c) for c in cols]
+
+
+def wang_claims(numbers: Mapping[str, float | None]) -> list[dict[str, Any]]:
+    """The paper's claims checked on ``numbers`` (:func:`claim_numbers`). Book: chapter 9."""
+    n3 = next((k for k in numbers if k.startswith("xnli overall, round ") and not k.endswith(" 0")), None)
+    claims = [
+        Claim("iteration improves cross-lingual transfer (XNLI overall, after vs before)", n3, ">",
+              "xnli overall, round 0", _cells("table_1", "Our Approach / -iteration", ("overall",)) +
+              _cells("table_1", "Our Approach / +iteration", ("overall",))),
+        Claim("iteration improves cross-lingual document classification", "help cross-lingual, last round", ">",
+              "help cross-lingual, round 0", _cells("table_2", "Our Approach / -iteration", ("en-es",)) +
+              _cells("table_2", "Our Approach / +iteration", ("en-es",))),
+        Claim("mined pairs get better with the rounds (precision on held-out gold, synthetic world)",
+              "precision last round", ">", "precision round 0", "not in the paper (no gold alignment there)"),
+        Claim("mined pairs get better with the rounds (precision on held-out gold, help pages)",
+              "help precision last round", ">", "help precision round 0", "not in the paper (no gold alignment there)"),
+        Claim("more than ~3 rounds plateau: rounds after 3 add less than 1 point", "xnli gain after round 3", "<", 1.0,
+              "Figure 3 (no numbers printed)"),
+        Claim("training corpora from mismatched domains cost accuracy", "help cross-lingual, Bible English", "<",
+              "help cross-lingual, same domain", "Figure 2: 'decreases about 6%'"),
+        Claim("the method beats averaged aligned word vectors", "xnli overall, last round", ">",
+              "mean (Procrustes) overall", _cells("table_1", "Unsupervised / mean", ("overall",))),
+    ]
+    return check_claims(claims, numbers)
+
+
+def run_summary(numbers: Mapping[str, float | None], per_round_xnli: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Sentences stating what the run produced (computed, so they cannot contradict it). Book: chapter 9."""
+    fmt = lambda v: "n/a" if v is None else f"{v:.1f}"  # noqa: E731
+    xo = [non_english_mean(r["xnli"]) for r in per_round_xnli]
+    best = int(np.argmax(xo))
+    lines = [f"XNLI overall (non-English mean) by round: {', '.join(fmt(v) for v in xo)}; best at round {best}.",
+             f"Mined-pair precision on held-out gold: {fmt(numbers['precision round 0'])} at round 0, "
+             f"{fmt(numbers['precision last round'])} at the last round (synthetic world); "
+             f"{fmt(numbers['help precision round 0'])} and {fmt(numbers['help precision last round'])} (help pages).",
+             f"Help-page classification across languages: {fmt(numbers['help cross-lingual, round 0'])} before the "
+             f"rounds, {fmt(numbers['help cross-lingual, last round'])} after."]
+    if numbers.get("mean (Procrustes) overall") is not None:
+        lines.append(f"Averaged word vectors aligned by Procrustes: {fmt(numbers['mean (Procrustes) overall'])} overall.")
+    if numbers.get("help cross-lingual, Bible English") is not None:
+        lines.append(f"English from the Bible instead of the help: {fmt(numbers['help cross-lingual, Bible English'])}"
+                     f" against {fmt(numbers['help cross-lingual, same domain'])} with both sides from the help.")
+    return lines
