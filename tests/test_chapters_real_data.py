@@ -22,6 +22,7 @@ CHAPTER_USES: dict[str, tuple[str, ...]] = {
     "04_probing": ("probing", "senteval", "bitext", "monolingual"),  # smoke trains no NLI encoder: snli unused
     "05_muse": ("fasttext-en", "fasttext-fr", "fasttext-de", "muse-en-fr", "muse-en-de", "bitext"),
     "06_xnli": ("xnli", "xnli-mt"),
+    "07_aldarmaki": ("bitext",),  # Europarl fr-en and de-en for the real-bitext curves
     "08_wieting": ("sts",),
 }
 

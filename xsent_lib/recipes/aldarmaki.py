@@ -699,10 +699,9 @@ def summary_lines(records: Sequence[Mapping[str, Any]], numbers: Mapping[str, fl
         means = {s: mean_at(records, s, n) for s in systems}
         means = {s: v for s, v in means.items() if v is not None}
         best = max(means, key=means.get)
-        out.append(f"{n:,} pairs: best average retrieval P@1 {means[best]:.1f} ({best}); joint SDAE/NMT "
-                   f"{means.get('joint SDAE/NMT', float('nan')):.1f}, SDAE transfer {means.get('SDAE transfer', float('nan')):.1f}, "
-                   f"InferSent transfer {means.get('InferSent transfer', float('nan')):.1f}, "
-                   f"InferSent mapping {means.get('InferSent mapping', float('nan')):.1f}.")
+        shown = [f"{s} {means[s]:.1f}" for s in ("joint SDAE/NMT", "SDAE transfer", "SDAE mapping",
+                                                  "InferSent transfer", "InferSent mapping") if s in means]
+        out.append(f"{n:,} pairs: best average retrieval P@1 {means[best]:.1f} ({best}); {', '.join(shown)}.")
     cross = numbers.get("crossover pairs")
     out.append(f"joint SDAE/NMT reaches SDAE transfer at {cross:,.0f} pairs." if cross is not None else
                f"no crossover: joint SDAE/NMT stays below SDAE transfer up to {sizes[-1]:,} pairs." if sizes else "")
