@@ -34,6 +34,7 @@ CHAPTER_USES: dict[str, tuple[str, ...]] = {
     "04_probing": ("probing", "senteval", "bitext", "monolingual"),  # smoke trains no NLI encoder: snli unused
     "05_muse": ("fasttext-en", "fasttext-fr", "fasttext-de", "muse-en-fr", "muse-en-de", "bitext"),
     "06_xnli": ("xnli", "xnli-mt"),
+    "07_aldarmaki": ("bitext",),
     "08_wieting": ("sts", "bucc"),
     "10_xlm": ("xnli", "xnli-mt"),
 }

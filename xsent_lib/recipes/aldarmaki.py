@@ -14,6 +14,7 @@ Book: chapter 7 (Joint vs transfer vs mapping).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -40,7 +41,7 @@ from xsent_lib.eval.alignment_curves import (
 )
 from xsent_lib.eval.transfer import pair_features
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
-from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, Vocab, WordTokenizer
+from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
 from xsent_lib.train.alignment import target_encoder
 from xsent_lib.train.joint import JointConfig, LanguageEncoders, decoder_vocab, joint_nli, joint_sdae, train_sdae
 from xsent_lib.train.transfer import StudentConfig, contrastive_encoder, pca_targets, regress_encoder
@@ -698,10 +699,9 @@ def summary_lines(records: Sequence[Mapping[str, Any]], numbers: Mapping[str, fl
         means = {s: mean_at(records, s, n) for s in systems}
         means = {s: v for s, v in means.items() if v is not None}
         best = max(means, key=means.get)
-        out.append(f"{n:,} pairs: best average retrieval P@1 {means[best]:.1f} ({best}); joint SDAE/NMT "
-                   f"{means.get('joint SDAE/NMT', float('nan')):.1f}, SDAE transfer {means.get('SDAE transfer', float('nan')):.1f}, "
-                   f"InferSent transfer {means.get('InferSent transfer', float('nan')):.1f}, "
-                   f"InferSent mapping {means.get('InferSent mapping', float('nan')):.1f}.")
+        shown = [f"{s} {means[s]:.1f}" for s in ("joint SDAE/NMT", "SDAE transfer", "SDAE mapping",
+                                                  "InferSent transfer", "InferSent mapping") if s in means]
+        out.append(f"{n:,} pairs: best average retrieval P@1 {means[best]:.1f} ({best}); {', '.join(shown)}.")
     cross = numbers.get("crossover pairs")
     out.append(f"joint SDAE/NMT reaches SDAE transfer at {cross:,.0f} pairs." if cross is not None else
                f"no crossover: joint SDAE/NMT stays below SDAE transfer up to {sizes[-1]:,} pairs." if sizes else "")
@@ -718,3 +718,405 @@ def summary_lines(records: Sequence[Mapping[str, Any]], numbers: Mapping[str, fl
     return [line for line in out if line]
 
 
+
+
+# ------------------------------------------------------------------------------------------------ real bitext
+#: the real bitexts of the real-bitext curves: target language -> the data cache's name (English on the left)
+REAL_CURVE_BITEXTS: dict[str, str] = {"fr": "nlp-en-fr", "de": "nlp-en-de"}
+#: the real-bitext systems, named as on the synthetic curves so the same styles and claims apply
+REAL_SYSTEMS: tuple[str, ...] = ("joint SDAE/NMT", "SDAE transfer", "SDAE mapping", "InfoNCE (shared BiLSTM)",
+                                 "distillation")
+
+
+@dataclass(frozen=True)
+class RealPlan:
+    """Sizes of the real-bitext curves of one profile: the target ``languages`` (each paired with English), the
+    curve's bitext ``sizes`` (``None``: doubling from 1k to the most the bitext allows), ``seeds``, the held-out
+    test pairs per language, the monolingual sentences for the SDAEs (``n_mono``: the English pivot and the
+    target encoders that mapping aligns; ``n_mono_joint``: the English auto-encoding share of joint SDAE/NMT),
+    ``max_pairs`` read per bitext (``None``: all), sentence truncation, vocabulary caps, model sizes and the
+    optimisation of the SDAEs, the joint runs and the students; ``teacher`` for distillation (``None``: none).
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+
+    languages: tuple[str, ...]
+    sizes: tuple[int, ...] | None
+    seeds: tuple[int, ...]
+    n_test: int
+    n_mono: int
+    n_mono_joint: int
+    max_pairs: int | None
+    max_len: int
+    vocab_size: int
+    width: int
+    word_dim: int
+    decoder_dim: int
+    pivot: JointConfig
+    joint: JointConfig
+    student: StudentConfig
+    teacher: str | None
+
+    def __post_init__(self) -> None:
+        if not self.languages or "en" in self.languages:
+            raise ValueError(f"languages are the targets paired with English (not 'en'), got {self.languages}.")
+        if self.sizes is not None and (not self.sizes or list(self.sizes) != sorted(set(self.sizes)) or self.sizes[0] < 2):
+            raise ValueError(f"sizes must be increasing pair counts >= 2 (or None), got {self.sizes}.")
+        if self.n_test < 2 or self.n_mono < 2 or self.n_mono_joint < 1 or self.max_len < 2 or self.vocab_size < 10:
+            raise ValueError("need n_test, n_mono >= 2, n_mono_joint >= 1, max_len >= 2 and vocab_size >= 10.")
+
+    def summary(self) -> dict[str, Any]:
+        """The plan as plain values, for metrics.json. Book: chapter 7 (Joint vs transfer vs mapping: real bitext)."""
+        return asdict(self)
+
+    def curve_sizes(self, available: int) -> list[int]:
+        """The sizes this plan runs when ``available`` training pairs exist: ``sizes`` up to ``available``, or
+        (``sizes=None``) 1k doubling while it fits. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+        """
+        if available < 2:
+            raise ValueError(f"need at least 2 training pairs for a curve, the bitext leaves {available}.")
+        if self.sizes is not None:
+            fits = [n for n in self.sizes if n <= available]
+            return fits or [available]
+        out, n = [], 1000
+        while n <= available:
+            out.append(n)
+            n *= 2
+        return out or [available]
+
+
+REAL_SMOKE = RealPlan(("fr", "de"), (100, 200), (0, 1, 2), 60, 150, 50, 400, 12, 600, 8, 16, 16,
+                      JointConfig(lr=3e-3, batch_size=32, epochs=1, min_steps=3, max_steps=6),
+                      JointConfig(lr=3e-3, batch_size=32, epochs=1, min_steps=3, max_steps=6),
+                      StudentConfig(lr=3e-3, batch_size=32, epochs=1, min_steps=3, max_steps=6), None)
+# book: three sizes, three seeds, tiny models and few steps: the whole real-bitext run costs about a minute of CPU
+REAL_BOOK = RealPlan(("fr", "de"), (1000, 2000, 4000), (0, 1, 2), 300, 1000, 300, 5300, 16, 3000, 16, 32, 32,
+                     JointConfig(lr=3e-3, batch_size=64, epochs=1, min_steps=10, max_steps=16),
+                     JointConfig(lr=3e-3, batch_size=64, epochs=0.25, min_steps=8, max_steps=24),
+                     StudentConfig(lr=3e-3, batch_size=64, epochs=0.5, min_steps=8, max_steps=24), "USE")
+REAL_FULL = RealPlan(("fr", "de"), None, (0, 1, 2), 2000, 20_000, 20_000, None, 30, 30_000, 256, 64, 512,
+                     JointConfig(batch_size=128, epochs=5, max_steps=20_000),
+                     JointConfig(batch_size=128, epochs=5, max_steps=50_000),
+                     StudentConfig(batch_size=128, epochs=5, max_steps=50_000), "USE")
+
+
+@dataclass
+class RealBitextData:
+    """Real bitext per target language: ``train[lang] = (english, lang)`` (the curve uses prefixes; its first
+    ``n_mono`` sentences of each side, unpaired, also train the monolingual SDAEs), ``test[lang]`` the held-out
+    pairs (the last ones read, distinct on both sides), and ``source[lang]`` where they came from.
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+
+    languages: list[str]
+    train: dict[str, tuple[list[str], list[str]]]
+    test: dict[str, tuple[list[str], list[str]]]
+    source: dict[str, str]
+
+    def sizes(self) -> list[dict[str, Any]]:
+        """One row per language pair: source, training and test pairs. Book: chapter 7 (real bitext)."""
+        return [{"pair": f"en-{lang}", "source": self.source[lang], "training pairs": len(self.train[lang][0]),
+                 "test pairs": len(self.test[lang][0])} for lang in self.languages]
+
+
+def prepare_text(sentences: Sequence[str], max_len: int) -> list[str]:
+    """Real sentences as the small models read them: lower-cased word tokens (:class:`WordTokenizer`), at most
+    ``max_len`` of them, joined by spaces (so the decoder's whitespace vocabulary sees the same tokens).
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    if max_len < 1:
+        raise ValueError(f"max_len must be >= 1, got {max_len}.")
+    tok = WordTokenizer()
+    return [" ".join(tok.tokenize(s)[:max_len]) for s in sentences]
+
+
+def split_bitext(english: Sequence[str], other: Sequence[str], n_test: int) -> tuple[tuple[list[str], list[str]],
+                                                                                     tuple[list[str], list[str]]]:
+    """``(train, test)`` from aligned sentences: pairs with an empty side are dropped, a pair repeating an earlier
+    English or target sentence too (retrieval needs one answer per query); the last ``n_test`` pairs are the
+    test set, all before them the training pool (no test sentence occurs in it).
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    if len(english) != len(other):
+        raise ValueError(f"the two sides are not aligned: {len(english)} English and {len(other)} target sentences.")
+    seen_e, seen_o, pairs = set(), set(), []
+    for a, b in zip(english, other):
+        if a and b and a not in seen_e and b not in seen_o:
+            seen_e.add(a), seen_o.add(b), pairs.append((a, b))
+    if len(pairs) < n_test + 2:
+        raise ValueError(f"{len(pairs)} distinct pairs are too few for {n_test} test pairs and a training pool of 2; "
+                         "read more pairs or lower n_test.")
+    cut = len(pairs) - n_test
+    train, test = pairs[:cut], pairs[cut:]
+    return ([a for a, _ in train], [b for _, b in train]), ([a for a, _ in test], [b for _, b in test])
+
+
+def europarl_prefix(data_dir: str | Path, lang: str) -> Path:
+    """Where the Europarl v7 ``lang``-English files sit in a data_dir: ``bitext/europarl-v7.<lang>-en`` (+ ``.en``,
+    ``.<lang>``). Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    return Path(data_dir) / "bitext" / f"europarl-v7.{lang}-en"
+
+
+def load_real_bitext(plan: RealPlan, data_dir: str | Path | None = None, max_pairs: int | None = None,
+                     on_fallback: Callable[[str, str], None] | None = None) -> RealBitextData:
+    """The real-bitext curves' data: for each target language, Europarl v7 from ``data_dir``
+    (:func:`europarl_prefix`) when its two files are there, else the data cache's nlp-corpus bitext
+    (:data:`REAL_CURVE_BITEXTS`); at most ``max_pairs`` pairs read (``None``: ``plan.max_pairs``), prepared by
+    :func:`prepare_text` and split by :func:`split_bitext`. ``on_fallback(lang, reason)`` hears when Europarl was
+    there but unusable. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    from xsent_lib.data.corpora import load_bitext as load_cached
+    from xsent_lib.data.formats import load_moses_bitext
+
+    limit = plan.max_pairs if max_pairs is None else max_pairs
+    train, test, source = {}, {}, {}
+    for lang in plan.languages:
+        prefix = europarl_prefix(data_dir, lang) if data_dir is not None else None
+        en = other = None
+        if prefix is not None and Path(f"{prefix}.en").is_file() and Path(f"{prefix}.{lang}").is_file():
+            try:
+                bi = load_moses_bitext(prefix, "en", lang, limit)
+                en, other = prepare_text(bi.source, plan.max_len), prepare_text(bi.target, plan.max_len)
+                train[lang], test[lang] = split_bitext(en, other, plan.n_test)
+                source[lang] = f"Europarl v7 {lang}-en from data_dir ({len(bi)} pairs read)"
+                continue
+            except ValueError as err:
+                if on_fallback is not None:
+                    on_fallback(lang, str(err))
+        if lang not in REAL_CURVE_BITEXTS:
+            raise ValueError(f"no cached bitext for {lang!r} (have {sorted(REAL_CURVE_BITEXTS)}) and none in data_dir.")
+        name = REAL_CURVE_BITEXTS[lang]
+        src, tgt = load_cached(name, max_pairs=limit)
+        train[lang], test[lang] = split_bitext(prepare_text(src, plan.max_len), prepare_text(tgt, plan.max_len),
+                                               plan.n_test)
+        source[lang] = f"{name} from the data cache ({len(src)} pairs read)"
+    return RealBitextData(list(plan.languages), train, test, source)
+
+
+def _real_pipeline(texts: Sequence[str], plan: RealPlan) -> TextPipeline:
+    return TextPipeline.fit(list(texts), WordTokenizer(), max_size=plan.vocab_size, bos=BOS_TOKEN, eos=EOS_TOKEN)
+
+
+def _real_encoder(pipeline: TextPipeline, plan: RealPlan, seed: int) -> SentenceEncoder:
+    seed_everything(seed)
+    weights = np.random.default_rng([seed, len(pipeline.vocab)]).normal(0, 0.1, (len(pipeline.vocab), plan.word_dim))
+    weights[0] = 0.0
+    return build_encoder("bilstm-max", len(pipeline.vocab), word_dim=plan.word_dim, embeddings=weights.astype(np.float32),
+                         freeze_embeddings=False, pipeline=pipeline, hidden_dim=plan.width)
+
+
+def _real_decoder(texts: Sequence[str], plan: RealPlan, seed: int) -> tuple[Vocab, LSTMDecoder]:
+    specials = (PAD_TOKEN, UNK_TOKEN, BOS_TOKEN, EOS_TOKEN)
+    vocab = Vocab.build([t.split() for t in texts], max_size=plan.vocab_size, specials=specials)
+    seed_everything(seed + 1)
+    return vocab, LSTMDecoder(len(vocab), 2 * plan.width, bos_id=vocab.stoi[BOS_TOKEN], eos_id=vocab.stoi[EOS_TOKEN],
+                              embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim, n_layers=1)
+
+
+def real_retrieval(encoders: Mapping[str, Callable[[list[str]], np.ndarray]], data: RealBitextData) -> dict[str, Any]:
+    """Translation retrieval P@1 in both directions of every English-target pair, each on its own held-out test
+    pairs (the bitexts need not share their English side), and the average. Book: chapter 7 (real bitext).
+    """
+    out: dict[str, float] = {}
+    for lang in data.languages:
+        en, other = data.test[lang]
+        out.update(retrieval_directions({"en": encoders["en"](en), lang: encoders[lang](other)}))
+    return {"retrieval": out, "retrieval_avg": mean_over(out)}
+
+
+def real_teacher_vectors(teacher: Callable[[list[str]], np.ndarray], data: RealBitextData,
+                         n: int | None = None) -> dict[str, np.ndarray]:
+    """The teacher's vectors of the English side of each bitext's first ``n`` training pairs (all by default),
+    each distinct sentence encoded once (the cached bitexts share their English side); computed once for every
+    seed of distillation. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    sides = {lang: data.train[lang][0][:n] for lang in data.languages}
+    unique = list(dict.fromkeys(s for side in sides.values() for s in side))
+    if not unique:
+        raise ValueError("no English training sentence to encode; load the bitext first.")
+    vecs = np.asarray(teacher(unique), np.float32)
+    row = {s: i for i, s in enumerate(unique)}
+    return {lang: vecs[[row[s] for s in side]] for lang, side in sides.items()}
+
+
+def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
+                  teacher_vectors: Mapping[str, np.ndarray] | None = None, device: str | torch.device = "cpu",
+                  log: Callable[[str], None] = print) -> list[dict[str, Any]]:
+    """The real-bitext curve records of one seed: an English SDAE pivot (on the English side of the first
+    bitext's training pool, unpaired), target SDAEs for mapping (each on its own side, unpaired), and at every
+    curve size joint SDAE/NMT, SDAE transfer (L1 onto the pivot), SDAE mapping, InfoNCE and, with
+    ``teacher_vectors`` (:func:`real_teacher_vectors`), distillation; every system scored by :func:`real_retrieval`. Records as in :func:`run_seed`.
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    langs = data.languages
+    available = min(len(data.train[lang][0]) for lang in langs)
+    sizes = plan.curve_sizes(available)
+    en_mono = data.train[langs[0]][0][:plan.n_mono]
+    en_texts = [s for lang in langs for s in (*data.train[lang][0][:max(sizes)], *data.test[lang][0])]
+    pipes = {"en": _real_pipeline(en_texts, plan)}
+    for lang in langs:
+        pipes[lang] = _real_pipeline([*data.train[lang][1][:max(sizes)], *data.test[lang][1]], plan)
+    shared = _real_pipeline([s for p in ("en", *langs) for s in (en_texts if p == "en" else
+                            [*data.train[p][1][:max(sizes)], *data.test[p][1]])], replace(plan, vocab_size=2 * plan.vocab_size))
+    fn = lambda e: _encode_fn(e, device)  # noqa: E731
+    records: list[dict[str, Any]] = []
+    with single_thread(True), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RankDeficientMapWarning)
+        en_vocab, dec = _real_decoder(en_mono, plan, seed)
+        pivot = train_sdae(_real_encoder(pipes["en"], plan, seed), dec, en_vocab, en_mono, plan.pivot, device=device,
+                           seed=seed).encoders["en"]
+        mono = {}
+        for lang in langs:
+            text = data.train[lang][1][:plan.n_mono]
+            vocab, d = _real_decoder(text, plan, seed)
+            mono[lang] = train_sdae(_real_encoder(pipes[lang], plan, seed), d, vocab, text, plan.pivot, device=device,
+                                    seed=seed).encoders["en"]
+        teacher_en = teacher_vectors
+        if teacher_en is not None and any(len(teacher_en[lang]) < max(sizes) for lang in langs):
+            raise ValueError(f"teacher_vectors must cover the first {max(sizes)} English sentences of every bitext.")
+        for n in sizes:
+            par = {lang: (data.train[lang][0][:n], data.train[lang][1][:n]) for lang in langs}
+            t0 = time.perf_counter()
+            enc = LanguageEncoders({p: _real_encoder(pipes[p], plan, seed) for p in ("en", *langs)})
+            jvocab, jdec = _real_decoder([*en_mono, *(s for lang in langs for s in par[lang][0])], plan, seed)
+            jrun = joint_sdae(enc, jdec, jvocab, en_mono[:plan.n_mono_joint], par, plan.joint, device=device, seed=seed)
+            records.append(_record("joint SDAE/NMT", "SDAE", n, seed,
+                                   real_retrieval({p: fn(jrun.encoders[p]) for p in ("en", *langs)}, data),
+                                   time.perf_counter() - t0))
+            t0 = time.perf_counter()
+            students = {}
+            for lang in langs:
+                x = pivot.encode(par[lang][0], batch_size=256, device=device)
+                student = target_encoder(pivot, pipes[lang], _real_encoder(pipes[lang], plan, seed).embedding.weight
+                                         .detach().numpy(), fine_tune=True)
+                students[lang] = regress_encoder(student, par[lang][1], x, plan.student, device=device, seed=seed).encoder
+            records.append(_record("SDAE transfer", "SDAE", n, seed,
+                                   real_retrieval({"en": fn(pivot), **{k: fn(v) for k, v in students.items()}}, data),
+                                   time.perf_counter() - t0))
+            t0 = time.perf_counter()
+            maps = {lang: SentenceMapping().fit(mono[lang].encode(par[lang][1], batch_size=256, device=device),
+                                                pivot.encode(par[lang][0], batch_size=256, device=device))
+                    for lang in langs}
+            fit_s = time.perf_counter() - t0
+            mapped: dict[str, Callable] = {"en": lambda s: np.asarray(pivot.encode(list(s), batch_size=256, device=device))}
+            for lang in langs:
+                mapped[lang] = (lambda e, m: lambda s: m.transform(e.encode(list(s), batch_size=256, device=device)))(
+                    mono[lang], maps[lang])
+            # every map's English side is the same pivot; the retrieval compares mapped target vectors with the
+            # pivot's vectors after that map's own centring of the English side
+            mapped_scores: dict[str, float] = {}
+            for lang in langs:
+                en, other = data.test[lang]
+                mapped_scores.update(retrieval_directions({"en": maps[lang].transform_target(mapped["en"](en)),
+                                                           lang: mapped[lang](other)}))
+            records.append(_record("SDAE mapping", "SDAE", n, seed, {"retrieval": mapped_scores,
+                                                                    "retrieval_avg": mean_over(mapped_scores)}, fit_s))
+            t0 = time.perf_counter()
+            a_side = [s for lang in langs for s in par[lang][0]]
+            b_side = [s for lang in langs for s in par[lang][1]]
+            nce = contrastive_encoder(_real_encoder(shared, plan, seed), (a_side, b_side), plan.student, device=device,
+                                      seed=seed).encoder
+            records.append(_record("InfoNCE (shared BiLSTM)", "beyond", n, seed,
+                                   real_retrieval({p: fn(nce) for p in ("en", *langs)}, data), time.perf_counter() - t0))
+            if teacher_en is not None:
+                t0 = time.perf_counter()
+                texts, goal = [], []
+                for lang in langs:
+                    tv = pca_targets(teacher_en[lang][:n], 2 * plan.width)
+                    texts += [*par[lang][0], *par[lang][1]]
+                    goal += [tv, tv]
+                dist = regress_encoder(_real_encoder(shared, plan, seed), texts, np.vstack(goal),
+                                       replace(plan.student, loss="cosine"), device=device, seed=seed).encoder
+                records.append(_record("distillation", "beyond", n, seed,
+                                       real_retrieval({p: fn(dist) for p in ("en", *langs)}, data),
+                                       time.perf_counter() - t0))
+            log(f"real bitext, seed {seed}: {n:>6,} pairs done")
+    return records
+
+
+def real_teacher_record(teacher: Callable[[list[str]], np.ndarray], name: str, data: RealBitextData) -> dict[str, Any]:
+    """The shipped teacher itself on the real test pairs: the ceiling line of the real-bitext curves.
+
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    t0 = time.perf_counter()
+    scores = real_retrieval({p: teacher for p in ("en", *data.languages)}, data)
+    return _record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
+
+
+def real_stop_note(plan: RealPlan, records: Sequence[Mapping[str, Any]], data: RealBitextData) -> str:
+    """What the real-bitext curves cover, for their figures: sizes, seeds, the models' reduced scale.
+
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    if not sizes:
+        raise ValueError("no record has a bitext size; run run_real_seed first.")
+    steps = f"at most {plan.student.max_steps} student / {plan.joint.max_steps} joint / {plan.pivot.max_steps} SDAE steps"
+    return (f"real bitext ({'; '.join(data.source.values())}); pairs doubling from {sizes[0]:,} to {sizes[-1]:,}; "
+            f"{len({r['seed'] for r in records if r['n'] is not None})} seeds, band = min to max; shrunk models: "
+            f"{2 * plan.width}-d BiLSTM, {plan.max_len} tokens, {plan.vocab_size:,} words, {steps}; "
+            f"test: {plan.n_test} held-out pairs per language")
+
+
+def real_claim_numbers(records: Sequence[Mapping[str, Any]], n_test: int | None = None) -> dict[str, float | None]:
+    """The numbers of the real-bitext claims (means over seeds of retrieval P@1, four directions): SDAE transfer,
+    mapping and joint SDAE/NMT at the fewest and the most pairs, their gaps and the crossover size, the best
+    trained system at the most pairs and five times chance (``100 / n_test``; ``None`` without ``n_test``);
+    ``None`` where the run cannot say (e.g. one size only). Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    if n_test is not None and n_test < 1:
+        raise ValueError(f"n_test must be the number of test pairs (>= 1), got {n_test}.")
+    five_chance = None if n_test is None else 500.0 / n_test
+    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    if not sizes:
+        return {k: None for k in ("best of SDAE transfer/mapping at fewest pairs", "joint SDAE/NMT at fewest pairs",
+                                  "gap joint - transfer at fewest pairs", "gap joint - transfer at most pairs",
+                                  "joint >= transfer somewhere (1 = yes)", "crossover pairs",
+                                  "SDAE mapping / transfer at most pairs", "InfoNCE at most pairs",
+                                  "SDAE transfer at most pairs", "best trained system at most pairs")} | {
+            "5 x chance P@1": five_chance}
+    lo, hi = sizes[0], sizes[-1]
+    at = lambda s, n: mean_at([r for r in records if r["n"] is not None], s, n)  # noqa: E731
+    gap = lambda n: None if at("joint SDAE/NMT", n) is None or at("SDAE transfer", n) is None else (  # noqa: E731
+        at("joint SDAE/NMT", n) - at("SDAE transfer", n))
+    crossover = next((n for n in sizes if gap(n) is not None and gap(n) >= 0), None)
+    best_small = [v for v in (at("SDAE transfer", lo), at("SDAE mapping", lo)) if v is not None]
+    tr_hi, map_hi = at("SDAE transfer", hi), at("SDAE mapping", hi)
+    return {
+        "best of SDAE transfer/mapping at fewest pairs": max(best_small) if best_small else None,
+        "joint SDAE/NMT at fewest pairs": at("joint SDAE/NMT", lo),
+        "gap joint - transfer at fewest pairs": gap(lo),
+        "gap joint - transfer at most pairs": gap(hi) if len(sizes) > 1 else None,
+        "joint >= transfer somewhere (1 = yes)": None if len(sizes) < 2 else float(crossover is not None),
+        "crossover pairs": None if crossover is None else float(crossover),
+        "SDAE mapping / transfer at most pairs": (map_hi / tr_hi) if tr_hi and map_hi is not None else None,
+        "InfoNCE at most pairs": at("InfoNCE (shared BiLSTM)", hi),
+        "SDAE transfer at most pairs": tr_hi,
+        "best trained system at most pairs": max([v for s in REAL_SYSTEMS if (v := at(s, hi)) is not None], default=None),
+        "5 x chance P@1": five_chance,
+    }
+
+
+def real_claims(numbers: Mapping[str, float | None]) -> list[dict[str, Any]]:
+    """The crossover and transfer-beats-joint claims on real bitext (:func:`real_claim_numbers`); a claim whose
+    numbers the run cannot give is "not testable". Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    claims = [
+        Claim("real bitext: the best trained system retrieves at least five times better than chance",
+              "best trained system at most pairs", ">", "5 x chance P@1", "the paper's models are far above chance",
+              note="a precondition: below it the comparisons below compare noise"),
+        Claim("real bitext: with little parallel data, transfer or mapping beats joint training (SDAE family)",
+              "best of SDAE transfer/mapping at fewest pairs", ">", "joint SDAE/NMT at fewest pairs",
+              "Fig. 5/7 (prose): joint SDAE/NMT poor below ~100k pairs"),
+        Claim("real bitext: the joint-minus-transfer gap narrows as the bitext grows",
+              "gap joint - transfer at most pairs", ">", "gap joint - transfer at fewest pairs",
+              "Fig. 7 (prose): joint SDAE/NMT overtakes transfer at ~100k-500k pairs", note="needs two sizes or more"),
+        Claim("real bitext: joint training overtakes transfer within our range of sizes (crossover found)",
+              "joint >= transfer somewhere (1 = yes)", "==", 1.0,
+              "crossover near 100k-500k pairs in the paper", note="0 = no crossover up to the largest size run"),
+        Claim("real bitext: mapping reaches at least 80% of transfer's retrieval P@1 at the largest size",
+              "SDAE mapping / transfer at most pairs", ">=", 0.8,
+              "Fig. 5 (prose): transfer second, mapping below it", note="80% is our threshold; the paper gives no number"),
+    ]
+    return check_claims(claims, dict(numbers))
