@@ -35,6 +35,7 @@ CHAPTER_USES: dict[str, tuple[str, ...]] = {
     "05_muse": ("fasttext-en", "fasttext-fr", "fasttext-de", "muse-en-fr", "muse-en-de", "bitext"),
     "06_xnli": ("xnli", "xnli-mt"),
     "08_wieting": ("sts", "bucc"),
+    "09_wang": ("monolingual", "bitext", "xnli", "xnli-mt"),
     "10_xlm": ("xnli", "xnli-mt"),
 }
 
