@@ -36,6 +36,7 @@ CHAPTER_USES: dict[str, tuple[str, ...]] = {
     "06_xnli": ("xnli", "xnli-mt"),
     "07_aldarmaki": ("bitext",),
     "08_wieting": ("sts", "bucc"),
+    "09_wang": ("monolingual", "bitext", "xnli", "xnli-mt"),
     "10_xlm": ("xnli", "xnli-mt"),
 }
 

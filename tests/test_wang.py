@@ -124,3 +124,67 @@ def test_recipe_smoke_path_on_world():
     assert [r["round"] for r in run.run.per_round] == list(range(plan.config.rounds + 1))
     assert set(run.run.per_round[0]["xnli"]) == set(plan.world_langs)
     assert all(0.0 <= v <= 100.0 for r in run.run.per_round for v in r["precision"].values())
+
+
+# ----------------------------------------------------------------------------------- real data from data_dir
+def _write(path, lines):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+
+
+def test_read_documents_splits_at_blank_lines_or_in_runs(tmp_path):
+    from xsent_lib.data.monodocs import read_documents
+
+    _write(tmp_path / "a.txt", ["s1 .", "s2 .", "", "", "s3 .", "s4 .", "s5 .", ""])
+    docs, blank = read_documents(tmp_path / "a.txt")
+    assert blank and docs == [["s1 .", "s2 ."], ["s3 .", "s4 .", "s5 ."]]
+    assert read_documents(tmp_path / "a.txt", max_sentences=3)[0] == [["s1 .", "s2 ."], ["s3 ."]]
+    _write(tmp_path / "b.txt", [f"t{i} ." for i in range(7)])
+    docs, blank = read_documents(tmp_path / "b.txt", doc_len=3)
+    assert not blank and [len(d) for d in docs] == [3, 3, 1] and docs[1][0] == "t3 ."
+    _write(tmp_path / "empty.txt", ["", ""])
+    with pytest.raises(ValueError, match="no sentence"):
+        read_documents(tmp_path / "empty.txt")
+    with pytest.raises(FileNotFoundError):
+        read_documents(tmp_path / "missing.txt")
+
+
+def test_text_documents_drops_leaks_and_holds_out_gold(tmp_path):
+    from xsent_lib.data.monodocs import text_documents
+
+    _write(tmp_path / "monolingual" / "en.txt", ["the cat sat .", "a dog ran .", "", "it rained ."])
+    _write(tmp_path / "monolingual" / "fr.txt", ["le chat .", "un chien .", "", "il pleut .", "bonjour ."])
+    # bitext: (the cat sat . / le chat .) would leak; (hello . / bonjour .) only one side in training; rest held out
+    en = ["the cat sat .", "hello .", "good night .", "see you ."]
+    fr = ["le chat .", "bonjour .", "bonne nuit .", "a bientot ."]
+    docs = text_documents(tmp_path, ["en", "fr"], bitext={"fr": (en, fr)})
+    assert docs.langs == ("en", "fr") and docs.dropped == {"en-fr": 1}
+    assert "le chat ." not in docs.of("fr") and "bonjour ." in docs.of("fr")
+    assert parallel_leakage(docs, docs.gold_pairs[("en", "fr")], "en", "fr") == 0
+    assert docs.gold[("en", "fr")] == (["good night .", "see you ."], ["bonne nuit .", "a bientot ."])
+    assert [s["documents"] for s in docs.sizes()] == [2, 2]
+    with pytest.raises(ValueError, match="start with 'en'"):
+        text_documents(tmp_path, ["fr", "en"])
+    with pytest.raises(ValueError, match="line-aligned"):
+        text_documents(tmp_path, ["en", "fr"], bitext={"fr": (en, fr[:2])})
+
+
+def test_recipe_reads_the_fixture_data_dir(tmp_path):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    import make_fixture_data
+
+    root = make_fixture_data.build(tmp_path / "data")
+    docs, read = rec.real_documents(root, rec.SMOKE, max_sentences=120, max_bitext=200)
+    assert docs.langs == ("en", "fr") and read == ["europarl-v7.fr-en"]
+    assert all(s["sentences"] <= 120 for s in docs.sizes()) and docs.gold[("en", "fr")][0]
+    assert all(r["leaked"] == 0 for r in rec.leakage_table(docs))
+    bench = rec.real_xnli_bench(root, docs.langs, max_train=100, max_eval=50)
+    assert bench.languages == ["en", "fr"] and len(bench.train) == 100 and len(bench.test["fr"]) == 50
+    with pytest.raises(ValueError, match="none of the languages"):
+        rec.real_xnli_bench(root, ["en", "ru"], max_train=10, max_eval=10)
+    (root / "monolingual" / "fr.txt").unlink()
+    with pytest.raises(FileNotFoundError, match="one other"):
+        rec.real_documents(root, rec.SMOKE, max_sentences=10)

@@ -2,12 +2,12 @@
 
 The files have the names, folders and formats of the released data (SNLI / MultiNLI jsonl, SentEval's
 ``downstream/`` and ``probing/`` folders, MUSE dictionaries in both directions, fastText ``wiki.<lang>.vec`` and
-``glove.840B.300d.txt`` vectors, XNLI / XNLI-MT tsv, BUCC 2018, Moses bitext, monolingual text); their
-*contents* are synthetic (sentences of the book's synthetic world, chapter 1; the foreign languages are its
-invented languages written under the real codes; vectors are seeded random, the foreign ones a rotation of the
-English ones plus noise, so an aligner has something to find). BUCC is copied from the hand-written fixture
-``tests/fixtures/formats/bucc2018``. Nothing here is a measurement
-of anything: it exercises code paths. Deterministic: the same ``seed`` writes byte-identical files.
+``glove.840B.300d.txt`` vectors, XNLI / XNLI-MT tsv, BUCC 2018, Moses bitext, monolingual text: ``en.txt`` one
+stream, ``fr.txt`` documents separated by blank lines); their *contents* are synthetic (sentences of the book's
+synthetic world, chapter 1; the foreign languages are its invented languages written under the real codes; vectors
+are seeded random, the foreign ones a rotation of the English ones plus noise, so an aligner has something to
+find). BUCC is copied from the hand-written fixture ``tests/fixtures/formats/bucc2018``. Nothing here is a
+measurement of anything: it exercises code paths. Deterministic: the same ``seed`` writes byte-identical files.
 
 Usage: ``python tools/make_fixture_data.py OUT [--seed 11]`` (``make fixture-data`` writes ``_build/fixture_data``).
 """
@@ -200,6 +200,9 @@ def build(out: Path, seed: int = 11) -> Path:
                     words.setdefault(tok.lower(), None)
     english = [w for w in words if w.isascii()][:6000]
     _vectors(out, world, english, rng)
+    # a second language's own documents (blank line between documents), written last so that no other file changes
+    docs = world.documents(40, 8, lang=LANGS["fr"], split="train", parallel=False).documents
+    _write(out / "monolingual" / "fr.txt", [line for d in docs for line in (*d, "")][:-1])
     (out / "README.md").write_text(__doc__.split("\n\nUsage")[0] + "\n")
     return out
 

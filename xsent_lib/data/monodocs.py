@@ -12,6 +12,10 @@ Sources:
   are split between the languages the same way.
 * **The synthetic world** (:func:`world_documents`): each language renders its *own* documents (independent
   forms, ``parallel=False``); held-out gold is a separate split rendered in parallel.
+* **Your own text** (:func:`text_documents`): ``data_dir/monolingual/<lang>.txt``, one sentence a line in
+  document order, documents separated by blank lines (a file without blank lines is cut into runs of
+  ``doc_len`` lines); optional held-out gold from a line-aligned bitext (e.g. Europarl), which also serves the
+  leakage check.
 * **A planted toy** (:func:`planted_toy`): two languages that are exact relabelings of one topic model, sharing
   a few anchor words, for unit tests.
 
@@ -24,12 +28,14 @@ Book: chapter 9 (Multilingual embeddings from monolingual text).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from xsent_lib.data.corpora.bitext import load_bitext, load_bitext_refs
+from xsent_lib.data.formats._io import iter_lines
 
 #: help modules kept as the four classes of the cross-lingual classification task (RCV2 has four too)
 HELP_CLASSES = ("scalc", "swriter", "simpress", "sbasic")
@@ -184,6 +190,79 @@ def lohelp_documents(langs: Sequence[str], *, max_sentences: int = 3000, held_ou
     out.gold, out.gold_pairs, out.labelled, out.classes = gold, gold_pairs, labelled, HELP_CLASSES
     for (a, b), pairs in gold_pairs.items():
         drop_leaks(out, pairs, a, b)
+    return out
+
+
+def read_documents(path: str | os.PathLike[str], *, max_sentences: int | None = None,
+                   doc_len: int = 8) -> tuple[list[list[str]], bool]:
+    """The documents of one sentence-per-line text file in reading order, at most ``max_sentences`` sentences.
+
+    Blank lines separate documents. A file without any blank line (one long stream, like a books corpus
+    flattened to lines) is cut into runs of ``doc_len`` consecutive lines: a sentence's context is still its real
+    neighbours, only the document boundaries are arbitrary. Returns ``(documents, had_blank_lines)``.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    if doc_len < 1:
+        raise ValueError(f"doc_len must be at least 1, got {doc_len}.")
+    if max_sentences is not None and max_sentences < 1:
+        raise ValueError(f"max_sentences must be positive or None, got {max_sentences}.")
+    hint = ("monolingual text: one sentence a line, in document order, a blank line between documents "
+            "(e.g. <data_dir>/monolingual/en.txt)")
+    lines: list[str] = []  # streamed: a large corpus is read only up to max_sentences sentences
+    n = 0
+    for _, line in iter_lines(path, hint):
+        if max_sentences is not None and n >= max_sentences:
+            break
+        lines.append(line.strip())
+        n += bool(lines[-1])
+    while lines and not lines[-1]:
+        lines.pop()
+    blank = "" in lines
+    docs: list[list[str]] = [[]]
+    for line in lines:
+        if not line:
+            if docs[-1]:
+                docs.append([])
+            continue
+        if not blank and len(docs[-1]) >= doc_len:
+            docs.append([])
+        docs[-1].append(line)
+    docs = [d for d in docs if d]
+    if not docs:
+        raise ValueError(f"{path} holds no sentence; it must have one sentence a line.")
+    return docs, blank
+
+
+def text_documents(root: str | os.PathLike[str], langs: Sequence[str], *, max_sentences: int | None = None,
+                   doc_len: int = 8, bitext: Mapping[str, tuple[Sequence[str], Sequence[str]]] | None = None,
+                   n_gold: int = 500) -> MonoDocs:
+    """Each language's own text from ``root/monolingual/<lang>.txt`` (:func:`read_documents`), English first.
+
+    ``bitext[lang] = (english, lang)`` (line-aligned, e.g. Europarl) gives the leakage check its translation
+    pairs (``gold_pairs``; sentences whose translation is in the English training text are dropped from
+    ``lang``'s side, :func:`drop_leaks`) and the held-out gold for mined-pair precision: up to ``n_gold`` pairs
+    with neither side in the training text. Without a bitext there is no gold and no leakage check (the texts
+    are assumed not to translate each other). Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    langs = tuple(langs)
+    if len(langs) < 2 or langs[0] != "en":
+        raise ValueError(f"langs must start with 'en' and hold at least one other language, got {langs}.")
+    folder = Path(root) / "monolingual"
+    per_lang = [(lang, read_documents(folder / f"{lang}.txt", max_sentences=max_sentences, doc_len=doc_len)[0])
+                for lang in langs]
+    out = _assemble(f"monolingual text ({', '.join(langs)})", per_lang)
+    for lang, (en, other) in (bitext or {}).items():
+        if lang not in langs[1:]:
+            raise ValueError(f"bitext language {lang!r} is not one of the non-English languages {langs[1:]}.")
+        if len(en) != len(other):
+            raise ValueError(f"bitext en-{lang} is not line-aligned: {len(en)} English lines, {len(other)} {lang}.")
+        pairs = list(zip(en, other))
+        out.gold_pairs[("en", lang)] = pairs
+        drop_leaks(out, pairs, "en", lang)
+        seen = set(out.sentences)
+        held = [(a, b) for a, b in dict.fromkeys(pairs) if a != b and a not in seen and b not in seen][:n_gold]
+        if held:
+            out.gold[("en", lang)] = ([a for a, _ in held], [b for _, b in held])
     return out
 
 
