@@ -1,6 +1,6 @@
 """Benchmark XLM pretraining throughput (input tokens per second) for CLM, MLM and MLM+TLM.
 
-    python benchmarks/bench_xlm.py [--quick] [--device auto|cpu|cuda] [--threads N]
+    python benchmarks/bench_xlm.py [--quick] [--size book|medium|large] [--device auto|cpu|cuda] [--threads N] [--out FILE]
 
 The text is the synthetic world's (English and two invented languages, monolingual streams and bitext), so
 the benchmark needs no data cache. For each objective a model is pretrained with
@@ -9,9 +9,10 @@ warm-up schedule, clipping; bf16 autocast on a GPU) and its throughput is the re
 tokens of the training batches divided by the training seconds (held-out evaluations excluded, batch
 drawing and masking included). Each setting runs ``--repeat`` times after a short warm-up; the best is kept
 (background load on a shared machine only ever slows a run). Torch runs on ``--threads`` threads
-(default 1). Sizes: ``--quick`` the book profile's model (d_model 64, 2 layers, streams of 64, batch 32);
-otherwise d_model 256, 4 layers, 8 heads, streams of 128, batch 32 (on a GPU: d_model 512, 6 layers,
-streams of 256, batch 64). Writes ``_build/benchmarks/xlm.json`` with provenance.
+(default 1). Sizes (``--size``): ``book`` the book profile's model (d_model 64, 2 layers, streams of 64, batch 32; the
+default with ``--quick``); ``medium`` d_model 256, 4 layers, 8 heads, streams of 128, batch 32 (the default on
+a CPU); ``large`` d_model 512, 6 layers, streams of 256, batch 64 (the default on a GPU). The same size on two
+devices gives their ratio. Writes ``_build/benchmarks/xlm.json`` (or ``--out``) with provenance.
 Book: chapter 10 (Cross-lingual language models, XLM).
 """
 from __future__ import annotations
@@ -30,6 +31,10 @@ from xsent_lib.results.provenance import collect_provenance
 from xsent_lib.train.xlm import XLMConfig, build_lm_corpus, pretrain_xlm, shared_vocabulary
 
 OUT = Path("_build/benchmarks/xlm.json")
+#: model and batch per ``--size``; ``steps`` timed steps per run
+SIZES = {"book": {"d_model": 64, "n_heads": 4, "n_layers": 2, "stream_len": 64, "batch_size": 32, "steps": 60},
+         "medium": {"d_model": 256, "n_heads": 8, "n_layers": 4, "stream_len": 128, "batch_size": 32, "steps": 40},
+         "large": {"d_model": 512, "n_heads": 8, "n_layers": 6, "stream_len": 256, "batch_size": 64, "steps": 200}}
 
 
 def corpus_for(n_sentences: int, vocab_size: int, stream_len: int, max_pair_len: int, seed: int):
@@ -50,19 +55,17 @@ def main() -> None:
     parser.add_argument("--device", default="auto", help="auto (a GPU when torch sees one), cpu or cuda")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     parser.add_argument("--repeat", type=int, default=2, help="timed runs per objective, best kept")
+    parser.add_argument("--size", choices=sorted(SIZES), default=None,
+                        help="model size (default: book with --quick, large on a GPU, medium on a CPU)")
+    parser.add_argument("--out", type=Path, default=OUT, help=f"the JSON record (default {OUT})")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     device = pick_device(args.device)
-    gpu = device.type == "cuda"
-    if args.quick:
-        size = {"d_model": 64, "n_heads": 4, "n_layers": 2, "stream_len": 64, "batch_size": 32, "steps": 60}
-    elif gpu:
-        size = {"d_model": 512, "n_heads": 8, "n_layers": 6, "stream_len": 256, "batch_size": 64, "steps": 200}
-    else:
-        size = {"d_model": 256, "n_heads": 8, "n_layers": 4, "stream_len": 128, "batch_size": 32, "steps": 40}
+    name = args.size or ("book" if args.quick else "large" if device.type == "cuda" else "medium")
+    size = dict(SIZES[name])
     stream_len = size.pop("stream_len")
     steps = size.pop("steps")
-    params = {"quick": args.quick, "device": str(device), "torch_threads": torch.get_num_threads(),
+    params = {"quick": args.quick, "size": name, "device": str(device), "torch_threads": torch.get_num_threads(),
               "repeat": args.repeat, "stream_len": stream_len, "steps": steps, **size,
               "n_sentences": 3000, "vocab_size": 3000, "dropout": 0.0, "amp": "auto (bf16 on CUDA only)"}
     corpus = corpus_for(3000, 3000, stream_len, stream_len // 2, seed=0)
@@ -84,10 +87,10 @@ def main() -> None:
     for r in rows:
         print(f"{r['objective']:10s} {r['tokens_per_s']:10.0f} {r['tokens']:9d} {r['seconds']:8.1f}  "
               f"d={size['d_model']}, {size['n_layers']} layers, {r['parameters']:,} parameters on {r['device']}")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"rows": rows, "provenance": collect_provenance(params, device=str(device), seed=0)},
-                              indent=2))
-    print(f"wrote {OUT}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"rows": rows, "provenance": collect_provenance(params, device=str(device), seed=0)},
+                                   indent=2))
+    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

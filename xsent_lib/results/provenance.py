@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import os
 import platform
 import subprocess
 import sys
@@ -35,7 +36,8 @@ def library_hash(root: Path = LIB_ROOT) -> str:
 
 
 def git_commit(root: Path = LIB_ROOT.parent) -> str:
-    """Return the checkout's commit (``<sha>`` or ``<sha>+dirty``), or ``"unknown"`` outside git.
+    """Return the checkout's commit (``<sha>`` or ``<sha>+dirty``); outside git (a copy of the tree on a lent
+    GPU machine) the value of ``XSENT_COMMIT`` when the caller set it, else ``"unknown"``.
 
     Book: chapter 11 (Reproducibility report).
     """
@@ -45,7 +47,7 @@ def git_commit(root: Path = LIB_ROOT.parent) -> str:
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "xsent_lib"],
                                cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        return "unknown"
+        return os.environ.get("XSENT_COMMIT") or "unknown"
     return f"{sha}+dirty" if dirty else sha
 
 
