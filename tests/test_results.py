@@ -155,3 +155,15 @@ def test_side_by_side_places_the_papers_numbers():
     assert len(full) == len(paper_table("thesis", "table_3_7")) and full[("MR", "ours")].notna().sum() == 1
     with pytest.raises(ValueError, match="no number"):
         side_by_side("thesis", "table_3_7", {})
+
+
+def test_git_commit_reads_the_checkout_and_xsent_commit_overrides_it(monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
+    from xsent_lib.results.provenance import git_commit
+
+    monkeypatch.delenv("XSENT_COMMIT", raising=False)
+    assert git_commit(tmp_path) == "unknown", "a folder outside git has no commit"
+    sha = git_commit()
+    assert sha == "unknown" or len(sha.split("+")[0]) == 12
+    monkeypatch.setenv("XSENT_COMMIT", "c0d35b3ff54d")
+    assert git_commit() == git_commit(tmp_path) == "c0d35b3ff54d"

@@ -3,6 +3,7 @@ the planted mining corpus, the speed timer and the recipe's claims."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -521,3 +522,22 @@ def test_bucc_splits_fall_back_and_refuse_clearly(tmp_path):
     splits = rec.bucc_splits(tmp_path, "nlp-en-fr")
     assert splits["protocol"].startswith("threshold on BUCC sample, F1 on BUCC training")
     assert splits["test"][2].shape == (7, 2) and "Le train avait deux heures de retard." in splits["test"][0]
+
+
+def test_committed_gpu_rows_read_the_benchmark_record(tmp_path: Path) -> None:
+    """The committed H100 record fills Table 4's GPU column of a CPU run, labelled with its GPU and commit; a
+    missing record gives no column, and a record without GPU rows is refused."""
+    from xsent_lib.chapter import REPO_ROOT
+
+    rows, label = rec.committed_gpu_rows(REPO_ROOT / "benchmarks" / "results" / "paraphrase_gpu.json")
+    assert rows and all(r["threads"] is None and r["device"].startswith("cuda") for r in rows)
+    assert "H100" in label and "committed benchmark run" in label
+    speed = [{**r, "threads": 1, "device": "cpu"} for r in rows]
+    table, column = rec.speed_paper_table(speed, {"BiLSTM": ("BiLSTM-max 2x512", 1024)}, gpu=rows, gpu_name=label)
+    want = next(r["sentences/s"] for r in rows if r["encoder"] == "BiLSTM-max 2x512" and r["regime"] == "text to vector")
+    assert column == f"GPU: {label}" and table["BiLSTM"][column] == want
+    assert rec.committed_gpu_rows(tmp_path / "absent.json") == ([], None)
+    bad = tmp_path / "cpu_only.json"
+    bad.write_text(json.dumps({"rows": speed}))
+    with pytest.raises(ValueError, match="no GPU rows"):
+        rec.committed_gpu_rows(bad)

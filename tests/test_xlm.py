@@ -224,3 +224,18 @@ def test_figure_4_6_draws_real_panels_and_rejects_ragged_ones(small):
     bad = dict(panels[0], positions=panels[0]["positions"][:-1])
     with pytest.raises(ValueError, match="differ in length"):
         xlm_inputs([bad])
+
+
+def test_throughput_records_read_the_committed_benchmarks(tmp_path) -> None:
+    """Chapter 10's speed table reads every committed bench_xlm record, CPU and GPU, with its provenance."""
+    from xsent_lib.chapter import REPO_ROOT
+    from xsent_lib.recipes import xlm as rec
+
+    rows = rec.throughput_records(REPO_ROOT / "benchmarks" / "results")
+    records = {r["record"] for r in rows}
+    assert {"xlm.json", "xlm_gpu.json", "xlm_book_gpu.json", "xlm_book_cpu1.json"} <= records
+    assert all(r["tokens/s"] > 0 and r["commit"] != "unknown" for r in rows)
+    assert {r["objective"] for r in rows} == {"clm", "mlm", "mlm+tlm"}
+    gpu = [r for r in rows if r["record"] == "xlm_gpu.json"]
+    assert all(r["device"].startswith("cuda") and "d=512, 6 layers" in r["size"] for r in gpu)
+    assert rec.throughput_records(tmp_path) == []

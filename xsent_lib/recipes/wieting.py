@@ -9,6 +9,7 @@ Book: chapter 8 (Paraphrastic embeddings from bitext).
 """
 from __future__ import annotations
 
+import json
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -437,6 +438,28 @@ def gpu_speed_rows(encoders: Mapping[str, SentenceEncoder], sentences: Sequence[
     slow = {name: plan.speed_lstm_sentences for name, enc in encoders.items() if _slow(enc)}
     return device_speed_table(dict(encoders), sentences, device, batch_size=plan.batch_size,
                               repeats=plan.speed_repeats, sentence_counts=slow)
+
+
+def committed_gpu_rows(path: str | Path) -> tuple[list[dict], str | None]:
+    """Table 4's GPU column for a run that has no GPU: the GPU rows of a committed benchmark record
+    (``benchmarks/results/paraphrase_gpu.json``, written by ``bench_paraphrase.py --device cuda`` on a lent GPU
+    with this chapter's book-profile encoders, untrained, on synthetic English sentences) and a label naming
+    the GPU, the commit and the sentences. ``([], None)`` when there is no such record. The rows keep the
+    benchmark's encoder names, so they fill only the rows whose names (vocabulary sizes) match this run's.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+    """
+    path = Path(path)
+    if not path.is_file():
+        return [], None
+    record = json.loads(path.read_text(encoding="utf-8"))
+    rows = [r for r in record.get("rows", []) if r.get("threads") is None and str(r.get("device", "")).startswith("cuda")]
+    if not rows:
+        raise ValueError(f"{path} holds no GPU rows: regenerate it with "
+                         "`python benchmarks/bench_paraphrase.py --device cuda --out {path}` on a GPU.")
+    prov = record["provenance"]
+    label = (f"{record['hardware']['gpu']}, committed benchmark run {prov['commit']} of {prov['timestamp_utc'][:10]} "
+             f"(synthetic English, {record['mean_words']:.1f} words/sentence)")
+    return rows, label
 
 
 def speed_paper_table(speed: Sequence[Mapping[str, Any]], rows: Mapping[str, tuple[str, int]], *,

@@ -17,6 +17,7 @@ Book: chapter 10 (Cross-lingual language models, XLM).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -272,6 +273,26 @@ def pretrain(corpus: LMCorpus, config: XLMConfig, objective: str, *, device: str
     with single_thread(small):
         return pretrain_xlm(corpus, replace(config, objective=objective), device=device, seed=seed,
                             checkpoint_path=checkpoint)
+
+
+def throughput_records(folder: str | Path) -> list[dict[str, Any]]:
+    """One row per (record, objective) of the committed pretraining-throughput records ``xlm*.json`` that
+    ``benchmarks/bench_xlm.py`` wrote (on this project's 2-core CPU, and on a lent GPU through
+    ``benchmarks/run_on_gpu.sh``): device, model size, objective, input tokens per second, commit and date.
+    Empty when the folder holds none.
+    Book: chapter 10 (Cross-lingual language models, XLM: pretraining speed).
+    """
+    rows = []
+    for path in sorted(Path(folder).glob("xlm*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        prov, params = record["provenance"], record["provenance"]["params"]
+        size = f"d={params['d_model']}, {params['n_layers']} layers, streams of {params['stream_len']}, " \
+               f"batch {params['batch_size']}"
+        for row in record["rows"]:
+            rows.append({"record": path.name, "device": prov["device"], "size": size, "objective": row["objective"],
+                         "tokens/s": row["tokens_per_s"], "parameters": row["parameters"],
+                         "commit": prov["commit"], "date": prov["timestamp_utc"][:10]})
+    return rows
 
 
 def curve(run: XLMRun) -> dict[str, list[float]]:

@@ -36,18 +36,21 @@ def library_hash(root: Path = LIB_ROOT) -> str:
 
 
 def git_commit(root: Path = LIB_ROOT.parent) -> str:
-    """Return the checkout's commit (``<sha>`` or ``<sha>+dirty``); outside git (a copy of the tree on a lent
-    GPU machine) the value of ``XSENT_COMMIT`` when the caller set it, else ``"unknown"``.
+    """Return the checkout's commit (``<sha>`` or ``<sha>+dirty``), or ``"unknown"`` outside git. The
+    environment variable ``XSENT_COMMIT``, when set, wins: a copy of the tree on a lent GPU machine can carry
+    other git metadata than the commit it holds (``benchmarks/run_on_gpu.sh`` says how it is set).
 
     Book: chapter 11 (Reproducibility report).
     """
+    if os.environ.get("XSENT_COMMIT"):
+        return os.environ["XSENT_COMMIT"]
     try:
         sha = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True,
                              text=True, timeout=10, check=True).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "xsent_lib"],
                                cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        return os.environ.get("XSENT_COMMIT") or "unknown"
+        return "unknown"
     return f"{sha}+dirty" if dirty else sha
 
 
