@@ -52,7 +52,8 @@ def test_run_writes_metrics_and_provenance(tmp_path: Path):
     assert metrics == {"table_x": {"row": {"acc": 0.5, "n": 3, "v": [1.0, 2.0]}}}
     assert prov2 == json.loads(json.dumps(prov))
     assert prov["params"] == {"lr": 0.1} and prov["seed"] == 5 and prov["note"] == "hello"
-    assert prov["wall_time_s"] >= 0 and prov["profile"] == "smoke" and len(prov["xsent_lib_hash"]) == 16
+    assert prov["wall_time_s"] >= 0 and prov["cpu_time_s"] >= 0 and len(prov["load_average"]) == 3
+    assert prov["profile"] == "smoke" and len(prov["xsent_lib_hash"]) == 16
 
 
 def test_run_rejects_bad_profile_and_values(tmp_path: Path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ class Run:
     device: str | None = None
     metrics: dict[str, Any] = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
+    started_cpu: float = field(default_factory=time.process_time)
 
     @property
     def metrics_path(self) -> Path:
@@ -75,13 +77,16 @@ class Run:
         return self.metrics[key]
 
     def finish(self, **extra: Any) -> dict[str, Any]:
-        """Write provenance.json (commit, versions, device, parameters, wall time) and return it.
+        """Write provenance.json (commit, versions, device, parameters, wall time and this process's CPU time:
+        on a busy machine the wall time grows with the other jobs, the CPU time much less) and return it.
 
         Book: chapter 0 (How to run this book).
         """
         prov = collect_provenance(self.params, device=self.device, seed=self.seed)
         prov.update(chapter=self.chapter, profile=self.profile,
-                    wall_time_s=round(time.perf_counter() - self.started, 3), **_jsonable(extra))
+                    wall_time_s=round(time.perf_counter() - self.started, 3),
+                    cpu_time_s=round(time.process_time() - self.started_cpu, 3),
+                    load_average=[round(x, 2) for x in os.getloadavg()], **_jsonable(extra))
         self._write(self.metrics_path, self.metrics)
         self._write(self.provenance_path, prov)
         return prov
