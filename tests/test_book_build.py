@@ -1,4 +1,10 @@
-"""The whole book builds with -W -n --keep-going, honours XSENT_PROFILE, and the pages read fully offline."""
+"""The whole book builds with -W -n --keep-going, honours XSENT_PROFILE, reads a data_dir, and the pages read
+fully offline.
+
+The build is ``make book PROFILE=smoke DATA_DIR=<fixture>`` without make: ``XSENT_PROFILE=smoke`` and
+``tools/build_book.py --data-dir`` (the Makefile's line is checked separately), with a fixture ``data_dir`` in
+the papers' layouts, so every chapter's real-data path runs here (``tests/chapter_data.py``).
+"""
 from __future__ import annotations
 
 import ast
@@ -12,16 +18,27 @@ from urllib.parse import urlparse
 
 import pytest
 
+from chapter_data import CHAPTER_USES, check_real_data
+
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture(scope="session")
-def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def fixture_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import make_fixture_data
+
+    return make_fixture_data.build(tmp_path_factory.mktemp("papers") / "data")
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory: pytest.TempPathFactory, fixture_data: Path) -> Path:
     out = tmp_path_factory.mktemp("book")
     # the profile comes from the environment only, as with `XSENT_PROFILE=smoke make book`
     env = dict(os.environ, XSENT_PROFILE="smoke")
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_book.py"), "--out", str(out)],
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_book.py"), "--out", str(out),
+                           "--data-dir", str(fixture_data)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
     log = proc.stdout[-6000:] + proc.stderr[-6000:]
     assert proc.returncode == 0, f"book build failed:\n{log}"
@@ -53,6 +70,30 @@ def test_every_chapter_ran_in_the_overriding_profile(built_book: Path):
         first = next("".join(o.get("text", "")) for c in executed["cells"] if c["cell_type"] == "code"
                      for o in c.get("outputs", []) if o.get("name") == "stdout")
         assert "profile 'smoke'" in first.splitlines()[0], f"{nb.stem}: first output line {first.splitlines()[0]!r}"
+
+
+@pytest.mark.slow
+def test_every_chapter_read_the_data_dir_it_was_given(built_book: Path, fixture_data: Path):
+    out = built_book.parents[1]
+    for stem in CHAPTER_USES:
+        check_real_data(stem, out / "_build" / "results" / stem / "smoke",
+                        out / "_build" / "exec" / "smoke" / f"{stem}.ipynb", fixture_data)
+
+
+def test_every_chapter_that_reads_data_dir_is_checked_with_it():
+    for nb_path in sorted((ROOT / "notebooks").glob("*.md")):
+        if "uses=(" in nb_path.read_text():
+            assert nb_path.stem in CHAPTER_USES, f"{nb_path.stem} declares real data sets: add it to CHAPTER_USES"
+
+
+def test_make_book_passes_data_dir_and_profile(tmp_path: Path):
+    """``make book DATA_DIR=x PROFILE=smoke`` calls the builder with the absolute folder and the profile."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    proc = subprocess.run(["make", "-n", "book", f"DATA_DIR={tmp_path}", "PROFILE=smoke", "STAMP=/dev/null"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    line = next(x for x in proc.stdout.splitlines() if "build_book.py" in x)
+    assert "--profile smoke" in line and f"--data-dir {tmp_path.resolve()}" in line, line
 
 
 def test_chapters_read_the_profile_from_ch_not_the_raw_parameter():
