@@ -7,7 +7,7 @@ Book: chapter 5 (Word translation without parallel data).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -124,3 +124,38 @@ def synthetic_pair_setting(world: SyntheticWorld, src: str, tgt: str, *, n_sente
     lex = world.lexicon(src, tgt, test_fraction=test_fraction)
     return make_setting(spaces[0], spaces[1], lex.train, lex.test, dictionary=f"synthetic gold lexicon {src}-{tgt}",
                         n_train=None, n_test=None, seed=seed)
+
+
+def text_pair_setting(src_lang: str, src_text: Sequence[str], tgt_lang: str, tgt_text: Sequence[str], *,
+                      train_pairs: WordPairs | None = None, test_pairs: WordPairs | None = None,
+                      dictionary: str = "identical words", dim: int = 50, seed: int = 0, max_vocab: int = 20_000,
+                      n_train: int | None = 5000, n_test: int | None = 1500, identity_words: int = 3000,
+                      cache_dir: str | os.PathLike[str] | None = None) -> WordTranslationSetting:
+    """Two texts as a setting for the isomorphism dial on real corpora (skip-gram spaces of up to ``max_vocab``
+    words, :func:`~xsent_lib.data.word_spaces.sentences_space` with sub-sampling 1e-3 and ``min_count`` 3, a gensim
+    seed of its own per side).
+
+    With ``train_pairs`` and ``test_pairs`` (a bilingual dictionary) the setting is built from them as
+    :func:`make_setting` does. Without them the two texts are taken to be in the same language and the gold
+    dictionary is identity on the ``identity_words`` most frequent source words that the target vocabulary
+    also holds (each word is its own translation; rarer words have too few occurrences in a small corpus for
+    their vectors to say anything): the ``n_test`` test words (at most half of them) are drawn at random,
+    training takes the ``n_train`` most frequent of the others.
+    Book: chapter 5 (Word translation without parallel data: the isomorphism dial on real corpora).
+    """
+    from xsent_lib.data.word_spaces import language_seed, sentences_space
+
+    if (train_pairs is None) != (test_pairs is None):
+        raise ValueError("pass both train_pairs and test_pairs (a dictionary), or neither (identity on shared words).")
+    for side, text in (("src_text", src_text), ("tgt_text", tgt_text)):
+        if len(text) < 100:
+            raise ValueError(f"{side} must hold >= 100 sentences to train word vectors, got {len(text)}.")
+    spaces = [sentences_space(lang, text, dim=dim, seed=language_seed(f"{lang}{side}", seed), min_count=3,
+                              sample=1e-3, max_vocab=max_vocab, cache_dir=cache_dir)
+              for side, (lang, text) in enumerate(((src_lang, src_text), (tgt_lang, tgt_text)))]
+    if train_pairs is None:
+        shared = [(w, w) for w in spaces[0].words if w in spaces[1].word2id][:identity_words]
+        train_pairs = test_pairs = shared
+        n_test = len(shared) // 2 if n_test is None else min(n_test, len(shared) // 2)
+    return make_setting(spaces[0], spaces[1], train_pairs, test_pairs, dictionary=dictionary, n_train=n_train,
+                        n_test=n_test, seed=seed)

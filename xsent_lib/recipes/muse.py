@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from xsent_lib.align.adversarial import AdversarialConfig
-from xsent_lib.align.setting import WordTranslationSetting, make_setting, synthetic_pair_setting
+from xsent_lib.align.setting import WordTranslationSetting, make_setting, synthetic_pair_setting, text_pair_setting
 from xsent_lib.align.vecmap import VecMapConfig
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.data.word_dictionaries import freedict_pairs
@@ -50,7 +50,11 @@ class DialProfile:
     ``pairs`` are aligned at the largest of ``sentences`` (the distance axis); ``size_pairs`` at every
     size (the corpus-size axis); each point with every seed of ``seeds`` (the seed of the unsupervised
     methods; the corpora and spaces stay fixed). ``dim``: word-vector size; ``adv``, ``restarts``,
-    ``refine_iters``, ``max_rank``: MUSE's pipeline; ``vecmap``: the robust initialisation.
+    ``refine_iters``, ``max_rank``: MUSE's pipeline; ``vecmap``: the robust initialisation. ``real_points``:
+    pairs of :data:`REAL_DIAL_CORPORA` names aligned at every size of ``real_sentences`` (the dial on real
+    text: same or other language, same or other domain), each with every seed of ``real_seeds``; ``real_adversarial=False``
+    leaves MUSE's adversarial pipeline out of them (it costs most of a point's time and fails on real pairs
+    at every size the book reaches) and compares VecMap with Procrustes.
     Book: chapter 5 (Word translation without parallel data).
     """
 
@@ -64,7 +68,25 @@ class DialProfile:
     restarts: int
     refine_iters: int
     max_rank: int
+    real_points: tuple[tuple[str, str], ...] = ()
+    real_sentences: tuple[int, ...] = ()
+    real_adversarial: bool = True
+    real_seeds: tuple[int, ...] = (0,)
 
+
+#: the dial's real corpora: language, registry texts ``(dataset, side)``, and which part of their lines is
+#: drawn from. nlp-corpus's English is the source of its French translations, so its English and French come
+#: from disjoint halves (comparable text on the same topics, never a sentence and its translation).
+REAL_DIAL_CORPORA: dict[str, tuple[str, tuple[tuple[str, str], ...], str]] = {
+    "en news": ("en", (("nlp-en-fr", "src"),), "first half"),
+    "en news (other half)": ("en", (("nlp-en-fr", "src"),), "second half"),
+    "en books": ("en", (("brown", "text"), ("fortunes-en", "text"), ("bible-en-es", "src")), "all"),
+    "fr news (other half)": ("fr", (("nlp-en-fr", "tgt"),), "second half"),
+    "fr help": ("fr", (("lohelp-en-fr", "tgt"),), "all"),
+}
+#: same language and domain; same language, other domain; other language, same domain; other language and domain
+REAL_DIAL_POINTS = (("en news", "en news (other half)"), ("en news", "en books"),
+                    ("en news", "fr news (other half)"), ("en news", "fr help"))
 
 _DIAL_ADV = AdversarialConfig(dis_hidden=256, batch_size=128, dis_steps=2, epoch_size=128 * 100, n_epochs=3,
                               most_frequent=2000, criterion_words=1000)
@@ -72,17 +94,20 @@ _DIAL_VECMAP = VecMapConfig(init_words=1000, vocab=2000, interval=5, max_iter=80
 DIALS = {
     "smoke": DialProfile(pairs=(("en", "en"), ("en", "xa")), size_pairs=(("en", "en"),), sentences=(2000, 4000),
                          seeds=(0,), dim=16, adv=replace(_DIAL_ADV, epoch_size=128 * 10, n_epochs=1),
-                         vecmap=replace(_DIAL_VECMAP, max_iter=10), restarts=1, refine_iters=1, max_rank=1000),
+                         vecmap=replace(_DIAL_VECMAP, max_iter=10), restarts=1, refine_iters=1, max_rank=1000,
+                         real_points=REAL_DIAL_POINTS[:1], real_sentences=(1000,), real_adversarial=False),
     "book": DialProfile(pairs=(("en", "en"), ("xb", "xd"), ("en", "xe"), ("en", "xa"), ("en", "xb")),
                         size_pairs=(("en", "en"), ("en", "xa")), sentences=(5000, 20_000), seeds=(0, 1), dim=50,
-                        adv=_DIAL_ADV, vecmap=_DIAL_VECMAP, restarts=2, refine_iters=2, max_rank=2000),
+                        adv=_DIAL_ADV, vecmap=_DIAL_VECMAP, restarts=2, refine_iters=2, max_rank=2000,
+                        real_points=REAL_DIAL_POINTS[:2], real_sentences=(10_000, 45_000), real_adversarial=False),
     "full": DialProfile(pairs=(("en", "en"), ("xb", "xd"), ("en", "xe"), ("xa", "xc"), ("en", "xa"),
                                ("en", "xd"), ("en", "xb"), ("xa", "xb")),
                         size_pairs=(("en", "en"), ("en", "xe"), ("en", "xa"), ("en", "xb")),
                         sentences=(5000, 20_000, 80_000), seeds=(0, 1, 2), dim=50,
                         adv=replace(_DIAL_ADV, epoch_size=128 * 400, n_epochs=5), vecmap=replace(_DIAL_VECMAP,
                                                                                               max_iter=300),
-                        restarts=3, refine_iters=3, max_rank=2000),
+                        restarts=3, refine_iters=3, max_rank=2000, real_points=REAL_DIAL_POINTS,
+                        real_sentences=(5000, 10_000, 25_000, 45_000), real_seeds=(0, 1, 2)),
 }
 
 @dataclass(frozen=True)
@@ -229,21 +254,95 @@ def run_dial(world: SyntheticWorld, dial: DialProfile, *, device: str = "cpu",
     return rows
 
 
+def _real_dial_lines(name: str, cache_dir: str | os.PathLike[str] | None) -> list[str]:
+    """The lines that dial corpus ``name`` draws from (its part of its texts)."""
+    from xsent_lib.data.corpora import load_monolingual
+
+    if name not in REAL_DIAL_CORPORA:
+        raise ValueError(f"unknown dial corpus {name!r}; known: {sorted(REAL_DIAL_CORPORA)}.")
+    lang, sources, part = REAL_DIAL_CORPORA[name]
+    lines = load_monolingual(lang, sources, cache_dir=cache_dir)
+    half = len(lines) // 2
+    return {"first half": lines[:half], "second half": lines[half:], "all": lines}[part]
+
+
+def real_dial_size(name: str, cache_dir: str | os.PathLike[str] | None = None) -> int:
+    """How many lines dial corpus ``name`` can draw from.
+
+    Book: chapter 5 (Word translation without parallel data: the isomorphism dial on real corpora).
+    """
+    return len(_real_dial_lines(name, cache_dir))
+
+
+def real_dial_text(name: str, n_sentences: int, seed: int = 0,
+                   cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
+    """``n_sentences`` lines of the dial corpus ``name`` (:data:`REAL_DIAL_CORPORA`), drawn at random without
+    replacement (``seed``) from its part of the texts, so a small corpus covers the same range of documents as
+    a large one. Raises ValueError when the corpus has fewer lines, FileNotFoundError when it is not cached.
+    Book: chapter 5 (Word translation without parallel data: the isomorphism dial on real corpora).
+    """
+    lines = _real_dial_lines(name, cache_dir)
+    if n_sentences > len(lines):
+        raise ValueError(f"{name} has {len(lines)} lines, fewer than the {n_sentences} asked for.")
+    keep = np.sort(np.random.default_rng(seed).choice(len(lines), size=n_sentences, replace=False))
+    return [lines[i] for i in keep]
+
+
+def run_real_dial(dial: DialProfile, *, device: str = "cpu",
+                  cache_dir: str | os.PathLike[str] | None = None) -> list[dict]:
+    """The dial on real text: supervised and unsupervised P@1 (:func:`compare_aligners`' rows) for every pair of
+    ``dial.real_points`` at every size of ``dial.real_sentences`` and every seed of ``dial.seeds``.
+
+    Two corpora of one language are scored on identity over their frequent shared words; English-French on the
+    FreeDict dictionary. Each row adds ``point`` (``"src / tgt"``), ``same language``, ``same domain`` (the
+    nlp-corpus halves are one domain, every other pairing is not) and ``n_sentences``. A size larger than a
+    corpus of the point is skipped with a printed note.
+    Book: chapter 5 (Word translation without parallel data: the isomorphism dial on real corpora).
+    """
+    rows = []
+    for a, b in dial.real_points:
+        lang_a, lang_b = REAL_DIAL_CORPORA[a][0], REAL_DIAL_CORPORA[b][0]
+        same_domain = REAL_DIAL_CORPORA[a][1][0][0] == REAL_DIAL_CORPORA[b][1][0][0]
+        if lang_a == lang_b:
+            kw: dict = {"dictionary": f"identity on shared {lang_a} words"}
+        else:
+            train, test, name = freedict_pairs(lang_a, lang_b, cache_dir=cache_dir)
+            kw = {"train_pairs": train, "test_pairs": test, "dictionary": name}
+        for n in dial.real_sentences:
+            short = [c for c in (a, b) if n > real_dial_size(c, cache_dir)]
+            if short:
+                print(f"NOTE: real dial {a} / {b} skips {n:,} sentences: {', '.join(short)} holds fewer lines.")
+                continue
+            setting = text_pair_setting(lang_a, real_dial_text(a, n, cache_dir=cache_dir), lang_b,
+                                        real_dial_text(b, n, seed=1, cache_dir=cache_dir), dim=dial.dim,
+                                        max_vocab=dial.vecmap.vocab * 5, cache_dir=cache_dir, **kw)
+            for seed in dial.real_seeds:
+                res = compare_aligners(setting, dial.adv, dial.vecmap, n_restarts=dial.restarts,
+                                       refine_iters=dial.refine_iters, max_rank=dial.max_rank, seed=seed,
+                                       device=device, adversarial=dial.real_adversarial)
+                rows.append({"point": f"{a} / {b}", "same language": lang_a == lang_b, "same domain": same_domain,
+                             "n_sentences": n, **res})
+    return rows
+
+
 DIAL_UNSUPERVISED = ("Adv - Refine", "VecMap", "unsupervised (criterion)")
 
 
-def dial_summary(rows: Sequence[Mapping], max_gap: float = 3.0) -> list[dict]:
+def dial_summary(rows: Sequence[Mapping], max_gap: float = 3.0,
+                 keys: Sequence[str] = ("pair", "distance", "n_sentences")) -> list[dict]:
     """Per dial point: mean P@1 over seeds, each unsupervised method's gap to Procrustes and whether it is within ``max_gap``.
 
-    "Within" is ``None`` (nothing to be close to) where Procrustes itself is at most ``2 max_gap``.
+    A point is one value of ``keys`` (the synthetic dial's default; ``("point", "n_sentences")`` for
+    :func:`run_real_dial`'s rows). "Within" is ``None`` (nothing to be close to) where Procrustes itself is at
+    most ``2 max_gap``.
     Book: chapter 5 (Word translation without parallel data).
     """
     out = []
-    for key in dict.fromkeys((r["pair"], r["distance"], r["n_sentences"]) for r in rows):
-        group = [r for r in rows if (r["pair"], r["distance"], r["n_sentences"]) == key]
-        rec = {"pair": key[0], "distance": key[1], "n_sentences": key[2], "seeds": len(group),
+    for key in dict.fromkeys(tuple(r[k] for k in keys) for r in rows):
+        group = [r for r in rows if tuple(r[k] for k in keys) == key]
+        rec = {**dict(zip(keys, key)), "seeds": len(group),
                "Procrustes": float(np.mean([r["Procrustes"] for r in group]))}
-        for m in DIAL_UNSUPERVISED:
+        for m in (m for m in DIAL_UNSUPERVISED if all(m in r for r in group)):
             rec[m] = float(np.mean([r[m] for r in group]))
             rec[f"gap {m}"] = rec["Procrustes"] - rec[m]
             informative = rec["Procrustes"] > 2 * max_gap
@@ -272,7 +371,8 @@ def claim_numbers(table_4_1: Mapping[str, Mapping[str, float]], hubness: Mapping
                   table_4_3: Mapping[str, Mapping[str, float]], table_4_5: Mapping[str, Mapping[str, float]],
                   agree: Mapping[str, bool], fig43: Mapping[str, Mapping], directions: Sequence[str],
                   dial: Sequence[Mapping] | None = None, success_ratio: float = 0.5,
-                  bleu_directions: Mapping[str, str] | None = None) -> dict[str, float]:
+                  bleu_directions: Mapping[str, str] | None = None,
+                  real_dial: Sequence[Mapping] | None = None) -> dict[str, float]:
     """The flat numbers :func:`muse_claims` reads, from the chapter's tables as it logs them.
 
     ``table_4_1`` rows (``SUP_PREFIX``/``UNS_PREFIX`` + method) map to ``{direction: P@1}``;
@@ -287,6 +387,11 @@ def claim_numbers(table_4_1: Mapping[str, Mapping[str, float]], hubness: Mapping
     4.5's columns (``"en-eo"``, ``"eo-en"``) to our directions, and a column's unsupervised BLEU numbers are
     NaN (not testable) where the unsupervised map failed in that direction (without the mapping: where it
     failed in every direction). The supervised dictionary's BLEU stays, for the weaker form of the claim.
+    ``real_dial``: :func:`dial_summary` rows of :func:`run_real_dial` keyed ``("point", "same language",
+    "same domain", "n_sentences")``, read at the largest size both English points share: Procrustes' P@1
+    and the criterion-picked unsupervised map's gap, same domain and other domain (NaN without them); the
+    domain effect on the unsupervised gap is NaN (not testable) unless the unsupervised map reached
+    ``success_ratio`` of Procrustes on the same-domain point.
     Book: chapter 5 (Word translation without parallel data).
     """
     directions = list(directions)
@@ -320,6 +425,7 @@ def claim_numbers(table_4_1: Mapping[str, Mapping[str, float]], hubness: Mapping
     for m in DIAL_UNSUPERVISED:
         testable = near is not None and any(k.startswith("within") and near[k] is not None for k in near)
         out[f"dial nearest pair: gap Procrustes minus {m}"] = near[f"gap {m}"] if testable else nan
+    out |= _real_dial_numbers(real_dial or [], success_ratio)
     for m in ("NN", "CSLS"):
         out[f"never retrieved {m} (%)"] = hubness[m]["never retrieved (%)"]
         out[f"top hub {m}"] = hubness[m]["max count"]
@@ -334,6 +440,28 @@ def claim_numbers(table_4_1: Mapping[str, Mapping[str, float]], hubness: Mapping
             out[f"BLEU Procrustes {d} {m}"] = table_4_5[f"ours: Procrustes dictionary - {m}"][d]
     for key, panel in _FIG43.items():
         out[f"Figure 4.3 {key} CSLS P@1"] = _frequency_accuracy(fig43[panel], "csls")
+    return out
+
+
+def _real_dial_numbers(summary: Sequence[Mapping], success_ratio: float) -> dict[str, float]:
+    """The real dial's claim numbers (see :func:`claim_numbers`)."""
+    nan = float("nan")
+    english = [r for r in summary if r["same language"]]
+    by_domain = {flag: {r["n_sentences"]: r for r in english if r["same domain"] == flag} for flag in (True, False)}
+    common = sorted(set(by_domain[True]) & set(by_domain[False]))
+    out = dict.fromkeys(("real dial same domain: Procrustes", "real dial other domain: Procrustes",
+                         "real dial same domain: gap Procrustes minus unsupervised (criterion)",
+                         "real dial other domain: gap Procrustes minus unsupervised (criterion)",
+                         "real dial: unsupervised gap, other minus same domain"), nan)
+    if not common:
+        return out
+    same, other = by_domain[True][common[-1]], by_domain[False][common[-1]]
+    gap = "gap unsupervised (criterion)"
+    out |= {"real dial same domain: Procrustes": same["Procrustes"], "real dial other domain: Procrustes":
+            other["Procrustes"], "real dial same domain: gap Procrustes minus unsupervised (criterion)": same[gap],
+            "real dial other domain: gap Procrustes minus unsupervised (criterion)": other[gap]}
+    if same["unsupervised (criterion)"] >= success_ratio * same["Procrustes"] > 0:
+        out["real dial: unsupervised gap, other minus same domain"] = other[gap] - same[gap]
     return out
 
 
@@ -365,6 +493,8 @@ def muse_claims(max_gap: float = 3.0, min_agreement: float = 0.75) -> list[Claim
     dial_note = ("synthetic dial: nearest pair (two corpora of one language), largest corpus, mean over seeds; "
                  "P@1 CSLS on the gold lexicon's test half")
     on_procrustes = "CSLS above NN with the supervised (Procrustes) dictionary instead"
+    real_note = ("real dial: English news (one half of nlp-corpus) against its other half (same domain) and against "
+                 "Brown + fortunes + KJV (other domain), largest size both ran; identity on frequent shared words")
     return [
         Claim("'CSLS provides a strong and robust gain in performance across all language pairs' (Procrustes, "
               "Table 4.1)", "Procrustes: CSLS > NN (directions)", "==", "directions",
@@ -404,4 +534,17 @@ def muse_claims(max_gap: float = 3.0, min_agreement: float = 0.75) -> list[Claim
         Claim("same-corpus spaces align better than other corpora and models (Figure 4.3)",
               "Figure 4.3 (a) CSLS P@1", ">", "Figure 4.3 (d) CSLS P@1",
               "(a) near perfect, (d) worst"),
+        Claim(f"real text, one language and domain: an unsupervised map picked by the criterion within {max_gap:g} "
+              "points of Procrustes (real dial, largest corpus)",
+              "real dial same domain: gap Procrustes minus unsupervised (criterion)", "<=", max_gap,
+              f"mean gap {gap[_EUROPEAN].mean():.1f} points (Table 4.1, European pairs, Wikipedia)",
+              note=real_note),
+        Claim("domain mismatch lowers even supervised P@1 between two English corpora (Sogaard et al. 2018)",
+              "real dial other domain: Procrustes", "<", "real dial same domain: Procrustes",
+              "beyond the thesis: Sogaard et al. (2018)", note=real_note),
+        Claim("domain mismatch widens the gap between unsupervised and supervised maps (Sogaard et al. 2018)",
+              "real dial: unsupervised gap, other minus same domain", ">", 0.0,
+              "beyond the thesis: Sogaard et al. (2018)",
+              note=f"{real_note}; not testable when the unsupervised map reached less than half of Procrustes' "
+                   "P@1 on the same-domain corpora"),
     ]

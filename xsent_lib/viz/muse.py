@@ -247,3 +247,33 @@ def isomorphism_dial(records: Sequence[Mapping], distance_size: int | None = Non
         ax.set_ylim(-1, top)
         ax.grid(alpha=0.3)
     return fig
+
+
+def real_dial(records: Sequence[Mapping], methods: Mapping[str, str] = DIAL_METHODS, title: str = "") -> Figure:
+    """The isomorphism dial on real corpora: P@1 against sentences per side, one panel per corpus pair.
+
+    ``records`` are :func:`xsent_lib.recipes.muse.run_real_dial`'s rows (``point``, ``n_sentences``, ``seed``
+    and a P@1 per method; a method absent from the rows is not drawn). Lines are means over seeds, faint dots
+    single seeds; ``title`` names the data.
+    Book: chapter 5 (Word translation without parallel data: the isomorphism dial on real corpora).
+    """
+    if not records:
+        raise ValueError("records must hold at least one real dial point.")
+    points = list(dict.fromkeys(r["point"] for r in records))
+    fig = Figure(figsize=(3.2 * len(points) + 0.5, 3.4), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(points), sharey=True))
+    drawn = {m: c for m, c in methods.items() if all(m in r for r in records)}
+    top = max(5.0, 1.15 * max(r[m] for r in records for m in drawn))
+    for ax, point in zip(axes, points):
+        rows = [r for r in records if r["point"] == point]
+        _dial_curve(ax, rows, "n_sentences", drawn)
+        ax.set_xscale("log")
+        ax.set_title(point.replace(" / ", "\nvs "), fontsize=8)
+        ax.set_xlabel("sentences per side")
+        ax.set_ylim(-1, top)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("test P@1, CSLS (%)")
+    axes[0].legend(fontsize=7)
+    if title:
+        fig.suptitle(title, fontsize=9)
+    return fig
