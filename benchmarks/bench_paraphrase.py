@@ -65,6 +65,8 @@ def main() -> None:
     print("\nspeed targets (SP end to end in one call; USE in batches of 128):")
     for k, v in target.items():
         print(f"  {k}: {v:,.2f}" if isinstance(v, float) else f"  {k}: {v}")
+    for line in rec.speed_target_verdicts(target):
+        print(line)
     rate = {(r["encoder"], r["regime"], r["threads"]): r["sentences/s"] for r in rows if r["threads"] is not None}
     ratios = {f"SP / {lstm} ({regime}, {n} thread{'s' * (n > 1)})": rate[(f"SP ({vocab})", regime, n)] /
               rate[(lstm, regime, n)]

@@ -25,6 +25,7 @@ from xsent_lib.losses.margin import (
     megabatch_plan,
     megabatch_size,
     mine_hardest_negatives,
+    sample_random_negatives,
 )
 from xsent_lib.losses.nli import nli_accuracy, nli_loss
 from xsent_lib.losses.transfer import transfer_loss
@@ -184,6 +185,30 @@ def test_vectorised_miner_equals_naive_loop(pool, symmetric):
         losses.append(v)
     got = megabatch_margin_loss(torch.from_numpy(src), torch.from_numpy(tgt), pool=pool, symmetric=symmetric)
     assert got.item() == pytest.approx(np.mean(losses), abs=1e-12)
+
+
+def test_random_negatives_are_other_pairs_seeded_and_uniform():
+    src_keys = np.array([0, 1, 2, 3, 4, 1, 6, 7])  # pair 5 repeats pair 1's source
+    tgt_keys = np.array([0, 1, 2, 3, 4, 5, 6, 2])  # pair 7 repeats pair 2's target
+    banned = {i: {i} for i in range(8)} | {1: {1, 5}, 5: {1, 5}, 2: {2, 7}, 7: {2, 7}}
+    draws = torch.stack([sample_random_negatives(src_keys, tgt_keys, generator=torch.Generator().manual_seed(s))
+                         for s in range(4000)])
+    assert draws.shape == (4000, 8) and ((draws >= 0) & (draws < 8)).all()  # an index into the batch
+    for i in range(8):
+        counts = np.bincount(draws[:, i].numpy(), minlength=8)
+        assert all(counts[j] == 0 for j in banned[i])  # never its own target nor a duplicate pair's
+        allowed = counts[[j for j in range(8) if j not in banned[i]]]
+        expected = 4000 / len(allowed)  # uniform over the allowed pairs: every count within 5 standard errors
+        assert np.all(np.abs(allowed - expected) < 5 * np.sqrt(expected)), (i, counts)
+    same = [sample_random_negatives(src_keys, tgt_keys, generator=torch.Generator().manual_seed(9)) for _ in range(2)]
+    assert torch.equal(*same)  # the draw follows the seed
+    assert not all(torch.equal(same[0], d) for d in draws[:20])  # and changes with it
+    with pytest.raises(ValueError, match="no valid"):
+        sample_random_negatives(np.array([0, 0]), np.array([1, 2]))
+    with pytest.raises(ValueError, match="integer"):
+        sample_random_negatives(np.array([0.0, 1.0]), np.array([0, 1]))
+    with pytest.raises(ValueError, match="at least 2"):
+        sample_random_negatives(np.array([0]), np.array([0]))
 
 
 def test_margin_errors():

@@ -19,7 +19,7 @@ from xsent_lib.recipes import wieting as rec
 from xsent_lib.text import TextPipeline, WordTokenizer
 from xsent_lib.text.noise import shuffle_words, shuffle_words_with_keys, word_index, word_start_table
 from xsent_lib.train.paraphrase import (ParaphraseConfig, encode_bitext, heldout_margin_loss, mine_megabatch,
-                                        paraphrase_batches, train_paraphrase)
+                                        paraphrase_batches, random_megabatch, train_paraphrase)
 
 
 # ---------------------------------------------------------------- word shuffling
@@ -149,6 +149,35 @@ def test_batches_cover_every_pair_once_and_negatives_are_other_pairs():
                        zip(b["tgt"], b["tgt_len"], b["neg"], b["neg_len"]))
 
 
+def test_random_negatives_come_from_the_pairs_own_batch_and_follow_the_seed():
+    src, tgt = _planted(300)
+    enc = _encoder(src, tgt)
+    data = encode_bitext(enc, src, tgt)
+
+    def row(flat, offsets, i):
+        return tuple(flat[offsets[i]: offsets[i + 1]].tolist())
+
+    def epoch(seed):
+        config = ParaphraseConfig(batch_size=32, megabatch=1, epochs=1, negatives="random", seed=seed)
+        return list(paraphrase_batches(enc, data, config, 1, [0]))
+
+    runs = epoch(0)
+    for b in runs:  # with megabatch=1 every negative is the target of another pair of the same mini-batch
+        targets = [tuple(t[: int(n)].tolist()) for t, n in zip(b["tgt"], b["tgt_len"])]
+        for i, (g, m) in enumerate(zip(b["neg"], b["neg_len"])):
+            neg = tuple(g[: int(m)].tolist())
+            assert neg in targets and neg != targets[i]
+    assert all(torch.equal(a["neg"], b["neg"]) for a, b in zip(runs, epoch(0)))  # seeded
+    assert not all(torch.equal(a["neg"], b["neg"]) for a, b in zip(runs, epoch(1)))
+    rows = np.arange(40, 104)
+    picked = [random_megabatch(data, rows, torch.Generator().manual_seed(3)).tolist() for _ in range(2)]
+    assert picked[0] == picked[1] and set(picked[0]) <= set(rows.tolist())
+    assert all(row(data.tgt_flat, data.tgt_offsets, j) != row(data.tgt_flat, data.tgt_offsets, i)
+               for i, j in zip(rows, picked[0]))
+    with pytest.raises(ValueError, match="negatives"):
+        ParaphraseConfig(negatives="easy")
+
+
 def test_training_lowers_loss_and_improves_retrieval():
     src, tgt = _planted(1200)
     held_src, held_tgt = _planted(200, seed=1)
@@ -232,18 +261,28 @@ def test_claims_evaluate_on_synthetic_numbers():
     ablation = {1: {"sts": 69.0, "mine": 70.0}, 4: {"sts": 70.0, "mine": 80.0}}
     table2 = {"SP": {"x": 60.0}, "Random": {"x": 5.0}}
     speed = [{"encoder": "SP", "regime": "text to vector", "threads": 1, "sentences/s": 50_000.0},
-             {"encoder": "LSTM", "regime": "text to vector", "threads": 1, "sentences/s": 100.0}]
-    numbers = rec.claim_numbers(table1, ablation, table2, speed, sp="SP", blstm="BLSTM", synth_sp="SP",
-                                random_sp="Random", sts_col="sts", mining_col="mine", xsts_col="x", sp_speed="SP",
-                                lstm_speed="LSTM")
-    rows = rec.wieting_claims(numbers)
-    assert [r["holds"] for r in rows] == [True, True, True, True, True, True]
-    numbers["speed-up SP / BiLSTM"] = None
+             {"encoder": "LSTM", "regime": "text to vector", "threads": 1, "sentences/s": 100.0},
+             {"encoder": "BLSTM", "regime": "text to vector", "threads": 1, "sentences/s": 250.0}]
+    kw = dict(sp="SP", blstm="BLSTM", synth_sp="SP", random_sp="Random", sts_col="sts", mining_col="mine",
+              xsts_col="x", sp_speed="SP", lstm_speed="LSTM")
+    numbers = rec.claim_numbers(table1, ablation, table2, speed, random_negatives={"sts": 69.5, "mine": 81.0}, **kw)
+    assert numbers["speed-up SP / BiLSTM-max 2x512"] == 500.0 and numbers["speed-up SP / BLSTM-SP"] == 200.0
+    assert numbers["mining in-batch random"] == 81.0 and numbers["mining in-batch hardest"] == 70.0
+    rows = {r["claim"]: r for r in rec.wieting_claims(numbers)}
+    assert [r["holds"] for r in rows.values()] == [True, True, True, False, True, True, True, True]
+    random_mining = rows["hardest negatives from a mega-batch beat in-batch random negatives (mining)"]
+    assert "mining in-batch random = 81" in random_mining["ours"]  # compared with random, not size-1 hardest
+    speed_claim = rec.wieting_claims(numbers)[-1]
+    assert "BLSTM-SP" in speed_claim["claim"] and "speed-up SP / BLSTM-SP = 200" in speed_claim["ours"]
+    slow_blstm = [{**r, "sentences/s": 1000.0} if r["encoder"] == "BLSTM" else r for r in speed]
+    last = rec.wieting_claims(rec.claim_numbers(table1, ablation, table2, slow_blstm, **kw))[-1]
+    assert last["holds"] is False and last["weaker holds"] is True  # 50x BLSTM-SP, 500x the BiLSTM-max
+    no_random = rec.wieting_claims(rec.claim_numbers(table1, ablation, table2, speed, **kw))
+    assert [r["holds"] for r in no_random][2:4] == [None, None]  # no random-negative run: not testable
+    numbers["speed-up SP / BiLSTM-max 2x512"] = None
     assert rec.wieting_claims(numbers)[-1]["holds"] is None
     table1["Random"] = {"sts": 72.0, "mine": 70.0}  # BLSTM-SP is worse than an untrained SP on STS: it did not learn
-    guarded = rec.claim_numbers(table1, ablation, table2, speed, sp="SP", blstm="BLSTM", synth_sp="SP",
-                                random_sp="Random", sts_col="sts", mining_col="mine", xsts_col="x", sp_speed="SP",
-                                lstm_speed="LSTM", untrained_sp="Random")
+    guarded = rec.claim_numbers(table1, ablation, table2, speed, untrained_sp="Random", **kw)
     assert [r["holds"] for r in rec.wieting_claims(guarded)][:2] == [None, None]
     assert set(rec.PLANS) == {"smoke", "book", "full"}
 
@@ -347,21 +386,42 @@ def test_speed_target_and_run_summary_report_targets():
     target = rec.speed_target(enc, src, plan, pairs=(src[:50], tgt[:50]))
     for n in ("1 thread", "2 threads"):
         assert target[f"SP sentences/s, {n}"] > 0 and target[f"SP CPU microseconds/sentence, {n}"] >= 0
+        assert target[f"SP tokenisation microseconds/sentence, {n}"] > 0 and target[f"SP model microseconds/sentence, {n}"] > 0
     assert 0 <= target["SP P@1 en->fr"] <= 100 and "SP / USE, 2 threads" not in target
     t1 = {"SP": {"sts": 80.0, "mine": 50.0}, "SPL": {"sts": 79.0, "mine": 52.0}, "B": {"sts": 40.0, "mine": 20.0},
           "R": {"sts": 78.0, "mine": 25.0}}
     speed = [{"encoder": e, "regime": "text to vector", "threads": n, "sentences/s": v * (1 if n == 1 else 0.5)}
              for e, v in (("SP", 1e5), ("B", 1e3)) for n in (1, 2)]
+    speed.append({"encoder": "SP", "regime": "model only", "threads": 1, "sentences/s": 4e5})
     target = {"SP sentences/s, 2 threads": 2e5, "SP CPU microseconds/sentence, 2 threads": 6.0, "load before": 1.0,
-              "load after": 2.0, "SP / USE, 2 threads": 600.0, "SP P@1 en->fr": 90.0, "USE P@1 en->fr": 95.0}
+              "load after": 2.0, "SP tokenisation microseconds/sentence, 2 threads": 4.0,
+              "SP model microseconds/sentence, 2 threads": 0.5, "SP / USE, 2 threads": 600.0,
+              "USE sentences/s, 2 threads": 2e5 / 600, "SP P@1 en->fr": 90.0, "USE P@1 en->fr": 95.0}
     lines = rec.run_summary(table1=t1, table2={"SP": {"x": 50.0}, "Random SP": {"x": 5.0}},
                             ablation={1: {"sts": 80.0, "mine": 51.0}, 4: {"sts": 80.0, "mine": 50.0}}, speed=speed,
                             training={"B": [0.4, 0.4]}, probe={}, target=target, lang_rows=[], overlap_rho={},
                             sp="SP", sp_large="SPL", blstm="B", random_sp="R", sts_col="sts", mining_col="mine",
-                            xsts_col="x")
+                            xsts_col="x", averaging=("SP",), random_negatives={"sts": 79.0, "mine": 44.0})
     text = "\n".join(lines)
     assert "100x B" in text and "2 of 2 encoders were slower" in text
-    assert "do not both beat" in text and "(target 300,000: not met)" in text and "(target 500x: met)" in text
+    assert "outside the model" in text and "SP 75%" in text and "more than half for 1 of 1" in text
+    assert "in-batch random 44.0" in text and "in-batch random 79.0" in text
+    assert "do not both beat" in text and "(target 300,000: not met)" in text
+    # 5 microseconds per sentence at 200k/s: tokenisation 4 (80%) against the model 0.5 (10%)
+    assert "tokenisation alone takes 4.0 and the model alone 0.5 (80% and 10%): tokenisation dominates" in text
+    assert "minus 5 points: met); en->fr P@1 SP 90.0, USE 95.0." in text  # 600x and within 5 points
+    far = rec.speed_target_verdicts({**target, "SP P@1 en->fr": 80.0})[1]
+    assert "minus 5 points: not met" in far and "P@1 is 15.0 points below USE's" in far and "needs" not in far
+    slow = rec.speed_target_verdicts({**target, "SP / USE, 2 threads": 300.0, "USE sentences/s, 2 threads": 2e5 / 300})[1]
+    assert "300x" in slow and "not met" in slow and "needs 333,333 from SP, which reached 200,000" in slow
+    assert "points below" not in slow
+    lacking = rec.speed_target_verdicts({k: v for k, v in target.items() if k != "USE P@1 en->fr"})[1]
+    assert "not testable" in lacking
+    assert "disturbed" not in text
+    busy = rec.speed_target_verdicts({**target, "SP model microseconds/sentence, 2 threads": 3.0})[0]
+    assert "the parts, timed apart, add up to more than the whole" in busy
+    fast = rec.speed_target_verdicts({**target, "SP sentences/s, 2 threads": 4e5})[0]
+    assert "(target 300,000: met)" in fast and "Why" not in fast
 
 
 def test_language_choice_figure_has_one_point_per_row_and_panel():
@@ -493,7 +553,8 @@ def test_bucc_table_runs_the_full_path_on_the_fixture(tmp_path):
     models = {("nlp-en-fr", "Oracle"): _Oracle(), ("nlp-en-fr", "Word"): _encoder(src, tgt).eval(),
               ("nlp-en-de", "SP"): _Oracle()}
     table, protocols = rec.bucc_table(models, data_dir)
-    assert protocols == {"en-fr": "threshold on BUCC training, F1 on BUCC test"}
+    assert protocols == {"en-fr": "threshold on BUCC training, F1 on BUCC test (kept training: 10 of 10 fr, "
+                                  "10 of 10 en, 7 of 7 gold pairs; test: 10 of 10 fr, 10 of 10 en, 7 of 7 gold pairs)"}
     assert table["Oracle"] == {"en-fr": 100.0}  # perfect vectors mine every gold pair and nothing else
     assert 0.0 <= table["Word"]["en-fr"] < 100.0  # untrained word vectors share no word across languages
     assert "SP" not in table  # no de-en files in data_dir: skipped with a note
@@ -502,6 +563,42 @@ def test_bucc_table_runs_the_full_path_on_the_fixture(tmp_path):
     merged = rec.merge_bucc({"Oracle": {"en-fr": 55.0, "en-de": 40.0}, "Random": {"en-fr": 1.0}}, table)
     assert merged["Oracle"] == {"en-fr": 100.0, "en-fr (planted)": 55.0, "en-de": 40.0}
     assert merged["Random"] == {"en-fr (planted)": 1.0} and merged["Word"] == {"en-fr": table["Word"]["en-fr"]}
+
+
+def test_bucc_cap_keeps_whole_gold_pairs_and_is_seeded(tmp_path):
+    import shutil
+
+    from xsent_lib.data.formats.bucc import BuccCorpus, cap_bucc, load_bucc
+
+    full = load_bucc(FORMATS / "bucc2018" / "fr-en", "fr", "en", "training")
+    assert cap_bucc(full, None) is full and cap_bucc(full, 10) is full  # no cap, or within it: unchanged
+    published = {(full.source_ids[i], full.target_ids[j]) for i, j in full.gold}
+    for seed in range(5):
+        small = cap_bucc(full, 6, seed)
+        assert len(small.source_sentences) == len(small.target_sentences) == 6
+        assert small.source_ids == sorted(small.source_ids, key=full.source_ids.index)  # file order kept
+        kept = {(small.source_ids[i], small.target_ids[j]) for i, j in small.gold}
+        both = {(s, t) for s, t in published if s in small.source_ids and t in small.target_ids}
+        assert kept == both and len(kept) == 4  # every published pair whose two sides survive, and only those
+        assert all(FIXTURE_PAIRS[small.source_sentences[i]] == small.target_sentences[j] for i, j in small.gold)
+        assert cap_bucc(full, 6, seed).source_ids == small.source_ids  # the sample follows the seed
+    assert len({tuple(cap_bucc(full, 6, seed).source_ids) for seed in range(5)}) > 1
+    no_gold = cap_bucc(BuccCorpus(full.source_ids, full.source_sentences, full.target_ids, full.target_sentences,
+                                  None), 3)
+    assert no_gold.gold is None and len(no_gold.source_sentences) == len(no_gold.target_sentences) == 3
+    with pytest.raises(ValueError, match="max_sentences"):
+        cap_bucc(full, 0)
+    data_dir = tmp_path / "data"  # the chapter's call: the cap reaches both splits and is reported
+    shutil.copytree(FORMATS / "bucc2018" / "fr-en", data_dir / "bucc2018" / "fr-en")
+    splits = rec.bucc_splits(data_dir, "nlp-en-fr", max_sentences=6, seed=1)
+    for split in ("dev", "test"):
+        fr, en, gold = splits[split]
+        assert len(fr) == len(en) == 6 and gold.shape == (4, 2)
+        assert all(FIXTURE_PAIRS[fr[i]] == en[j] for i, j in gold)
+    assert splits["kept"] == ("training: 6 of 10 fr, 6 of 10 en, 4 of 7 gold pairs; "
+                              "test: 6 of 10 fr, 6 of 10 en, 4 of 7 gold pairs")
+    table, protocols = rec.bucc_table({("nlp-en-fr", "Oracle"): _Oracle()}, data_dir, max_sentences=6, seed=1)
+    assert table["Oracle"] == {"en-fr": 100.0} and "kept training: 6 of 10 fr" in protocols["en-fr"]
 
 
 def test_bucc_splits_fall_back_and_refuse_clearly(tmp_path):

@@ -14,6 +14,10 @@ is an exact duplicate of ours (it is then a translation too); in the ``"both"`` 
 query itself are excluded as well. Duplicates are found from caller-supplied keys (e.g. token-id
 hashes) or, by default, from bit-identical embedding rows.
 
+The ablation's baseline, *random* negatives (:func:`sample_random_negatives`), draws ``t'`` uniformly among
+the same allowed candidates, without looking at the embeddings; with a mega-batch of one mini-batch these
+are in-batch random negatives.
+
 Book: chapter 8 (Paraphrastic embeddings from bitext).
 """
 from __future__ import annotations
@@ -91,6 +95,11 @@ def _keys(name: str, keys: torch.Tensor | np.ndarray | None, rows: torch.Tensor)
     return keys.long()
 
 
+def _same_pair(s_key: torch.Tensor, t_key: torch.Tensor) -> torch.Tensor:
+    """``(M, M)`` mask: pair ``j`` is "the same pair" as ``i`` when its source or its target duplicates ours."""
+    return (s_key[:, None] == s_key[None, :]) | (t_key[:, None] == t_key[None, :])
+
+
 def _masked_argmax(scores: torch.Tensor, banned: torch.Tensor, what: str) -> torch.Tensor:
     """Row-wise argmax of ``scores`` over the entries that are not ``banned``; error if a row has none."""
     if bool(banned.all(dim=1).any()):
@@ -139,8 +148,7 @@ def mine_hardest_negatives(src: torch.Tensor, tgt: torch.Tensor, *, pool: Negati
     else:
         s_key, t_key = _keys("src_keys", src_keys, src), _keys("tgt_keys", tgt_keys, tgt)
     s_n, t_n = F.normalize(src, dim=1), F.normalize(tgt, dim=1)
-    # A pair j is "the same pair" as i when its source or its target duplicates ours.
-    same = (s_key[:, None] == s_key[None, :]) | (t_key[:, None] == t_key[None, :])
+    same = _same_pair(s_key, t_key)
     if pool == "target":
         tgt_idx = _masked_argmax(s_n @ t_n.T, same, "negative target")
         src_idx = _masked_argmax(t_n @ s_n.T, same, "negative source") if symmetric else None
@@ -155,6 +163,28 @@ def mine_hardest_negatives(src: torch.Tensor, tgt: torch.Tensor, *, pool: Negati
         banned_for_tgt = torch.cat([same, same], dim=1) | (t_key[:, None] == pool_keys[None, :])
         src_idx = _masked_argmax(t_n @ pool_rows.T, banned_for_tgt, "negative")
     return MinedNegatives(tgt_idx, src_idx, pool)
+
+
+def sample_random_negatives(src_keys: torch.Tensor | np.ndarray, tgt_keys: torch.Tensor | np.ndarray, *,
+                            generator: torch.Generator | None = None) -> torch.Tensor:
+    """A random non-translation target for every pair of a batch: index ``j`` drawn uniformly among the pairs
+    that :func:`mine_hardest_negatives` (``pool="target"``) may choose from, i.e. never the pair itself, a pair
+    with a duplicate source or a duplicate target.
+
+    ``src_keys``/``tgt_keys`` hold one integer per pair (equal keys = identical sentences); no embedding is
+    needed. Vectorised: the arg-max of i.i.d. uniform scores over the allowed candidates, which is uniform
+    over them. Pass a seeded ``torch.Generator`` (on the CPU) for reproducible draws. Returns int64 ``(M,)``.
+    Book: chapter 8 (Paraphrastic embeddings from bitext: random against hardest negatives).
+    """
+    s_key, t_key = torch.as_tensor(src_keys), torch.as_tensor(tgt_keys)
+    if s_key.dim() != 1 or s_key.shape != t_key.shape or s_key.is_floating_point() or t_key.is_floating_point():
+        raise ValueError(f"src_keys and tgt_keys must be integer arrays of one equal length (one key per pair), "
+                         f"got shapes {tuple(s_key.shape)} and {tuple(t_key.shape)}.")
+    if s_key.shape[0] < 2:
+        raise ValueError(f"random negatives need a batch of at least 2 pairs, got {s_key.shape[0]}.")
+    s_key, t_key = s_key.long().cpu(), t_key.long().cpu()
+    scores = torch.rand((s_key.shape[0], s_key.shape[0]), generator=generator)
+    return _masked_argmax(scores, _same_pair(s_key, t_key), "negative target")
 
 
 def margin_loss(src: torch.Tensor, tgt: torch.Tensor, neg_tgt: torch.Tensor, *,

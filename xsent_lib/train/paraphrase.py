@@ -8,21 +8,24 @@ similar *target* that is not its translation (:func:`~xsent_lib.losses.margin.mi
 ``pool="target"``: negatives come from the other language only). The mega-batch is then split back into its
 mini-batches, and each takes one gradient step on the margin loss of its pairs and their mined negatives,
 with optional word shuffling of the inputs (:func:`~xsent_lib.text.noise.shuffle_words`). A mega-batch of one
-mini-batch is plain in-batch hardest negatives. The steps go through the book's one loop, :func:`~xsent_lib.train.fit`.
+mini-batch is plain in-batch hardest negatives. The baseline ``negatives="random"`` draws each pair's negative
+uniformly among the other targets of its mega-batch instead (:func:`~xsent_lib.losses.margin.sample_random_negatives`,
+seeded, no encoding); with a mega-batch of one it is in-batch random negatives. The steps go through the book's
+one loop, :func:`~xsent_lib.train.fit`.
 Book: chapter 8 (Paraphrastic embeddings from bitext).
 """
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import torch
 
 from xsent_lib.base.runtime import pick_device
 from xsent_lib.encoders.base import SentenceEncoder
-from xsent_lib.losses.margin import margin_loss, megabatch_plan, mine_hardest_negatives
+from xsent_lib.losses.margin import margin_loss, megabatch_plan, mine_hardest_negatives, sample_random_negatives
 from xsent_lib.text.batching import pad_csr
 from xsent_lib.text.noise import shuffle_words
 from xsent_lib.train.history import History
@@ -38,7 +41,9 @@ class ParaphraseConfig:
     full size from the start). ``delta`` is the margin (0.4), ``lr`` Adam's rate (0.001), ``shuffle_rate``
     the word-shuffling probability (0.3 for BLSTM-SP, 0 otherwise). The paper leaves the mini-batch size
     open; 128 is the authors' later code. ``max_len`` truncates training sentences (in tokens) to bound
-    the cost of long bitext lines; ``symmetric`` adds the mirror hinge of the later code.
+    the cost of long bitext lines; ``symmetric`` adds the mirror hinge of the later code. ``negatives`` is
+    ``"hardest"`` (the paper) or ``"random"`` (the ablation's baseline: a uniform draw among the other targets
+    of the mega-batch; ``megabatch=1`` makes it in-batch random negatives).
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
 
@@ -53,6 +58,7 @@ class ParaphraseConfig:
     clip_norm: float | None = None
     max_len: int | None = None
     seed: int = 0
+    negatives: Literal["hardest", "random"] = "hardest"
 
     def __post_init__(self) -> None:
         for name in ("batch_size", "megabatch", "epochs"):
@@ -67,6 +73,9 @@ class ParaphraseConfig:
             raise ValueError(f"need delta >= 0 and lr > 0, got delta={self.delta!r}, lr={self.lr!r}.")
         if self.max_len is not None and (not isinstance(self.max_len, int) or self.max_len < 1):
             raise ValueError(f"max_len must be None or a positive integer, got {self.max_len!r}.")
+        if self.negatives not in ("hardest", "random"):
+            raise ValueError(f"negatives must be 'hardest' (mined, the paper) or 'random' (uniform draw), "
+                             f"got {self.negatives!r}.")
 
 
 @dataclass(frozen=True)
@@ -157,13 +166,25 @@ def mine_megabatch(encoder: SentenceEncoder, data: EncodedBitext, rows: np.ndarr
     return rows[mined.target_idx.cpu().numpy()]
 
 
+def random_megabatch(data: EncodedBitext, rows: np.ndarray, generator: torch.Generator) -> np.ndarray:
+    """For the pairs ``rows`` of ``data`` (one mega-batch), the global index of a random negative target each:
+    :func:`~xsent_lib.losses.margin.sample_random_negatives` over the mega-batch (duplicates excluded by key).
+    Book: chapter 8 (Paraphrastic embeddings from bitext: random against hardest negatives).
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    picked = sample_random_negatives(data.src_keys[rows], data.tgt_keys[rows], generator=generator)
+    return rows[picked.numpy()]
+
+
 def paraphrase_batches(encoder: SentenceEncoder, data: EncodedBitext, config: ParaphraseConfig, epoch: int,
                        seen: list[int], device: torch.device | str = "cpu") -> Iterator[dict[str, torch.Tensor]]:
-    """One epoch of mini-batches ``{src, src_len, tgt, tgt_len, neg, neg_len}`` with mined negatives.
+    """One epoch of mini-batches ``{src, src_len, tgt, tgt_len, neg, neg_len}`` with mined (or random) negatives.
 
     Pairs are shuffled with a generator seeded by ``(config.seed, epoch)``; ``seen[0]`` counts mini-batches
     across epochs for the mega-batch schedule and is advanced here. Mining runs lazily, just before the
-    first mini-batch of each mega-batch, so it sees the model as trained so far.
+    first mini-batch of each mega-batch, so it sees the model as trained so far. With
+    ``config.negatives == "random"`` the negatives are drawn by :func:`random_megabatch` from a torch
+    generator seeded by ``(config.seed, epoch)`` instead.
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
     n = len(data)
@@ -174,9 +195,12 @@ def paraphrase_batches(encoder: SentenceEncoder, data: EncodedBitext, config: Pa
         minibatches.pop()
     plan = megabatch_plan(len(minibatches), n_batches_seen=seen[0], max_size=config.megabatch,
                           anneal_rate=config.anneal_rate)
+    draws = torch.Generator().manual_seed(int(np.random.default_rng((config.seed, epoch, 1)).integers(2**62)))
     for group in plan:
         rows = np.concatenate([minibatches[j] for j in group])
-        negatives = dict(zip(rows.tolist(), mine_megabatch(encoder, data, rows, device).tolist()))
+        picked = (random_megabatch(data, rows, draws) if config.negatives == "random"
+                  else mine_megabatch(encoder, data, rows, device))
+        negatives = dict(zip(rows.tolist(), picked.tolist()))
         for j in group:
             pairs = minibatches[j]
             neg = np.fromiter((negatives[i] for i in pairs.tolist()), dtype=np.int64, count=len(pairs))

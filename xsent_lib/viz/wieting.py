@@ -12,12 +12,14 @@ from matplotlib.figure import Figure
 
 def quality_speed_megabatch(quality: Mapping[str, Mapping[str, float]], speed: Mapping[str, float],
                             ablation: Mapping[int, Mapping[str, float]], *, quality_keys: tuple[str, str],
-                            title: str = "") -> Figure:
+                            title: str = "", random_negatives: Mapping[str, float] | None = None) -> Figure:
     """Three panels: (a) two quality scores per encoder, (b) sentences/s per encoder on a log scale,
-    (c) both scores against the mega-batch size (1 = in-batch negatives).
+    (c) both scores against the mega-batch size (1 = in-batch hardest negatives), with the in-batch
+    random-negative scores as dashed lines when ``random_negatives`` is given.
 
     ``quality`` is ``{encoder: {key: value}}`` read at ``quality_keys`` (e.g. STS and mining F1),
-    ``speed`` ``{encoder: sentences/s}``, ``ablation`` ``{mega-batch size: {key: value}}``.
+    ``speed`` ``{encoder: sentences/s}``, ``ablation`` ``{mega-batch size: {key: value}}``,
+    ``random_negatives`` ``{key: value}``.
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
     if not quality or not ablation:
@@ -40,7 +42,10 @@ def quality_speed_megabatch(quality: Mapping[str, Mapping[str, float]], speed: M
     ax_s.set_title("(b) encoding speed, 1 CPU thread", fontsize=9)
     sizes = sorted(ablation)
     for key, colour in zip(quality_keys, ("#4C72B0", "#DD8452")):
-        ax_m.plot(sizes, [ablation[s][key] for s in sizes], marker="o", color=colour, label=key)
+        ax_m.plot(sizes, [ablation[s][key] for s in sizes], marker="o", color=colour, label=f"{key}, hardest")
+        if random_negatives is not None and key in random_negatives:
+            ax_m.axhline(random_negatives[key], color=colour, linestyle="--", linewidth=1,
+                         label=f"{key}, in-batch random")
     ax_m.set_xscale("log", base=2)
     ax_m.set_xticks(sizes, [str(s) for s in sizes])
     ax_m.set_xlabel("mini-batches per mega-batch", fontsize=8)

@@ -76,3 +76,46 @@ def load_bucc(bucc_dir: PathLike, source_lang: str, target_lang: str = "en", spl
             rows.append((source_row[src_id], target_row[tgt_id]))
         gold = np.asarray(rows, dtype=np.int64).reshape(-1, 2)
     return BuccCorpus(source_ids, source_sentences, target_ids, target_sentences, gold)
+
+
+def cap_bucc(corpus: BuccCorpus, max_sentences: int | None, seed: int = 0) -> BuccCorpus:
+    """At most ``max_sentences`` sentences per side of ``corpus``, drawn with ``seed`` so that BUCC's share of
+    sentences with a translation stays about as published.
+
+    A real BUCC 2018 split holds hundreds of thousands of sentences per side, of which a few percent are gold.
+    Taking the first lines would keep almost no gold pair (both sides must survive), so the cap samples at one
+    rate ``r = max_sentences / (larger side)``: about ``r`` of the gold pairs, each with both of its sentences,
+    and about ``r`` of the other sentences of each side. The gold returned is every published pair whose two
+    sentences are both kept; file order is kept. ``None``, or a corpus already within the cap, comes back
+    unchanged (the same object). Works on a split without gold (sides sampled at rate ``r``).
+    Book: chapter 8 (Paraphrastic embeddings from bitext: mining).
+    """
+    if max_sentences is None:
+        return corpus
+    if not isinstance(max_sentences, int) or isinstance(max_sentences, bool) or max_sentences < 1:
+        raise ValueError(f"max_sentences must be None (all) or a positive integer, got {max_sentences!r}.")
+    n_src, n_tgt = len(corpus.source_sentences), len(corpus.target_sentences)
+    if max(n_src, n_tgt) <= max_sentences:
+        return corpus
+    rate = max_sentences / max(n_src, n_tgt)
+    rng = np.random.default_rng(seed)
+    gold = corpus.gold if corpus.gold is not None else np.zeros((0, 2), dtype=np.int64)
+    n_gold = min(len(gold), max(1, int(rate * len(gold))))
+    chosen = gold[rng.choice(len(gold), size=n_gold, replace=False)]
+
+    def side(n: int, column: int) -> np.ndarray:
+        """Sorted rows kept on one side: the chosen gold rows, then other rows up to the cap."""
+        kept = np.unique(chosen[:, column])
+        others = np.setdiff1d(np.arange(n), gold[:, column])
+        extra = min(max_sentences - len(kept), int(round(rate * len(others))), len(others))
+        return np.sort(np.concatenate([kept, rng.choice(others, size=max(extra, 0), replace=False)]))
+
+    keep_src, keep_tgt = side(n_src, 0), side(n_tgt, 1)
+    new_gold = None
+    if corpus.gold is not None:
+        both = np.isin(gold[:, 0], keep_src) & np.isin(gold[:, 1], keep_tgt)
+        new_gold = np.stack([np.searchsorted(keep_src, gold[both, 0]),
+                             np.searchsorted(keep_tgt, gold[both, 1])], axis=1).astype(np.int64).reshape(-1, 2)
+    return BuccCorpus([corpus.source_ids[i] for i in keep_src], [corpus.source_sentences[i] for i in keep_src],
+                      [corpus.target_ids[i] for i in keep_tgt], [corpus.target_sentences[i] for i in keep_tgt],
+                      new_gold)
