@@ -301,7 +301,7 @@ class RoutedTranslator:
 def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequence[str], Sequence[str]],
                            translator: Translate, *, system: str, n_parallel: int, n_parallel_dev: int = 300,
                            seed: int = 0, min_words: int = 3, max_words: int = 30, code: str | None = None,
-                           bitext_name: str = "") -> XNLIBenchmark:
+                           bitext_name: str = "", lexicon: Sequence[tuple[str, str]] | None = None) -> XNLIBenchmark:
     """``bench`` plus a real language ``lang`` under the code ``code`` (default ``"<lang>-mt"``): real bitext for
     alignment, and an NLI side machine-translated from the English dev/test pairs, labelled as such (as
     XNLI-MT is).
@@ -311,8 +311,9 @@ def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequen
     out. ``translator`` (``translate(texts, "en", lang)``, named ``system``) makes the dev/test pairs, keeps the
     labels, and is routed for translate-train / translate-test; a translator with ``coverage`` and ``tables``
     (:class:`~xsent_lib.data.word_mt.WordByWordTranslator`) also records its coverage on the English test set
-    and supplies the initial-vector lexicon (its ``lang -> en`` table). Returns a new benchmark; ``bench`` is
-    unchanged. Book: chapter 6 (XNLI and aligned encoders).
+    and supplies the initial-vector lexicon (its ``lang -> en`` table); ``lexicon`` (``(lang word, English
+    word)`` pairs) supplies it instead, e.g. for Apertium, which has no table. Returns a new benchmark;
+    ``bench`` is unchanged. Book: chapter 6 (XNLI and aligned encoders).
     """
     code = code or f"{lang}-mt"
     if code in bench.test:
@@ -343,7 +344,9 @@ def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequen
     if hasattr(translator, "coverage"):
         en_test = bench.test["en"]
         coverage[code] = translator.coverage([*en_test.premises, *en_test.hypotheses], "en", lang)
-    if hasattr(translator, "tables") and (lang, "en") in translator.tables:
+    if lexicon is not None:
+        init[code] = sorted(lexicon)
+    elif hasattr(translator, "tables") and (lang, "en") in translator.tables:
         init[code] = sorted(translator.tables[(lang, "en")].items())
     where = f" ({bitext_name})" if bitext_name else ""
     notes = [*bench.notes, f"{code}: the bitext{where} is real text ({n_parallel} + {n_parallel_dev} pairs); its NLI "
