@@ -109,6 +109,9 @@ def test_add_real_text_language_builds_a_machine_translated_test_set(bench):
     assert real.translate(bench.test["xa"].premises[:2], "xa", "en") == list(bench.test["en"].premises[:2])
     with pytest.raises(ValueError, match="only 40 bitext pairs"):
         add_real_text_language(bench, "zz", (en, other), toy, system="toy", n_parallel=40, n_parallel_dev=5)
+    fewer = add_real_text_language(bench, "zz", (en, other), toy, system="toy", n_parallel=40, n_parallel_dev=5,
+                                   allow_fewer=True)
+    assert len(fewer.parallel["zz-mt"][0]) == 35 and any("(35 + 5 pairs)" in n for n in fewer.notes)
     with pytest.raises(ValueError, match="already has"):
         add_real_text_language(real, "zz", (en, other), toy, system="toy", n_parallel=3, n_parallel_dev=3)
     with pytest.raises(ValueError, match="differ in length"):

@@ -124,11 +124,12 @@ BOOK = XNLIPlan(("xa", "xb", "xc", "xd", "xe"), 5000, 1000, 1000, 3000, 300, 64,
 FULL = XNLIPlan(("fr", "es", "de", "el", "bg", "ru", "tr", "ar", "vi", "th", "zh", "hi", "sw", "ur"), 392_702,
                 2490, 5010, 500_000, 2000, 512, 10, AlignConfig(epochs=5, eval_every=2000, batch_size=128),
                 ("bilstm-max", "bilstm-last"), ("fr", "ru", "zh"), ("fr", "ru", "zh"), "fr",
-                (10_000, 100_000, 500_000), (0, 1, 2), glove=True, real_languages=("fr", "de"),
+                (10_000, 100_000, 500_000), (0, 1, 2), glove=True, real_languages=("fr", "de", "es"),
                 n_real_parallel=50_000, n_choice_bitext=50_000, reference=("USE", "mE5-small"), n_reference_train=50_000,
                 n_reference_dev=2000)
 SYNTHETIC_FULL = replace(BOOK, n_train=50_000, n_parallel=50_000, width=256, nli_epochs=5,
-                         curve_sizes=(1000, 5000, 50_000), curve_seeds=(0, 1, 2), n_real_parallel=50_000,
+                         curve_sizes=(1000, 5000, 50_000), curve_seeds=(0, 1, 2), real_languages=("fr", "de", "es"),
+                         n_real_parallel=50_000,
                          n_choice_bitext=50_000, reference=("USE", "mE5-small"), n_reference_train=20_000,
                          n_reference_dev=1000)
 
@@ -239,7 +240,8 @@ def add_real_languages(bench: XNLIBenchmark, plan: XNLIPlan, seed: int, cache_di
     offline system: Apertium where it is installed with the pair (and ``apertium``), else FreeDict word by
     word (:func:`~xsent_lib.data.word_mt.freedict_translator`, translations chosen on the first
     ``plan.n_choice_bitext`` bitext pairs). The FreeDict ``lang -> en`` table gives the initial word vectors
-    either way. A language whose data are not cached is skipped with a note. Returns the benchmark and the notes.
+    either way. A bitext with fewer than ``plan.n_real_parallel`` usable pairs gives all it has (the note says
+    how many; the LibreOffice help has about 21k). A language whose data are not cached is skipped with a note. Returns the benchmark and the notes.
     Book: chapter 6 (XNLI and aligned encoders).
     """
     from xsent_lib.data.corpora import load_bitext
@@ -260,7 +262,7 @@ def add_real_languages(bench: XNLIBenchmark, plan: XNLIPlan, seed: int, cache_di
         bench = add_real_text_language(bench, lang, (en, other), translator, system=translator.name,
                                        n_parallel=plan.n_real_parallel, n_parallel_dev=plan.n_parallel_dev, seed=seed,
                                        code=real_code(lang), bitext_name=REAL_BITEXT[lang],
-                                       lexicon=list(freedict.tables[(lang, "en")].items()))
+                                       lexicon=list(freedict.tables[(lang, "en")].items()), allow_fewer=True)
     return bench, notes
 
 
