@@ -202,6 +202,10 @@ def test_spanish_from_libreoffice_help_translated_by_the_best_offline_system():
     assert real.test["es-mt"].premises[:5] == real.translate(list(bench.test["en"].premises[:5]), "en", "es-mt")
     assert real.init_lexicon["es-mt"] == plain.init_lexicon["es-mt"] and "es-mt" not in real.mt_coverage
     assert "by Apertium: es-mt; by FreeDict word by word: none" in rec.apertium_note(real)
+    words = rec.english_words(real, None, 0)
+    english = rec.train_english("cbow", real, words, replace(small, nli_epochs=1), device="cpu", seed=0)
+    ttest = rec.translate_test(english, real, real.translate, "cpu", languages=["es-mt"])
+    assert set(ttest) == {"en", "es-mt"} and 0.0 <= ttest["es-mt"] <= 100.0  # read back by spa-eng
     rows = {"x-max": {"en": 80.0, "xa": 70.0, "es-mt": 50.0}, "ttest-apertium": {"en": 80.0, "es-mt": 60.0},
             "tt-apertium": {"en": 80.0, "es-mt": 55.0}}
     used = {r["row"]: r["translation"] for r in rec.row_translations(rows, real)}
