@@ -5,7 +5,8 @@ import shutil
 
 import pytest
 
-from xsent_lib.data.word_mt import (WordByWordTranslator, apertium_available, choose_translations, english_stems,
+from xsent_lib.data.word_mt import (ApertiumTranslator, WordByWordTranslator, apertium_available, apertium_mode,
+                                    apertium_pairs, apertium_translate, choose_translations, english_stems,
                                     freedict_translator)
 
 
@@ -49,6 +50,55 @@ def test_word_by_word_translation_and_coverage_shares():
 
 def test_apertium_check_matches_path():
     assert apertium_available() == (shutil.which("apertium") is not None)
+    assert apertium_available() or apertium_pairs() == []
+
+
+def test_apertium_input_errors_come_before_the_system_is_needed():
+    with pytest.raises(ValueError, match="line break"):
+        apertium_translate(["one\ntwo"], "eng-spa")
+    with pytest.raises(TypeError, match="list of texts"):
+        apertium_translate("the cat", "eng-spa")
+
+
+def test_apertium_missing_system_is_named(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # a machine without Apertium, as CI
+    assert not apertium_available() and apertium_pairs() == []
+    with pytest.raises(FileNotFoundError, match="apt-get install apertium"):
+        apertium_mode("en", "es")
+    with pytest.raises(FileNotFoundError, match="not installed"):
+        ApertiumTranslator("es")
+    with pytest.raises(FileNotFoundError, match="not installed"):
+        apertium_translate(["the cat"], "eng-spa")
+
+
+def test_apertium_missing_pair_is_named():
+    if not apertium_available():
+        pytest.skip("Apertium is not installed")
+    with pytest.raises(FileNotFoundError, match="no en->xx direction"):
+        apertium_mode("en", "xx")
+    with pytest.raises(FileNotFoundError, match="no direction 'xxx-yyy'"):
+        apertium_translate(["a"], "xxx-yyy")
+
+
+def test_apertium_translates_english_spanish_line_by_line():
+    if "eng-spa" not in apertium_pairs() or "spa-eng" not in apertium_pairs():
+        pytest.skip("Apertium with the eng-spa pair is not installed (apt-get install apertium apertium-eng-spa)")
+    tr = ApertiumTranslator("es")
+    assert tr.name == "Apertium eng-spa / spa-eng"
+    # no final punctuation: a reordering rule could carry 'red' into the next line if texts were not kept apart
+    texts = ["the cat sleeps in the house .", "", "I see the red", "car", "the dog does not eat bread ."]
+    out = tr(texts, "en", "es")
+    assert len(out) == len(texts) and out[1] == ""
+    assert "rojo" in out[2].lower() and "rojo" not in out[3].lower()
+    assert "gato" in out[0].lower() and "casa" in out[0].lower() and out[3].lower() != ""
+    assert "perro" in out[4].lower() and "pan" in out[4].lower() and "no" in out[4].lower().split()
+    back = tr(["el perro come pan .", "una mujer canta"], "es", "en")
+    assert "dog" in back[0].lower() and "bread" in back[0].lower() and "woman" in back[1].lower()
+    assert tr(["x"], "es", "es") == ["x"]
+    with pytest.raises(KeyError, match="direction en->fr"):
+        tr(["the cat"], "en", "fr")
+    many = [f"the house number {i} is red ." for i in range(300)]
+    assert len(apertium_translate(many, "eng-spa")) == 300
 
 
 def test_freedict_translator_on_the_cache():

@@ -109,7 +109,25 @@ def test_add_real_text_language_builds_a_machine_translated_test_set(bench):
     assert real.translate(bench.test["xa"].premises[:2], "xa", "en") == list(bench.test["en"].premises[:2])
     with pytest.raises(ValueError, match="only 40 bitext pairs"):
         add_real_text_language(bench, "zz", (en, other), toy, system="toy", n_parallel=40, n_parallel_dev=5)
+    fewer = add_real_text_language(bench, "zz", (en, other), toy, system="toy", n_parallel=40, n_parallel_dev=5,
+                                   allow_fewer=True)
+    assert len(fewer.parallel["zz-mt"][0]) == 35 and any("(35 + 5 pairs)" in n for n in fewer.notes)
     with pytest.raises(ValueError, match="already has"):
         add_real_text_language(real, "zz", (en, other), toy, system="toy", n_parallel=3, n_parallel_dev=3)
     with pytest.raises(ValueError, match="differ in length"):
         add_real_text_language(bench, "zz", (en, other[:3]), toy, system="toy", n_parallel=3, n_parallel_dev=3)
+
+
+def test_add_real_text_language_takes_the_initial_lexicon_from_a_system_without_tables(bench):
+    from xsent_lib.data.xnli import add_real_text_language
+
+    def upper(texts, src, tgt):  # an MT system with no dictionary table (as Apertium)
+        return [t.upper() if tgt == "zz" else t.lower() for t in texts]
+
+    en = [f"english sentence number {i} here" for i in range(40)]
+    plain = add_real_text_language(bench, "zz", (en, en), upper, system="upper", n_parallel=30, n_parallel_dev=5)
+    assert "zz-mt" not in plain.init_lexicon and "zz-mt" not in plain.mt_coverage  # nothing to report: no table
+    given = add_real_text_language(bench, "zz", (en, en), upper, system="upper", n_parallel=30, n_parallel_dev=5,
+                                   lexicon=[("THE", "the"), ("CAT", "cat")])
+    assert given.init_lexicon["zz-mt"] == [("CAT", "cat"), ("THE", "the")]
+    assert given.test["zz-mt"].premises[0] == bench.test["en"].premises[0].upper()

@@ -212,6 +212,8 @@ def test_xnli_spot_checks():
     assert cell("xnli2018", "table_5", "ft = 1, λ = 0.25 [default]", "zh") == 67.9
     assert cell("xnli2018", "table_3", "Word translation P@1", "ur") is None
     assert cell("xnli2018", "table_2", "Hypothesis", "tr") == 8.4
+    sizes = row("xnli2018", "prose_1_sizes", "dev + test pairs")["values"]
+    assert sum(sizes.values()) == 112_500 and set(sizes) == set(load("xnli2018")["tables"]["table_4"]["columns"])
 
 
 def test_wieting_spot_checks():

@@ -108,6 +108,31 @@ def test_alignment_loss_is_unbounded_without_guard_and_finite_with_it():
         bounded_l2(0.0)
 
 
+def test_align_encoder_with_negatives_stays_finite_only_with_the_bounded_distance():
+    """End to end, lam = 0.75 (> 0.5: the push of two negatives outweighs the pull of one translation). With the
+    bounded distance the training loss settles above -2 lam cap; with plain L2 the target vectors drift apart and
+    the loss falls ever faster, below anything the bounded loss can reach."""
+    runs = {}
+    for bound in (2.0, None):
+        tr, dv, sp, tp, src = _setup()
+        init = np.random.default_rng(1).normal(0, 1, (len(tp.vocab), 12)).astype(np.float32)
+        tgt = target_encoder(src, tp, init, fine_tune=True)
+        runs[bound] = align_encoder(src, tgt, tr, dv, AlignConfig(lam=0.75, bound=bound, lr=0.1, batch_size=32,
+                                                                   epochs=8), seed=0)
+    bounded, plain = runs[2.0], runs[None]
+    floor = alignment_lower_bound(0.75, bounded.cap)
+    losses = np.asarray(bounded.history.train_loss)
+    dev = np.asarray([p["dev_align"] for p in bounded.curve])
+    assert np.isfinite(losses).all() and (losses >= floor).all() and (dev >= floor).all()
+    steps = -np.diff(losses)
+    assert steps[-1] < 0.25 * steps[0]  # settling: each epoch gains less
+    assert plain.cap is None
+    plain_losses = np.asarray(plain.history.train_loss)
+    plain_steps = -np.diff(plain_losses)
+    assert (plain_steps > 0).all() and plain_steps[-1] > plain_steps[0]  # falling, and faster: no minimum ahead
+    assert plain_losses[-1] < floor  # below every value the bounded loss can take
+
+
 def test_align_config_checks():
     with pytest.raises(ValueError, match="loss"):
         AlignConfig(loss="hinge")

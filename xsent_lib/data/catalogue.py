@@ -247,6 +247,8 @@ _DICTIONARIES = {
     "en-el": ("eng-ell", None, False), "en-it": ("eng-ita", None, False), "en-nl": ("eng-nld", None, False),
     "en-sv": ("eng-swe", None, False), "en-hi": ("eng-hin", None, False), "en-sw": ("eng-swh", None, False),
 }
+# the dictionaries chapter 6 translates its real-text languages with (word-by-word MT, initial word vectors)
+_XNLI_MT_DICTIONARIES = ("en-fr", "fr-en", "en-de", "de-en", "en-es", "es-en")
 # dataset language -> (Debian package, version, size, sha256, licence, in the book profile?)
 _FORTUNES = {
     "en": ("fortunes", "1:1.99.1-7.3", 848988, "41d0551dc0ff52f875a2ecef7c39da2f672ab468c37e170119f7e0245a9d63c5",
@@ -359,7 +361,8 @@ def _real_datasets() -> list[Dataset]:
             f"freedict-{name}", "dictionary", srcs, f"{mod}.freedict:normalise_freedict",
             f"single-word {name} pairs from FreeDict{' (both directions merged)' if rev else ''}, "
             "split train/test by source word (ranked by English frequency in nlp-corpus)",
-            (1, 5, 7), (src_lang, tgt_lang), profiles=("book", "full") if book else full_only,
+            (1, 5, 6, 7) if name in _XNLI_MT_DICTIONARIES else (1, 5, 7), (src_lang, tgt_lang),
+            profiles=("book", "full") if book else full_only,
             params={"forward": f"dict-freedict-{fwd}", "reverse": f"dict-freedict-{rev}" if rev else None,
                     "english_side": "source" if src_lang == "en" else "target", "ranks_from": "nlp-corpus"}))
     datasets.append(Dataset(

@@ -1,10 +1,14 @@
-"""Word-by-word machine translation from bilingual dictionaries (FreeDict), with a coverage report.
+"""Offline machine translation for real text: word by word from bilingual dictionaries (FreeDict), with a
+coverage report, and the Apertium rule-based system where it is installed.
 
-The best offline translator the data cache holds for real languages: Apertium is not installed on the book's
-machine (see :func:`apertium_available`), so translate-train / translate-test on real text replace each word
-by a dictionary translation and keep the source word order, as cheap dictionary-based MT does.
+FreeDict is always available from the data cache: translate-train / translate-test on real text replace each
+word by a dictionary translation and keep the source word order, as cheap dictionary-based MT does.
+Apertium (:class:`ApertiumTranslator`) is a real MT system (analysis, lexical transfer, reordering rules,
+generation), but it is a system package (``apt-get install apertium apertium-eng-spa``), absent from most
+machines, and Debian packages few English pairs (eng-spa, eng-cat, en-gl, ...; no English-French or
+English-German): :func:`apertium_pairs` says which directions are installed.
 
-Choices: the cached FreeDict pairs are sorted alphabetically, so "the first listed translation" would be an
+FreeDict choices: the cached FreeDict pairs are sorted alphabetically, so "the first listed translation" would be an
 arbitrary one (``the -> au``). :func:`choose_translations` picks, for every source word, the candidate that
 co-occurs with it most often in a bitext (Dice coefficient over sentence pairs; ties and unseen words keep
 the alphabetical first). English words missing from the dictionary are retried without a regular inflection
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -26,6 +31,11 @@ from xsent_lib.text.tokenizers import WordTokenizer
 Stemmer = Callable[[str], list[str]]
 _TOKENIZER = WordTokenizer()
 _VOWELS = set("aeiou")
+#: two-letter codes -> the three-letter codes most Apertium pairs use (Debian: eng-spa, eng-cat, hbs-eng, ...)
+APERTIUM_CODES = {"en": "eng", "es": "spa", "ca": "cat", "fr": "fra", "de": "deu", "it": "ita", "pt": "por",
+                  "gl": "glg", "eu": "eus", "eo": "epo", "is": "isl", "ru": "rus", "bg": "bul"}
+_APERTIUM_MISSING = ("Apertium is not installed (`which apertium` finds nothing): run `apt-get install apertium "
+                     "apertium-eng-spa` (or another pair), or use FreeDict.")
 
 
 def apertium_available() -> bool:
@@ -34,6 +44,97 @@ def apertium_available() -> bool:
     Book: chapter 6 (XNLI and aligned encoders).
     """
     return shutil.which("apertium") is not None
+
+
+def apertium_pairs() -> list[str]:
+    """The translation directions (Apertium "modes", e.g. ``"eng-spa"``) installed here; ``[]`` without Apertium.
+
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    if not apertium_available():
+        return []
+    listed = subprocess.run(["apertium", "-l"], capture_output=True, text=True, check=False)
+    return [line.strip() for line in listed.stdout.splitlines() if line.strip()]
+
+
+def apertium_mode(src: str, tgt: str) -> str:
+    """The installed Apertium direction that translates ``src`` into ``tgt`` (two- or three-letter codes:
+    ``apertium_mode("en", "es") == "eng-spa"``). Raises ``FileNotFoundError`` naming the package to install
+    when Apertium or the pair is missing. Book: chapter 6 (XNLI and aligned encoders).
+    """
+    if not apertium_available():
+        raise FileNotFoundError(_APERTIUM_MISSING)
+    installed = apertium_pairs()
+    names = [(a, b) for a in _apertium_codes(src) for b in _apertium_codes(tgt)]
+    for a, b in names:
+        if f"{a}-{b}" in installed:
+            return f"{a}-{b}"
+    a, b = names[0]
+    raise FileNotFoundError(f"Apertium has no {src}->{tgt} direction installed (installed: {installed}); "
+                            f"`apt-cache search apertium-{a}` lists the pair packages, e.g. apertium-{a}-{b}.")
+
+
+def _apertium_codes(lang: str) -> list[str]:
+    if not isinstance(lang, str) or not lang:
+        raise ValueError(f"a language code must be a non-empty str, got {lang!r}.")
+    return list(dict.fromkeys([APERTIUM_CODES.get(lang, lang), lang]))
+
+
+def apertium_translate(texts: Sequence[str], mode: str) -> list[str]:
+    """Translate ``texts`` with Apertium direction ``mode`` (e.g. ``"eng-spa"``) in one call of the ``apertium``
+    program: the texts go in one per paragraph (a blank line between two texts, so that no reordering rule
+    moves a word from one text into the next) and come back one output per input, stripped. Unknown words
+    pass through unmarked (``-u``); empty texts stay empty. Raises ``ValueError`` for a text with a line
+    break, ``FileNotFoundError`` when Apertium or ``mode`` is not installed, ``RuntimeError`` when Apertium
+    fails or returns another number of texts. Book: chapter 6 (XNLI and aligned encoders).
+    """
+    if isinstance(texts, str):
+        raise TypeError("apertium_translate expects a list of texts, not one string.")
+    texts = list(texts)
+    if any(not isinstance(t, str) for t in texts):
+        raise TypeError("apertium_translate expects str texts.")
+    broken = next((t for t in texts if "\n" in t or "\r" in t), None)
+    if broken is not None:
+        raise ValueError(f"a text holds a line break, so its translation could not be told apart: {broken!r}; "
+                         "join its lines first.")
+    if not apertium_available():
+        raise FileNotFoundError(_APERTIUM_MISSING)
+    if mode not in apertium_pairs():
+        raise FileNotFoundError(f"Apertium has no direction {mode!r} installed (installed: {apertium_pairs()}).")
+    todo = [i for i, t in enumerate(texts) if t.strip()]
+    out = [""] * len(texts)
+    if not todo:
+        return out
+    done = subprocess.run(["apertium", "-u", mode], input="\n\n".join(texts[i].strip() for i in todo) + "\n",
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"apertium {mode} failed ({done.returncode}): {done.stderr.strip()[:500]}")
+    lines = done.stdout.strip("\n").split("\n\n")
+    if len(lines) != len(todo):
+        raise RuntimeError(f"apertium {mode} returned {len(lines)} texts for {len(todo)} inputs.")
+    for i, line in zip(todo, lines):
+        out[i] = line.strip()
+    return out
+
+
+class ApertiumTranslator:
+    """``translate(texts, src, tgt)`` with Apertium, for the directions between English and ``lang`` that are
+    installed (checked when built: ``FileNotFoundError`` otherwise). ``name`` says which system and pair, for
+    table rows. Book: chapter 6 (XNLI and aligned encoders).
+    """
+
+    def __init__(self, lang: str) -> None:
+        self.modes = {("en", lang): apertium_mode("en", lang), (lang, "en"): apertium_mode(lang, "en")}
+        self.name = f"Apertium {self.modes[('en', lang)]} / {self.modes[(lang, 'en')]}"
+
+    def __call__(self, texts: list[str], src: str, tgt: str) -> list[str]:
+        if isinstance(texts, str):
+            raise TypeError("translate expects a list of texts, not one string.")
+        if src == tgt:
+            return list(texts)
+        if (src, tgt) not in self.modes:
+            raise KeyError(f"no {self.name} direction {src}->{tgt}; it has {sorted(self.modes)}.")
+        return apertium_translate(texts, self.modes[(src, tgt)])
 
 
 def english_stems(word: str) -> list[str]:

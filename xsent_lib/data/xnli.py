@@ -301,18 +301,20 @@ class RoutedTranslator:
 def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequence[str], Sequence[str]],
                            translator: Translate, *, system: str, n_parallel: int, n_parallel_dev: int = 300,
                            seed: int = 0, min_words: int = 3, max_words: int = 30, code: str | None = None,
-                           bitext_name: str = "") -> XNLIBenchmark:
+                           bitext_name: str = "", lexicon: Sequence[tuple[str, str]] | None = None,
+                           allow_fewer: bool = False) -> XNLIBenchmark:
     """``bench`` plus a real language ``lang`` under the code ``code`` (default ``"<lang>-mt"``): real bitext for
     alignment, and an NLI side machine-translated from the English dev/test pairs, labelled as such (as
     XNLI-MT is).
 
     The bitext pairs (English, ``lang``) whose English side has ``min_words`` to ``max_words`` words are
-    shuffled with ``seed``; the first ``n_parallel`` train the alignment, the next ``n_parallel_dev`` are held
-    out. ``translator`` (``translate(texts, "en", lang)``, named ``system``) makes the dev/test pairs, keeps the
+    shuffled with ``seed``; the next ``n_parallel_dev`` are held out, and the first ``n_parallel`` train the
+    alignment (with ``allow_fewer``, all the others when fewer are left; else too few raise ``ValueError``). ``translator`` (``translate(texts, "en", lang)``, named ``system``) makes the dev/test pairs, keeps the
     labels, and is routed for translate-train / translate-test; a translator with ``coverage`` and ``tables``
     (:class:`~xsent_lib.data.word_mt.WordByWordTranslator`) also records its coverage on the English test set
-    and supplies the initial-vector lexicon (its ``lang -> en`` table). Returns a new benchmark; ``bench`` is
-    unchanged. Book: chapter 6 (XNLI and aligned encoders).
+    and supplies the initial-vector lexicon (its ``lang -> en`` table); ``lexicon`` (``(lang word, English
+    word)`` pairs) supplies it instead, e.g. for Apertium, which has no table. Returns a new benchmark;
+    ``bench`` is unchanged. Book: chapter 6 (XNLI and aligned encoders).
     """
     code = code or f"{lang}-mt"
     if code in bench.test:
@@ -323,6 +325,8 @@ def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequen
     if n_parallel < 2 or n_parallel_dev < 2:
         raise ValueError(f"n_parallel and n_parallel_dev must be >= 2, got {n_parallel}, {n_parallel_dev}.")
     keep = [i for i, s in enumerate(src) if min_words <= len(s.split()) <= max_words and tgt[i].strip()]
+    if allow_fewer and len(keep) - n_parallel_dev >= 2:
+        n_parallel = min(n_parallel, len(keep) - n_parallel_dev)
     if len(keep) < n_parallel + n_parallel_dev:
         raise ValueError(f"only {len(keep)} bitext pairs have {min_words}-{max_words} English words; "
                          f"{n_parallel} + {n_parallel_dev} were asked for.")
@@ -343,7 +347,9 @@ def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequen
     if hasattr(translator, "coverage"):
         en_test = bench.test["en"]
         coverage[code] = translator.coverage([*en_test.premises, *en_test.hypotheses], "en", lang)
-    if hasattr(translator, "tables") and (lang, "en") in translator.tables:
+    if lexicon is not None:
+        init[code] = sorted(lexicon)
+    elif hasattr(translator, "tables") and (lang, "en") in translator.tables:
         init[code] = sorted(translator.tables[(lang, "en")].items())
     where = f" ({bitext_name})" if bitext_name else ""
     notes = [*bench.notes, f"{code}: the bitext{where} is real text ({n_parallel} + {n_parallel_dev} pairs); its NLI "

@@ -15,7 +15,8 @@ Choices the paper leaves open, made here: ``d`` is the L2 distance made saturati
 cap = ``bound`` x the mean distance between English vectors of unrelated sentences) so the loss stays finite;
 the target encoder starts from a copy of the English encoder's weights; the weights kept are those with the
 lowest L_align on a held-out parallel dev set (no target-language NLI label is used, which the paper's
-X-BiLSTM selection on XNLI dev did); Adam with its default rate.
+X-BiLSTM selection on XNLI dev did), ranking-loss runs included (selected on L_align with lam = 0.25, see
+:func:`alignment_dev_loss`); Adam with its default rate.
 Book: chapter 6 (XNLI and aligned encoders).
 """
 from __future__ import annotations
@@ -146,6 +147,9 @@ def alignment_dev_loss(target: SentenceEncoder, x: np.ndarray, sentences: Sequen
     """L_align of ``target`` on held-out pairs (``x`` = English vectors of ``sentences``' translations) with
     fixed negatives (each row's contrastive sentence is the next row), the quantity of XNLI Figure 2.
 
+    A ranking-loss setting (``config.loss == "rank"``) is measured with L_align at ``lam = 0.25`` (the paper's
+    default), not with its own loss: :func:`align_encoder` selects its epoch on this value, so ranking runs
+    are selected, and their curves drawn, on the same quantity as the L_align runs.
     Book: chapter 6 (XNLI and aligned encoders).
     """
     y = torch.from_numpy(target.encode(list(sentences), device=device))
@@ -183,7 +187,8 @@ def align_encoder(source: SentenceEncoder, target: SentenceEncoder, parallel: tu
                   evaluate: Callable[[SentenceEncoder], float] | None = None, init_coverage: float = float("nan"),
                   device: str | torch.device = "auto", seed: int = 0) -> AlignRun:
     """Train ``target`` so that it maps each target sentence of ``parallel`` (``(english, target)`` lists)
-    onto the frozen ``source`` vector of its English translation; keep the epoch with the lowest dev L_align.
+    onto the frozen ``source`` vector of its English translation; keep the epoch with the lowest dev L_align
+    (:func:`alignment_dev_loss`; for the ranking loss too, L_align at ``lam = 0.25``).
 
     ``evaluate(target) -> float`` (e.g. target-language NLI dev accuracy through the English classifier) is
     sampled with the dev L_align every ``config.eval_every`` steps for the alignment curve; it never
