@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from xsent_lib.data.formats import NLIData
+from xsent_lib.data.formats import NLIData, load_xnli_mt
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.eval.word_pairs import single_piece_pairs, translation_distances
 from xsent_lib.losses.lm import frequency_smoothed_weights, language_sampling_probs
@@ -214,6 +214,7 @@ def test_recipe_smoke_path(tmp_path):
     runs = {obj: rec.pretrain(corpus, replace(plan.pretrain, steps=20, eval_every=10), obj, device="cpu", seed=0)
             for obj in ("mlm", "mlm+tlm")}
     rows = {obj: rec.zero_shot(run, bench, plan, device="cpu", seed=0)[1] for obj, run in runs.items()}
+    assert rec.translate_train_languages(plan, bench, real=False) == ["xa"]
     rows["tt"] = {"en": rows["mlm+tlm"]["en"], "xa": rec.translate_train(runs["mlm+tlm"], bench, "xa", plan,
                                                                         device="cpu", seed=0)}
     rows["bilstm"] = rec.aligned_bilstm(bench, world, plan, device="cpu", seed=0)
@@ -237,6 +238,11 @@ def test_recipe_smoke_path(tmp_path):
 def test_real_xnli_layout_keeps_the_languages_it_has():
     bench = rec.real_xnli_data(rec.FULL, FULL, ("fr", "de"))
     assert bench.languages == ["en", "fr"] and any("skipped" in n for n in bench.notes)
+    # translate-train reads the XNLI-MT training pairs of every language that has them, not the plan's "xd"
+    assert rec.translate_train_languages(rec.BOOK, bench, real=True) == ["fr"]
+    french = load_xnli_mt(FULL, "fr", rec.FULL.n_train)
+    assert bench.translate(list(bench.train.premises), "en", "fr") == list(french.premises)
+    assert bench.translate(list(bench.train.hypotheses), "en", "fr") == list(french.hypotheses)
     with pytest.raises(FileNotFoundError):
         rec.real_xnli_data(rec.FULL, FULL, ("de",))
 
@@ -287,3 +293,33 @@ def test_throughput_records_read_the_committed_benchmarks(tmp_path) -> None:
     gpu = [r for r in rows if r["record"] == "xlm_gpu.json"]
     assert all(r["device"].startswith("cuda") and "d=512, 6 layers" in r["size"] for r in gpu)
     assert rec.throughput_records(tmp_path) == []
+
+
+def test_throughput_sentences_and_the_size_of_each_profile(small) -> None:
+    """The speed sentences are computed from the records; the size table counts parameters, tokens and passes."""
+    _, _, corpus = small
+    speed = [{"record": r, "device": d, "objective": o, "tokens/s": t, "parameters": p, "d_model": 64,
+              "n_layers": 2, "batch_size": 32, "stream_len": 32}
+             for r, d, p, o, t in [("gpu_book", "cuda:0", 10, "mlm", 400.0), ("gpu_book", "cuda:0", 10, "mlm+tlm", 100.0),
+                                   ("cpu_book", "cpu", 10, "mlm", 100.0), ("cpu_book", "cpu", 10, "mlm+tlm", 50.0)]]
+    lines = rec.throughput_sentences(speed, gpu_book="gpu_book", cpu_book="cpu_book", gpu_large="absent")
+    assert lines[0].startswith("Book size") and "mlm 4.0x, mlm+tlm 2.0x" in lines[0]
+    assert lines[1] == "gpu_book: slowest objective mlm+tlm (100 tokens/s; mlm 400)." and len(lines) == 2
+    plan = replace(rec.SMOKE, targets=("xa", "xd"), stream_len=32, vocab_size=len(corpus.pipeline.vocab),
+                   pretrain=XLMConfig(d_model=64, n_heads=4, n_layers=2, batch_size=32, pair_batch=8, steps=100,
+                                      eval_every=50, max_len=64))
+    rows = {r["run"]: r for r in rec.pretraining_scale(plan, corpus, corpus, real_xnli=False, speed=speed)}
+    mlm, tlm = rows["XNLI, MLM"], rows["XNLI, MLM+TLM"]
+    assert mlm["tokens processed"] == 100 * 32 * 32 and mlm["H100 estimate (min)"] == pytest.approx(102400 / 400 / 60)
+    fresh = build_xlm(corpus, plan.pretrain)  # three languages in the corpus, as in the plan (en + 2 targets)
+    assert mlm["parameters"] == rec.model_parameters(len(corpus.pipeline.vocab), plan.pretrain, 3) == sum(
+        p.numel() for p in fresh.parameters())
+    pair_len = np.mean([len(a) + len(b) for s, t in corpus.pairs.values() for a, b in zip(s, t)])
+    assert tlm["tokens processed"] == pytest.approx(50 * 32 * 32 + 50 * 8 * pair_len)
+    per_sentence = sum(int(corpus.streams[x].numel() + corpus.heldout[x].numel()) for x in corpus.streams) / 1800
+    assert mlm["tokens of text"] == pytest.approx(3 * plan.n_mono * per_sentence)
+    assert tlm["tokens of text"] == pytest.approx(3 * plan.n_mono * per_sentence + 2 * plan.n_parallel * pair_len)
+    assert mlm["passes over the text"] == pytest.approx(mlm["tokens processed"] / mlm["tokens of text"])
+    assert rows["real text, MLM+TLM"]["H100 estimate (min)"] is None  # no record of that size
+    said = rec.scale_sentences(list(rows.values()), "smoke")
+    assert len(said) == 4 and said[-1].startswith("Estimate, not a measurement") and "gpu_book" in said[-1]
