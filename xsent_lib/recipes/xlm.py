@@ -36,6 +36,7 @@ from xsent_lib.data.word_setup import build_word_setup
 from xsent_lib.data.wordvecs import train_wordvecs
 from xsent_lib.data.xnli import XNLIBenchmark, real_xnli, synthetic_xnli
 from xsent_lib.encoders import NLIClassifier, NLIModel, build_encoder
+from xsent_lib.encoders.transformer import TransformerSentenceEncoder
 from xsent_lib.eval.word_pairs import single_piece_pairs, translation_distances
 from xsent_lib.eval.xnli import pair_accuracy, with_average
 from xsent_lib.losses.lm import frequency_smoothed_weights, language_sampling_probs
@@ -50,6 +51,8 @@ from xsent_lib.train.xlm import (
     build_lm_corpus,
     build_xlm,
     clm_perplexity,
+    heldout_loss,
+    language_unigram_entropy,
     lm_batches,
     mask_batch,
     pretrain_xlm,
@@ -212,6 +215,14 @@ def real_xnli_data(plan: XLMPlan, data_dir: str | Path, languages: Sequence[str]
     return bench
 
 
+def real_text_sizes(plan: XLMPlan) -> tuple[dict[str, int], dict[tuple[str, str], int]]:
+    """Sentences per language and pairs per bitext that :func:`real_text` cuts for ``plan`` (at most: the
+    Bible may hold fewer pairs). Book: chapter 10 (Cross-lingual language models, XLM: real text).
+    """
+    mono = {"en": plan.real_mono, "fr": plan.real_mono, "de": plan.real_mono, "es": plan.real_low}
+    return mono, {("en", lang): plan.real_pairs for lang in ("fr", "de", "es")}
+
+
 def real_text(plan: XLMPlan) -> tuple[dict[str, list[str]], dict[tuple[str, str], tuple[list[str], list[str]]]]:
     """Monolingual text and bitext from the data cache, cut so that no sentence is in two places.
 
@@ -291,8 +302,136 @@ def throughput_records(folder: str | Path) -> list[dict[str, Any]]:
         for row in record["rows"]:
             rows.append({"record": path.name, "device": prov["device"], "size": size, "objective": row["objective"],
                          "tokens/s": row["tokens_per_s"], "parameters": row["parameters"],
-                         "commit": prov["commit"], "date": prov["timestamp_utc"][:10]})
+                         "commit": prov["commit"], "date": prov["timestamp_utc"][:10],
+                         **{k: params[k] for k in ("d_model", "n_layers", "batch_size", "stream_len")}})
     return rows
+
+
+def throughput_sentences(rows: Sequence[Mapping[str, Any]], *, gpu_large: str = "xlm_gpu.json",
+                         gpu_book: str = "xlm_book_gpu.json", cpu_book: str = "xlm_book_cpu1.json") -> list[str]:
+    """Sentences stating what the committed throughput records (:func:`throughput_records`) show: the GPU /
+    one-CPU-thread ratio at the book size (same machine), the large / book ratio on the GPU, and the slowest
+    objective of each GPU record. A sentence whose records are missing is left out.
+    Book: chapter 10 (Cross-lingual language models, XLM: pretraining speed).
+    """
+    by: dict[str, dict[str, float]] = {}
+    params: dict[str, int] = {}
+    device: dict[str, str] = {}
+    for r in rows:
+        by.setdefault(r["record"], {})[r["objective"]] = float(r["tokens/s"])
+        params[r["record"]], device[r["record"]] = int(r["parameters"]), str(r["device"])
+
+    def ratios(a: str, b: str) -> str:
+        both = [o for o in by[a] if o in by[b]]
+        return ", ".join(f"{o} {by[a][o] / by[b][o]:.1f}x" for o in both)
+
+    out = []
+    if gpu_book in by and cpu_book in by:
+        out.append(f"Book size, same machine: the GPU ran {ratios(gpu_book, cpu_book)} the input tokens per second "
+                   "of one CPU thread.")
+    if gpu_large in by and gpu_book in by:
+        out.append(f"On the GPU the large model ({params[gpu_large] / params[gpu_book]:.0f}x the book model's "
+                   f"parameters) ran {ratios(gpu_large, gpu_book)} the book model's tokens per second.")
+    for name in sorted(by):
+        if device[name].startswith("cuda") and len(by[name]) > 1:
+            slow = min(by[name], key=by[name].get)
+            rest = ", ".join(f"{o} {v:,.0f}" for o, v in by[name].items() if o != slow)
+            out.append(f"{name}: slowest objective {slow} ({by[name][slow]:,.0f} tokens/s; {rest}).")
+    return out
+
+
+def model_parameters(vocab_size: int, config: XLMConfig, n_langs: int) -> int:
+    """Parameters of the Transformer :func:`~xsent_lib.train.xlm.build_xlm` makes for ``config`` (counted on
+    torch's meta device: nothing is allocated). Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    with torch.device("meta"):
+        model = TransformerSentenceEncoder(vocab_size, d_model=config.d_model, n_heads=config.n_heads,
+                                           n_layers=config.n_layers, d_ff=config.d_ff, dropout=config.dropout,
+                                           max_len=config.max_len, n_langs=n_langs, pooling="first")
+    return sum(p.numel() for p in model.parameters())
+
+
+def _text_rates(corpus: LMCorpus) -> tuple[float, float]:
+    """Pieces per monolingual sentence and per bitext pair (both sides) of ``corpus``."""
+    pieces = sum(int(corpus.streams[x].numel() + corpus.heldout[x].numel()) for x in corpus.streams)
+    per_sentence = pieces / max(sum(corpus.n_sentences.values()), 1)
+    pairs = [len(a) + len(b) for src, tgt in corpus.pairs.values() for a, b in zip(src, tgt)]
+    return per_sentence, float(np.mean(pairs)) if pairs else 0.0
+
+
+def pretraining_scale(plan: XLMPlan, corpus: LMCorpus, real_corpus: LMCorpus, *, real_xnli: bool,
+                      speed: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The size of ``plan``'s three pretraining runs (XNLI MLM, XNLI MLM+TLM, real-text MLM+TLM), one row each.
+
+    ``parameters`` (:func:`model_parameters`, vocabulary of the plan's size), ``steps``, ``tokens processed``
+    (MLM steps: ``batch_size * stream_len``; TLM steps: ``pair_batch`` pairs of the mean pair length of this
+    run's bitext), ``tokens of text`` (the plan's sentence and pair counts times the pieces per sentence and per
+    pair measured on ``corpus`` / ``real_corpus``: exact for the plan that built them, an estimate for
+    another), their ratios to the parameters, passes over the text, and ``H100 estimate (min)``: tokens
+    processed / the input tokens per second of a committed GPU record (``speed``, :func:`throughput_records`)
+    of the same width, depth, stream length and objective, of the same batch size when there is one (the
+    ``H100 record`` column names it, with its batch when that differs); None when there is none. Held-out
+    evaluations, data preparation and fine-tuning are not included. ``real_xnli``: the XNLI models pretrain on
+    the real text (as the chapter does with the real XNLI).
+    Book: chapter 10 (Cross-lingual language models, XLM: the size of each profile).
+    """
+    synthetic = ({lang: plan.n_mono for lang in ["en", *plan.targets]},
+                 {("en", lang): plan.n_parallel for lang in plan.targets})
+    real = real_text_sizes(plan)
+    runs = [("XNLI, MLM", plan.pretrain, "mlm", corpus, real if real_xnli else synthetic, plan.vocab_size),
+            ("XNLI, MLM+TLM", plan.pretrain, "mlm+tlm", corpus, real if real_xnli else synthetic, plan.vocab_size)]
+    if plan.real_pretrain is not None:
+        runs.append(("real text, MLM+TLM", plan.real_pretrain, "mlm+tlm", real_corpus, real, plan.real_vocab))
+    rows = []
+    for name, config, objective, source, (mono, pairs), vocab in runs:
+        per_sentence, per_pair = _text_rates(source)
+        tlm_steps = config.steps // 2 if objective == "mlm+tlm" else 0
+        processed = (config.steps - tlm_steps) * config.batch_size * plan.stream_len + tlm_steps * config.pair_batch * per_pair
+        text = sum(mono.values()) * per_sentence + (sum(pairs.values()) * per_pair if tlm_steps else 0.0)
+        n_params = model_parameters(vocab, config, len(mono))
+        match = sorted((r for r in speed if str(r["device"]).startswith("cuda") and r["objective"] == objective
+                        and (r.get("d_model"), r.get("n_layers"), r.get("stream_len"))
+                        == (config.d_model, config.n_layers, plan.stream_len)),
+                       key=lambda r: r.get("batch_size") != config.batch_size)
+        rows.append({"run": name, "parameters": n_params, "steps": config.steps, "tokens processed": processed,
+                     "tokens of text": text, "processed / parameter": processed / n_params,
+                     "text / parameter": text / n_params, "passes over the text": processed / text,
+                     "H100 estimate (min)": processed / float(match[0]["tokens/s"]) / 60 if match else None,
+                     "H100 record": None if not match else match[0]["record"] + (
+                         "" if match[0]["batch_size"] == config.batch_size else f" (batch {match[0]['batch_size']})")})
+    return rows
+
+
+#: compute-optimal training: about this many training tokens per parameter (Hoffmann et al., 2022)
+TOKENS_PER_PARAMETER = 20
+#: passes over the same text that still count almost as new text (Muennighoff et al., 2023)
+USEFUL_PASSES = 4
+
+
+def scale_sentences(rows: Sequence[Mapping[str, Any]], profile: str) -> list[str]:
+    """Sentences on one plan's :func:`pretraining_scale` rows: size, tokens, passes, the model size its text
+    supports by :data:`TOKENS_PER_PARAMETER` and :data:`USEFUL_PASSES`, and the estimated H100 time.
+
+    Book: chapter 10 (Cross-lingual language models, XLM: the size of each profile).
+    """
+    out = []
+    for r in rows:
+        supported = r["tokens of text"] * USEFUL_PASSES / TOKENS_PER_PARAMETER
+        ratio = r["parameters"] / supported
+        out.append(f"{profile}, {r['run']}: {r['parameters']:,} parameters, {r['steps']:,} steps processing "
+                   f"{r['tokens processed']:,.0f} tokens ({r['processed / parameter']:.1f} per parameter) from a text "
+                   f"of {r['tokens of text']:,.0f} tokens ({r['text / parameter']:.2f} per parameter), each seen about "
+                   f"{r['passes over the text']:.1f} times. {USEFUL_PASSES} passes at {TOKENS_PER_PARAMETER} tokens "
+                   f"per parameter would suit about {supported:,.0f} parameters: the model is "
+                   f"{ratio if ratio >= 1 else 1 / ratio:.1f}x {'larger' if ratio >= 1 else 'smaller'}.")
+    timed = [r for r in rows if r["H100 estimate (min)"] is not None]
+    if timed:
+        total = sum(r["H100 estimate (min)"] for r in timed)
+        records = sorted({str(r["H100 record"]) for r in timed})
+        out.append(f"Estimate, not a measurement: {profile}'s pretraining runs ({'; '.join(r['run'] for r in timed)}) "
+                   f"would take about {total:.0f} minutes on one H100 (tokens processed / input tokens per second of "
+                   f"the committed records {'; '.join(records)}; evaluations and data preparation not included).")
+    return out
 
 
 def curve(run: XLMRun) -> dict[str, list[float]]:
@@ -303,14 +442,30 @@ def curve(run: XLMRun) -> dict[str, list[float]]:
     return {"steps": list(run.history.steps), "loss": [float(x) for x in run.history.dev]}
 
 
-def mlm_vs_unigram(run: XLMRun) -> dict[str, float]:
-    """The held-out MLM loss averaged over languages beside the unigram entropy of the training pieces.
+def mlm_vs_unigram(run: XLMRun, seed: int = 0) -> dict[str, float]:
+    """The held-out MLM loss beside the loss of a context-free predictor that knows the language, like with like.
 
+    ``held-out MLM loss``: the run's final held-out loss averaged over languages, on the positions whose input
+    was ``<mask>`` (the input says nothing of the answer there), their targets drawn with the training weights
+    (``count ** -target_exponent``). ``per-language unigram entropy``: the entropy of that target distribution
+    in each language (:func:`~xsent_lib.train.xlm.language_unigram_entropy`), averaged the same way. For
+    reference, not for comparison: the loss over every chosen position (the 10% kept show the answer) and the
+    entropy of the targets of all languages pooled, with the same weights (a predictor that only knows the
+    language beats it).
     Book: chapter 10 (Cross-lingual language models, XLM).
     """
-    corpus = run.corpus
-    return {"held-out MLM loss": float(np.mean(list(run.heldout.values()))),
-            "unigram entropy": unigram_entropy(corpus.pipeline.vocab.counts, corpus.special_ids)}
+    corpus, exponent = run.corpus, run.config.target_exponent
+    langs = list(run.heldout)
+    per_language = language_unigram_entropy(corpus, exponent)
+    counts = corpus.pipeline.vocab.counts
+    pooled = torch.as_tensor(np.asarray(counts, dtype=np.float64)) * frequency_smoothed_weights(
+        counts, exponent, corpus.special_ids).double()
+    every = [heldout_loss(run.model, corpus, "mlm", lang, seed=seed, score="selected", target_exponent=exponent)
+             for lang in langs]
+    return {"held-out MLM loss": float(np.mean([run.heldout[lang] for lang in langs])),
+            "per-language unigram entropy": float(np.mean([per_language[lang] for lang in langs])),
+            "held-out MLM loss, every chosen position": float(np.mean(every)),
+            "pooled unigram entropy": unigram_entropy(pooled.numpy(), corpus.special_ids)}
 
 
 # ----------------------------------------------------------------------------------------------- XNLI
@@ -351,6 +506,19 @@ def translate_train(run: XLMRun, bench: XNLIBenchmark, lang: str, plan: XLMPlan,
         ft = finetune_xnli(run.model, moved, bench.dev[lang], lang_id=lid, config=plan.finetune, device=device,
                            seed=seed)
         return xlm_accuracy(ft.model, bench.test[lang], lid, device=device)
+
+
+def translate_train_languages(plan: XLMPlan, bench: XNLIBenchmark, *, real: bool) -> list[str]:
+    """The languages translate-train runs on. Synthetic world: the plan's ``translate_train`` languages that the
+    benchmark has (the world's exact translations). Real XNLI (``real``): every target language of ``bench``,
+    since :func:`real_xnli_data` keeps only the languages whose XNLI-MT training file it loaded, and those
+    machine translations of the English training pairs are what translate-train reads.
+    Book: chapter 10 (Cross-lingual language models, XLM: fine-tuning on XNLI).
+    """
+    targets = [lang for lang in bench.languages if lang != "en"]
+    if bench.translate is None:
+        return []
+    return targets if real else [lang for lang in plan.translate_train if lang in targets]
 
 
 def aligned_bilstm(bench: XNLIBenchmark, world: SyntheticWorld | None, plan: XLMPlan, *,
@@ -501,6 +669,8 @@ def word_table(run: XLMRun, texts: Mapping[str, Sequence[str]], src: str, tgt: s
 
 
 PAPER_WORD_ROWS = {"Procrustes (MUSE stand-in)": "MUSE", "Concat": "Concat", "XLM": "XLM"}
+#: display labels of Table 4.16's rows beside the paper's: the MUSE row holds our supervised stand-in
+WORD_ROW_LABELS = {"MUSE": "MUSE | ours: Procrustes (stand-in)", "Concat": "Concat", "XLM": "XLM"}
 
 
 def word_table_ours(table: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
@@ -616,7 +786,7 @@ def claim_numbers(rows: Mapping[str, Mapping[str, float | None]], lm_synthetic: 
         "Procrustes cosine of random pairs": words.get("Procrustes (MUSE stand-in)", {}).get("cosine of random pairs"),
         "Concat cosine of random pairs": words.get("Concat", {}).get("cosine of random pairs"),
         "held-out MLM loss": None if not mlm_check else mlm_check["held-out MLM loss"],
-        "unigram entropy": None if not mlm_check else mlm_check["unigram entropy"],
+        "per-language unigram entropy": None if not mlm_check else mlm_check["per-language unigram entropy"],
     }
 
 
@@ -657,8 +827,9 @@ def xlm_claims(numbers: Mapping[str, float | None]) -> list[dict[str, Any]]:
               ">", "Procrustes cosine", _cells("table_4_16", ["XLM", "MUSE"], "Cosine sim.")),
         Claim("the MLM lookup table beats vectors trained on the concatenated corpora (cosine)", "XLM lookup cosine",
               ">", "Concat cosine", _cells("table_4_16", ["XLM", "Concat"], "Cosine sim.")),
-        Claim("the pretrained model beats a context-blind (unigram) predictor on held-out masked pieces",
-              "held-out MLM loss", "<", "unigram entropy", "not in the paper (our sanity check)"),
+        Claim("the pretrained model beats a context-blind predictor that knows the language, on held-out <mask> "
+              "positions", "held-out MLM loss", "<", "per-language unigram entropy",
+              "not in the paper (our sanity check)"),
     ]
     return check_claims(claims, numbers)
 

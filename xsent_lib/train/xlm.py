@@ -12,7 +12,8 @@ The pieces, in the order the chapter uses them:
   language drawn with ``q_i`` (alpha 0.7); with ``"mlm+tlm"`` MLM and TLM batches alternate; Adam with a
   linear warm-up then ``1/sqrt(step)`` decay; bf16 autocast on a GPU only; the weights with the lowest
   held-out loss averaged over languages (the paper's stopping criterion) are kept and checkpointed.
-* :func:`heldout_loss`, :func:`clm_perplexity` and :func:`unigram_entropy` score a model.
+* :func:`heldout_loss`, :func:`clm_perplexity`, :func:`unigram_entropy` and :func:`language_unigram_entropy`
+  score a model.
 
 Book: chapter 10 (Cross-lingual language models, XLM).
 """
@@ -243,7 +244,8 @@ class XLMRun:
     """A pretrained model with its corpus, config, history and throughput.
 
     ``tokens`` counts the real (non-padding) input tokens of the training batches; ``tokens_per_second``
-    divides it by the training seconds (held-out evaluations excluded).
+    divides it by the training seconds (held-out evaluations excluded). ``heldout``: the final held-out loss
+    per language (for MLM: on ``<mask>`` positions, targets drawn with the training weights).
     Book: chapter 10 (Cross-lingual language models, XLM).
     """
 
@@ -372,21 +374,36 @@ def lm_step_loss(model: TransformerSentenceEncoder, batch: Mapping[str, torch.Te
 
 
 # --------------------------------------------------------------------------------------------- metrics
+#: which masked positions the held-out MLM loss scores: only those whose input became ``<mask>`` (default), or
+#: every chosen position (the training loss, which also counts the 10% left unchanged, whose input is the answer)
+MLM_SCORES = ("mask", "selected")
+
+
 @torch.no_grad()
 def heldout_loss(model: TransformerSentenceEncoder, corpus: LMCorpus, objective: str, lang: str, *,
-                 seed: int = 0, batch_size: int = 64, streams: torch.Tensor | None = None) -> float:
+                 seed: int = 0, batch_size: int = 64, streams: torch.Tensor | None = None,
+                 score: str = "mask", target_exponent: float | None = None) -> float:
     """Mean loss (nats per predicted token) of ``model`` on ``lang``'s held-out streams (or ``streams``).
 
-    ``clm`` predicts every next token; ``mlm`` (and ``tlm``, scored on monolingual streams) predicts 15%
-    of the tokens masked with a fixed ``seed``, the targets drawn uniformly, so the number does not depend
-    on the training-time target smoothing. The model is put in eval mode.
+    ``clm`` predicts every next token. ``mlm`` (and ``tlm``, scored on monolingual streams) masks 15% of the
+    tokens with a fixed ``seed`` and the training corruption (80% ``<mask>``, 10% random, 10% kept), the
+    positions drawn with weights ``count ** -target_exponent`` (as in training; ``None`` or 0: uniformly, so the
+    targets follow the language's unigram distribution). ``score="mask"`` scores only the positions whose input
+    is ``<mask>``: the model sees nothing of the answer there, so the loss compares directly with
+    :func:`language_unigram_entropy` at the same ``target_exponent``. ``score="selected"`` scores every chosen
+    position, as the training loss does (the kept 10% show the answer in the input). The model is put in eval
+    mode.
     Book: chapter 10 (Cross-lingual language models, XLM).
     """
+    if score not in MLM_SCORES:
+        raise ValueError(f"score must be one of {MLM_SCORES}, got {score!r}.")
     rows = corpus.heldout[lang] if streams is None else streams
     dev = next(model.parameters()).device
     was = model.training
     model.eval()
     gen = torch.Generator().manual_seed(seed)
+    weights = None if target_exponent is None else frequency_smoothed_weights(
+        corpus.pipeline.vocab.counts, target_exponent, corpus.special_ids)
     total, count = 0.0, 0
     try:
         for start in range(0, rows.shape[0], batch_size):
@@ -398,15 +415,20 @@ def heldout_loss(model: TransformerSentenceEncoder, corpus: LMCorpus, objective:
                 loss = clm_loss(model, ids.to(dev), lengths.to(dev), langs=langs)
             else:
                 m = mlm_mask(ids, lengths, vocab_size=len(corpus.pipeline.vocab), mask_id=corpus.mask_id,
-                             special_ids=corpus.special_ids, generator=gen)
-                n = int(m.selected.sum())
-                masked = MaskedBatch(*(t.to(dev) for t in (m.inputs, m.targets, m.selected, m.replaced_by)))
+                             special_ids=corpus.special_ids, token_weights=weights, generator=gen)
+                scored = m.selected & (m.replaced_by == 0) if score == "mask" else m.selected
+                n = int(scored.sum())
+                if n == 0:
+                    continue
+                masked = MaskedBatch(*(t.to(dev) for t in (m.inputs, m.targets, scored, m.replaced_by)))
                 loss = mlm_loss(model, masked, lengths.to(dev), langs=langs)
             total += float(loss) * n
             count += n
     finally:
         model.train(was)
-    return total / max(count, 1)
+    if count == 0:
+        raise ValueError(f"{lang}: the held-out streams gave no position to score; hold out more streams.")
+    return total / count
 
 
 def clm_perplexity(model: TransformerSentenceEncoder, corpus: LMCorpus, lang: str,
@@ -419,9 +441,9 @@ def clm_perplexity(model: TransformerSentenceEncoder, corpus: LMCorpus, lang: st
 
 
 def unigram_entropy(counts: Sequence[int] | np.ndarray, exclude: Sequence[int] = ()) -> float:
-    """Entropy (nats) of the unigram distribution of ``counts``: the loss of a model that ignores context.
-
-    A masked LM that learned anything from context must do better than this on frequent-token data.
+    """Entropy (nats) of the distribution given by ``counts`` (ids in ``exclude`` dropped): the loss of a
+    predictor that knows these frequencies and nothing else. Counts pooled over several languages give a
+    baseline that is too easy for a model that knows the language; use :func:`language_unigram_entropy`.
     Book: chapter 10 (Cross-lingual language models, XLM).
     """
     c = np.asarray(counts, dtype=np.float64).copy()
@@ -434,6 +456,29 @@ def unigram_entropy(counts: Sequence[int] | np.ndarray, exclude: Sequence[int] =
     return float(-(p * np.log(p)).sum())
 
 
+def language_unigram_entropy(corpus: LMCorpus, target_exponent: float = 0.0) -> dict[str, float]:
+    """Per language: the entropy (nats) of the MLM targets of its training streams, the loss of the best
+    predictor that knows the language but ignores the context.
+
+    MLM draws a position holding piece ``w`` with weight ``count(w) ** -target_exponent`` (XLM: 0.5; 0 is a
+    uniform choice), so the targets of language ``L`` follow ``q_L(w) ∝ count_L(w) * count(w) ** -exponent``
+    (``count_L``: the pieces of ``L``'s training streams; ``count``: the vocabulary's counts, as in training).
+    With exponent 0 this is ``L``'s unigram entropy. Compare it with :func:`heldout_loss` at the same
+    ``target_exponent`` and ``score="mask"``. A model with language embeddings must beat this per-language
+    number, not the entropy of all languages pooled: that one is higher, and knowing the language is enough
+    to beat it. Specials are never targets. (The draw is without replacement, which flattens ``q_L`` a little
+    for rare pieces; a finite held-out sample also varies around it.)
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    size = len(corpus.pipeline.vocab)
+    weights = frequency_smoothed_weights(corpus.pipeline.vocab.counts, target_exponent, corpus.special_ids).double()
+    out = {}
+    for lang, rows in corpus.streams.items():
+        mass = torch.bincount(rows.reshape(-1), minlength=size).double() * weights
+        out[lang] = unigram_entropy(mass.numpy(), corpus.special_ids)
+    return out
+
+
 # --------------------------------------------------------------------------------------------- pretraining
 def pretrain_xlm(corpus: LMCorpus, config: XLMConfig, *, device: str | torch.device = "auto", seed: int = 0,
                  checkpoint_path: str | Path | None = None,
@@ -441,7 +486,9 @@ def pretrain_xlm(corpus: LMCorpus, config: XLMConfig, *, device: str | torch.dev
     """Pretrain a Transformer on ``corpus`` with ``config.objective`` through :func:`xsent_lib.train.fit`.
 
     Every ``eval_every`` steps (one "epoch" of the loop, with freshly drawn batches and masks) the held-out
-    loss averaged over the languages is computed (CLM loss for ``clm``, MLM loss otherwise); the best weights
+    loss averaged over the languages is computed (CLM loss for ``clm``; otherwise the MLM loss on the held-out
+    positions masked with ``<mask>``, their targets drawn with the training weights, see :func:`heldout_loss`,
+    which :func:`language_unigram_entropy` with ``config.target_exponent`` sets beside); the best weights
     are restored at the end and written to ``checkpoint_path``
     (:func:`~xsent_lib.train.checkpoint.save_checkpoint`). Adam, linear warm-up over ``config.warmup`` steps
     then ``1/sqrt`` decay (:class:`~xsent_lib.train.schedules.WarmupInverseSqrt`), gradient clipping,
@@ -460,9 +507,12 @@ def pretrain_xlm(corpus: LMCorpus, config: XLMConfig, *, device: str | torch.dev
         n_tokens[0] += sum(int(b["lengths"].sum()) for b in chunk)
         return chunk
 
+    def scored(m: TransformerSentenceEncoder, lang: str) -> float:
+        return heldout_loss(m, corpus, eval_objective, lang, seed=seed, target_exponent=config.target_exponent)
+
     def dev_loss(m: TransformerSentenceEncoder) -> float:
         t0 = time.perf_counter()
-        value = float(np.mean([heldout_loss(m, corpus, eval_objective, lang, seed=seed) for lang in langs])) if langs else 0.0
+        value = float(np.mean([scored(m, lang) for lang in langs])) if langs else 0.0
         eval_seconds[0] += time.perf_counter() - t0
         return value
 
@@ -474,6 +524,6 @@ def pretrain_xlm(corpus: LMCorpus, config: XLMConfig, *, device: str | torch.dev
     seconds = time.perf_counter() - start
     train_seconds = max(seconds - eval_seconds[0], 1e-9)
     model.eval()
-    heldout = {lang: heldout_loss(model, corpus, eval_objective, lang, seed=seed) for lang in langs}
+    heldout = {lang: scored(model, lang) for lang in langs}
     return XLMRun(model, corpus, config, history, seconds, n_tokens[0], n_tokens[0] / train_seconds, str(dev),
                   None if checkpoint_path is None else str(checkpoint_path), heldout)
