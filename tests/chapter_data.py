@@ -10,9 +10,9 @@ import json
 from pathlib import Path
 
 #: chapter -> the data sets its smoke run must read from the fixture data_dir (status "real" in provenance).
-#: Declared but not checked here, each with its reason: 03 fasttext-crawl (read only when glove-840b is absent,
-#: and the fixture has both; likewise in 04), 04 snli (the smoke profile trains no NLI encoder), 05 es/ru (the fixture has
-#: French and German vectors only), 02 fasttext-en (a fallback when fasttext-crawl is absent).
+#: Declared but not checked here, each with its reason: 03 and 04 fasttext-crawl (read only when glove-840b is
+#: absent, and the fixture has both), 04 snli (the smoke profile trains no NLI encoder), 05 es/ru (smoke aligns
+#: only the first two pairs, en-de and en-fr), 02 fasttext-en (a fallback when fasttext-crawl is absent).
 CHAPTER_USES: dict[str, tuple[str, ...]] = {
     "01_data": ("snli", "multinli", "senteval", "probing", "xnli", "xnli-mt", "muse-en-fr", "bucc"),
     "02_senteval": ("senteval", "glove-840b", "fasttext-crawl"),
