@@ -52,7 +52,9 @@ PAPER_FIGURE_3 = ("the paper's Figure 3 (RCV2 en-zh and zh-en, drawn only): larg
 
 @dataclass(frozen=True)
 class WangPlan:
-    """Sizes of one profile. Book: chapter 9 (Multilingual embeddings from monolingual text)."""
+    """Sizes of one profile (``n_labelled``: labelled help paragraphs per language for training the classifier, and
+    as many for testing it). Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
 
     world_langs: tuple[str, ...]
     n_docs: int
@@ -72,6 +74,7 @@ class WangPlan:
     mlp_hidden: tuple[int, ...]
     n_gold_keep: int
     muse_epoch: int
+    n_labelled: int = 800
 
     def summary(self) -> dict[str, Any]:
         """Plain values for metrics.json. Book: chapter 9 (Multilingual embeddings from monolingual text)."""
@@ -81,7 +84,7 @@ class WangPlan:
 SMOKE = WangPlan(("en", "xa"), 60, 6, 600, 200, ("en", "es"), 300, 32, 1, 2,
                  ContextConfig(k=1, maxlen=48, stage1_epochs=2, rounds=2, m=150, pairs_per_draw=50,
                                pairs_per_round=150, batch_size=32, lr=3e-3),
-                 16, (100,), False, 1, (64, 48), 30, 5000)
+                 16, (100,), False, 1, (64, 48), 30, 5000, n_labelled=200)
 BOOK = WangPlan(("en", "xa", "xe"), 200, 8, 3000, 600, ("en", "es"), 1500, 48, 1, 4,
                 ContextConfig(k=1, maxlen=64, stage1_epochs=4, rounds=5, m=500, pairs_per_draw=150,
                               pairs_per_round=900, batch_size=32, lr=3e-3),
@@ -115,18 +118,21 @@ def encoder_fn(encoder: torch.nn.Module, pipeline: TextPipeline, max_tokens: int
 # ----------------------------------------------------------------------------------- evaluation
 def xnli_accuracy(encode, bench: XNLIBenchmark, hidden: Sequence[int], seed: int) -> dict[str, float]:
     """Table 1 protocol: frozen ``[u, v, u*v, |u-v|]``, MLP on English train, early stop on English dev, test all.
+    Runs on one torch thread: the small MLP is several times faster without thread hand-offs.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     feats = lambda d: wang_pair_features(encode(list(d.premises)), encode(list(d.hypotheses)))  # noqa: E731
-    tests = {lang: (feats(d), np.asarray(d.labels)) for lang, d in bench.test.items()}
-    return frozen_mlp_transfer(feats(bench.train), np.asarray(bench.train.labels), feats(bench.dev["en"]),
-                               np.asarray(bench.dev["en"].labels), tests, hidden=hidden, seed=seed)
+    with single_thread():
+        tests = {lang: (feats(d), np.asarray(d.labels)) for lang, d in bench.test.items()}
+        return frozen_mlp_transfer(feats(bench.train), np.asarray(bench.train.labels), feats(bench.dev["en"]),
+                                   np.asarray(bench.dev["en"].labels), tests, hidden=hidden, seed=seed)
 
 
 def classification_accuracy(encode, docs: MonoDocs, hidden: Sequence[int], seed: int) -> dict[str, float]:
     """Table 2 protocol: help-module classification trained on one language, tested on another (``"en-es"`` =
-    train English, test Spanish), on held-out pages. Book: chapter 9 (Multilingual embeddings from monolingual text).
+    train English, test Spanish), on held-out pages; the MLP runs on one torch thread.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     out = {}
     vec = {lang: (encode(tr), y, encode(te), yt) for lang, (tr, y, te, yt) in docs.labelled.items()}
@@ -134,7 +140,8 @@ def classification_accuracy(encode, docs: MonoDocs, hidden: Sequence[int], seed:
         xa, ya, _, _ = vec[a]
         n_dev = len(xa) // 5
         tests = {b: (vec[b][2], vec[b][3]) for b in docs.langs}
-        acc = frozen_mlp_transfer(xa[n_dev:], ya[n_dev:], xa[:n_dev], ya[:n_dev], tests, hidden=hidden, seed=seed)
+        with single_thread():
+            acc = frozen_mlp_transfer(xa[n_dev:], ya[n_dev:], xa[:n_dev], ya[:n_dev], tests, hidden=hidden, seed=seed)
         out.update({f"{a}-{b}": v for b, v in acc.items()})
     return out
 
@@ -363,7 +370,7 @@ def help_setup(plan: WangPlan, seed: int, english_from: str | None = None) -> Mo
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
-    return lohelp_documents(plan.help_langs, max_sentences=plan.help_sentences, n_gold=500, n_labelled=800,
+    return lohelp_documents(plan.help_langs, max_sentences=plan.help_sentences, n_gold=500, n_labelled=plan.n_labelled,
                             english_from=english_from, seed=seed)
 
 
