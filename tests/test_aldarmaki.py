@@ -2,6 +2,7 @@
 the curve scores, the recipe's smoke path and its claims logic."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
@@ -66,25 +67,57 @@ def test_joint_sdae_learns_a_shared_space_on_a_toy_bilingual_corpus():
     assert after > 20.0 > before + 10  # chance is 1/60 = 1.7 %
 
 
-def test_joint_nli_reads_premises_and_hypotheses_in_every_language():
-    a, b = toy_corpus(120, 2)
-    h_a, h_b = toy_corpus(120, 3)
-    labels = np.arange(120) % 3
-    train = {"en": NLIData(a, h_a, labels), "b": NLIData(b, h_b, labels)}
-    enc = LanguageEncoders({"en": encoder(a + h_a, 8), "b": encoder(b + h_b, 8)})
-    head = NLIClassifier(16, 16)
-    before = {k: v.clone() for k, v in enc.state_dict().items()}
-    run = joint_nli(enc, head, train, JointConfig(batch_size=16, epochs=2, min_steps=4), device="cpu", seed=0)
-    assert run.steps == 15
-    for lang in ("en", "b"):  # both encoders were trained, so both languages were drawn
-        key = f"encoders.{lang}.embedding.weight"
-        assert not torch.equal(before[key], enc.state_dict()[key])
+def to_b(sentence: str) -> str:
+    """The toy corpus's language b: every word with a 'b' prefix, in reverse order."""
+    return " ".join("b" + w for w in sentence.split()[::-1])
+
+
+def toy_nli(n: int, seed: int) -> dict[str, NLIData]:
+    """Word-overlap NLI in English and its exact b translation (row-aligned): the hypothesis takes two words of the
+    premise (label 0), two words it lacks (label 1), or one of each (label 2). Across languages, the label can only
+    be read if the two encoders agree on which words are the same."""
+    rng = np.random.default_rng(seed)
+    prem, hyp = [], []
+    for i in range(n):
+        p = list(rng.choice(WORDS, int(rng.integers(4, 7)), replace=False))
+        rest = [w for w in WORDS if w not in p]
+        h = [list(rng.choice(p, 2, replace=False)), list(rng.choice(rest, 2, replace=False)),
+             [rng.choice(p), rng.choice(rest)]][i % 3]
+        rng.shuffle(h)
+        prem.append(" ".join(p))
+        hyp.append(" ".join(h))
+    labels = np.arange(n) % 3
+    return {"en": NLIData(prem, hyp, labels), "b": NLIData([to_b(x) for x in prem], [to_b(x) for x in hyp], labels)}
+
+
+def test_joint_nli_puts_translations_together_on_a_toy_bilingual_corpus():
+    """Joint NLI with premise and hypothesis languages drawn at random aligns two encoders that share nothing but
+    the classifier: held-out translations retrieve each other far above chance and sit closer than random pairs."""
+    torch.manual_seed(0)
+    train = toy_nli(900, 0)
+    ta, tb = toy_corpus(60, 100)
+    enc = LanguageEncoders({"en": encoder(list(train["en"].premises) + ta, 16),
+                            "b": encoder(list(train["b"].premises) + tb, 16)})
+    before = mean_over(retrieval_directions({"en": enc["en"].encode(ta), "b": enc["b"].encode(tb)}))
+    run = joint_nli(enc, NLIClassifier(32, 32), train, JointConfig(lr=3e-3, batch_size=32, epochs=8, max_steps=300),
+                    device="cpu", seed=0)
+    va, vb = run.encoders["en"].encode(ta), run.encoders["b"].encode(tb)
+    after = mean_over(retrieval_directions({"en": va, "b": vb}))
+    assert run.steps == 225 and after > 40.0 > before + 20.0, (before, after)  # chance is 1/60 = 1.7 %
+    va, vb = va / np.linalg.norm(va, axis=1, keepdims=True), vb / np.linalg.norm(vb, axis=1, keepdims=True)
+    translation, random_pair = float(np.mean(np.sum(va * vb, axis=1))), float(np.mean(va @ vb.T))
+    assert translation > random_pair + 0.15, (translation, random_pair)
+    labels = train["en"].labels
     with pytest.raises(ValueError, match="row-aligned"):
-        joint_nli(enc, head, {"en": train["en"], "b": NLIData(b[:10], h_b[:10], labels[:10])})
+        joint_nli(enc, NLIClassifier(32, 32), {"en": train["en"], "b": NLIData(list(train["b"].premises[:10]),
+                                                                            list(train["b"].hypotheses[:10]),
+                                                                            labels[:10])})
     with pytest.raises(ValueError, match="no translated NLI"):
-        joint_nli(enc, head, {"en": train["en"]})
+        joint_nli(enc, NLIClassifier(32, 32), {"en": train["en"]})
     with pytest.raises(ValueError, match="labels"):
-        joint_nli(enc, head, {"en": train["en"], "b": NLIData(b, h_b, (labels + 1) % 3)})
+        joint_nli(enc, NLIClassifier(32, 32), {"en": train["en"], "b": NLIData(list(train["b"].premises),
+                                                                            list(train["b"].hypotheses),
+                                                                            (labels + 1) % 3)})
 
 
 def test_joint_helpers_validate():
@@ -166,6 +199,46 @@ def test_sif_encoder_and_static_map():
         sif_encoder({"a": 1}, ["a"])
 
 
+def test_static_dictionary_map_is_exact_on_a_rotated_copy():
+    """The world's gold lexicon (train split) fits the map; words on one-to-one lexicon entries only, so the rotated
+    copy is exact, and the held-out (test split) words are then translated perfectly."""
+    from xsent_lib.data.synthetic import SyntheticWorld
+
+    world = SyntheticWorld(0)
+    lex = world.lexicon("xa", "en", inflected=True)
+    pairs = lex.train + lex.test
+    n_src, n_en = Counter(a for a, _ in pairs), Counter(b for _, b in pairs)
+    one_to_one = [(a, b) for a, b in pairs if n_src[a] == 1 and n_en[b] == 1]
+    rng = np.random.default_rng(0)
+    en_vectors = rng.normal(size=(len(one_to_one), 16))
+    rot, _ = np.linalg.qr(rng.normal(size=(16, 16)))
+    en = make_space("en", [b for _, b in one_to_one], en_vectors)
+    src = make_space("xa", [a for a, _ in one_to_one], en_vectors @ rot.T)
+    W = rec.static_dictionary_map(world, "xa", src, en)
+    assert np.allclose(src.vectors @ W.T, en.vectors, atol=1e-5)
+    assert rec.dictionary_precision(world, "xa", src, en, W) == 100.0
+    assert rec.dictionary_precision(world, "xa", src, en, np.eye(16)) < 20.0  # without the map: no translation
+    few = make_space("xa", ["zzz", "yyy"], rng.normal(size=(2, 16)))
+    with pytest.raises(ValueError, match="fewer than 2 pairs"):
+        rec.static_dictionary_map(world, "xa", few, en)
+
+
+def test_sif_mapping_is_drawn_as_a_sif_row_not_a_neural_mapping():
+    from xsent_lib.viz import aldarmaki as viz
+
+    assert viz.line_style("SIF mapping") == viz.line_style("SIF static dictionary") == viz.ROW_STYLES["SIF"]
+    assert viz.line_style("SIF mapping") != viz.line_style("SDAE mapping")
+    assert viz.line_style("SDAE mapping") == viz.line_style("InferSent mapping") == viz.FRAMEWORK_STYLES["mapping"]
+    assert viz.line_style("joint SDAE/NMT") == viz.FRAMEWORK_STYLES["joint"]
+    assert viz.line_style("InferSent transfer") == viz.FRAMEWORK_STYLES["transfer"]
+    assert viz.line_style("teacher mE5-small") == viz.ROW_STYLES["teacher"]
+    records = [{"system": s, "family": "x", "n": n, "seed": 0, "retrieval_avg": 10.0}
+               for s in ("SIF mapping", "SDAE mapping") for n in (100, 200)]
+    fig = viz.alignment_curves(records, {"p": ["SIF mapping", "SDAE mapping"]})
+    styles = {line.get_label(): line.get_linestyle() for line in fig.axes[0].lines}
+    assert styles["SIF mapping"] == "-." and styles["SDAE mapping"] == ":"
+
+
 def test_scores_in_every_direction():
     rng = np.random.default_rng(0)
     x = rng.normal(size=(40, 5))
@@ -242,6 +315,19 @@ def test_claims_find_the_crossover_or_report_its_absence():
     assert none["crossover pairs"] is None and none["joint >= transfer somewhere (1 = yes)"] == 0.0
     lines = rec.summary_lines(_records({1000: 1.0, 2000: 1.0}, {1000: 20.0, 2000: 40.0}), none)
     assert any(line.startswith("no crossover") for line in lines)
+
+
+def test_summary_says_where_the_teacher_line_lies():
+    records = _records({1000: 5.0, 2000: 30.0}, {1000: 20.0, 2000: 35.0})
+    numbers = rec.claim_numbers(records)
+    teacher = {"system": f"{rec.TEACHER_ROW} fake", "family": "beyond", "n": None, "seed": 0, "seconds": 0.0,
+               "retrieval_avg": 1.0, "cls_avg": 33.0}
+    line = rec.summary_lines([*records, teacher], numbers, n_test=200)[-1]
+    assert line.startswith("teacher fake: average retrieval P@1 1.0 (chance 0.5)")
+    assert "8 systems" in line and line.endswith("below every one of them.")
+    teacher["retrieval_avg"] = 40.0  # above SDAE transfer (35), below InferSent transfer (50) and mapping (45)
+    line = rec.summary_lines([*records, teacher], numbers)[-1]
+    assert "(chance" not in line and line.endswith("2 of the 8 score higher.")
 
 
 def test_claims_not_testable_with_one_size_or_no_nli():

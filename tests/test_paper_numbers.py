@@ -17,7 +17,7 @@ from xsent_lib.results.paper import PAPER_DIR, paper_table
 
 SEEDS = {
     "thesis": "conneau2019thesis",
-    "wang2019": "wang2019multilingual",
+    "wang2019": "wang2019monolingual",
     "aldarmaki2019": "aldarmaki2019scalable",
     "xnli2018": "conneau2018xnli",
     "wieting2019": "wieting2019simple",
@@ -55,6 +55,14 @@ def cell(seed: str, table_id: str, name: str, column: str, group: str | None = N
 # ---------------------------------------------------------------- schema
 def test_exactly_the_five_seed_files_exist():
     assert sorted(p.stem for p in PAPER_DIR.glob("*.json")) == sorted(SEEDS)
+
+
+def test_citation_keys_are_the_ones_the_book_cites():
+    """A paper's stored citation key is an entry of book/references.bib (the key the chapters cite)."""
+    bib = (Path(__file__).resolve().parents[1] / "book" / "references.bib").read_text(encoding="utf-8")
+    keys = set(re.findall(r"^@\w+\{([^,\s]+),", bib, flags=re.MULTILINE))
+    missing = {seed: load(seed)["citation_key"] for seed in SEEDS if load(seed)["citation_key"] not in keys}
+    assert not missing, f"citation keys not in book/references.bib: {missing}"
 
 
 @pytest.mark.parametrize("seed", sorted(SEEDS))

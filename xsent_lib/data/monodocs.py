@@ -47,6 +47,8 @@ class MonoDocs:
 
     ``gold[(a, b)] = (sents_a, sents_b)``: row ``i`` of ``a`` translates row ``i`` of ``b`` (never in training).
     ``labelled[lang] = (train_sents, train_labels, test_sents, test_labels)``: held-out paragraphs with a class.
+    ``doc_names[d]`` names document ``d`` (a help page, a Bible chapter, or ``<lang>/<i>`` where documents have no
+    name of their own).
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
 
@@ -60,6 +62,7 @@ class MonoDocs:
     classes: tuple[str, ...] = ()
     gold_pairs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
     dropped: dict[str, int] = field(default_factory=dict)
+    doc_names: list[str] = field(default_factory=list)
 
     def sizes(self) -> list[dict[str, object]]:
         """Sentences and documents per language. Book: chapter 9."""
@@ -76,19 +79,21 @@ class MonoDocs:
         return [s for s, g in zip(self.sentences, self.lang_ids) if g == i]
 
 
-def _assemble(name: str, per_lang: Sequence[tuple[str, list[list[str]]]]) -> MonoDocs:
-    sents, docs, lids = [], [], []
-    d = 0
-    for li, (_, documents) in enumerate(per_lang):
-        for doc in documents:
+def _assemble(name: str, per_lang: Sequence[tuple[str, Sequence[list[str]] | Mapping[str, list[str]]]]) -> MonoDocs:
+    """Documents per language (a list, or ``{document name: sentences}``) -> one :class:`MonoDocs`."""
+    sents, docs, lids, names = [], [], [], []
+    for li, (lang, documents) in enumerate(per_lang):
+        named = documents.items() if isinstance(documents, Mapping) else (
+            (f"{lang}/{i}", doc) for i, doc in enumerate(documents))
+        for doc_name, doc in named:
             if not doc:
                 continue
             sents += doc
-            docs += [d] * len(doc)
+            docs += [len(names)] * len(doc)
             lids += [li] * len(doc)
-            d += 1
+            names.append(doc_name)
     return MonoDocs(name, tuple(lang for lang, _ in per_lang), sents, np.asarray(docs, np.int64),
-                    np.asarray(lids, np.int64))
+                    np.asarray(lids, np.int64), doc_names=names)
 
 
 def parallel_leakage(corpus: MonoDocs, pairs: Iterable[tuple[str, str]], a: str, b: str) -> int:
@@ -160,12 +165,13 @@ def lohelp_documents(langs: Sequence[str], *, max_sentences: int = 3000, held_ou
             page = ref.split("#")[0]
             if part.get(page) == li:
                 docs.setdefault(page, []).append(s)
-        chosen, n = [], 0
+        chosen: dict[str, list[str]] = {}
+        n = 0
         for page in sorted(docs):
             if n >= max_sentences:
                 break
-            chosen.append(docs[page][: max_sentences - n])
-            n += len(chosen[-1])
+            chosen[page] = docs[page][: max_sentences - n]
+            n += len(chosen[page])
         per_lang.append((lang, chosen))
         rng = np.random.default_rng(seed + li)
         if lang != "en":
@@ -267,9 +273,11 @@ def text_documents(root: str | os.PathLike[str], langs: Sequence[str], *, max_se
 
 
 def bible_chapters(lang: str, max_sentences: int, *, part: int = 0, n_parts: int = 1, seed: int = 0,
-                   cache_dir: str | os.PathLike[str] | None = None) -> list[list[str]]:
-    """Bible chapters (verses in order) of ``lang`` in ``{"en", "es"}``: the chapters of part ``part`` of
-    ``n_parts`` (chapters shuffled once), up to ``max_sentences`` verses. Book: chapter 9.
+                   cache_dir: str | os.PathLike[str] | None = None) -> dict[str, list[str]]:
+    """Bible chapters of ``lang`` in ``{"en", "es"}`` as ``{"<Book>.<chapter>": verses in order}``, in canonical
+    order: the chapters of part ``part`` of ``n_parts`` (chapters shuffled once), up to ``max_sentences`` verses.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if lang not in ("en", "es"):
         raise ValueError(f"the Bibles are English (KJV) and Spanish (RV1909); got {lang!r}.")
@@ -282,12 +290,13 @@ def bible_chapters(lang: str, max_sentences: int, *, part: int = 0, n_parts: int
     for s, c in zip(side, chapters):
         if where[c] == part:
             docs.setdefault(c, []).append(s)
-    out, n = [], 0
-    for c in sorted(docs, key=lambda c: chapters.index(c)):
+    out: dict[str, list[str]] = {}
+    n = 0
+    for c in docs:  # insertion order is canonical order: verses are read in the file's (canonical) order
         if n >= max_sentences:
             break
-        out.append(docs[c][: max_sentences - n])
-        n += len(out[-1])
+        out[c] = docs[c][: max_sentences - n]
+        n += len(out[c])
     return out
 
 
@@ -307,12 +316,13 @@ def bible_documents(*, max_sentences: int = 2000, n_gold: int = 500, seed: int =
         for s, c in zip(side, chapters):
             if part[c] == li:
                 docs.setdefault(c, []).append(s)
-        chosen, n = [], 0
+        chosen: dict[str, list[str]] = {}
+        n = 0
         for c in docs:
             if n >= max_sentences:
                 break
-            chosen.append(docs[c][: max_sentences - n])
-            n += len(chosen[-1])
+            chosen[c] = docs[c][: max_sentences - n]
+            n += len(chosen[c])
         per_lang.append((lang, chosen))
     out = _assemble("Bible (KJV / RV1909)", per_lang)
     held = np.flatnonzero(np.array([part[c] == -1 for c in chapters]))

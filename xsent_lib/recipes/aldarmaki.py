@@ -687,10 +687,11 @@ def aldarmaki_claims(numbers: Mapping[str, float | None], nli: Mapping[str, floa
     return check_claims(claims, ours)
 
 
-def summary_lines(records: Sequence[Mapping[str, Any]], numbers: Mapping[str, float | None]) -> list[str]:
-    """Plain sentences stating what the run produced (best system per size, crossover, seed spread).
-
-    Book: chapter 7 (Joint vs transfer vs mapping).
+def summary_lines(records: Sequence[Mapping[str, Any]], numbers: Mapping[str, float | None],
+                  n_test: int | None = None) -> list[str]:
+    """Plain sentences stating what the run produced (best system per size, crossover, seed spread, and where
+    each teacher row stands: against chance, 1 in ``n_test`` test sentences, and against the systems trained on
+    this data at the largest size). Book: chapter 7 (Joint vs transfer vs mapping).
     """
     out = []
     sizes = sorted({r["n"] for r in records if r["n"] is not None})
@@ -715,7 +716,26 @@ def summary_lines(records: Sequence[Mapping[str, Any]], numbers: Mapping[str, fl
         w, s, n = max(spreads)
         out.append(f"largest seed spread: {w:.1f} points ({s}, {n:,} pairs); median spread "
                    f"{float(np.median([x[0] for x in spreads])):.1f} points.")
+    out += _teacher_lines(records, systems, sizes, n_test)
     return [line for line in out if line]
+
+
+def _teacher_lines(records: Sequence[Mapping[str, Any]], systems: Sequence[str], sizes: Sequence[int],
+                   n_test: int | None) -> list[str]:
+    if not sizes:
+        return []
+    trained = {s: v for s in systems
+               if not s.startswith(TEACHER_ROW) and (v := mean_at(records, s, sizes[-1])) is not None}
+    out = []
+    for t in (s for s in systems if s.startswith(TEACHER_ROW)):
+        v = mean_at(records, t, None)
+        above = sum(x > v for x in trained.values())
+        where = ("below every one of them" if above == len(trained) else "above every one of them" if above == 0
+                 else f"{above} of the {len(trained)} score higher")
+        chance = f" (chance {100.0 / n_test:.1f})" if n_test else ""
+        out.append(f"{t}: average retrieval P@1 {v:.1f}{chance}; against the {len(trained)} systems trained on this "
+                   f"data at {sizes[-1]:,} pairs: {where}.")
+    return out
 
 
 

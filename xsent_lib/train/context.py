@@ -20,7 +20,7 @@ Choices where the paper is silent (each stated once, here and in the chapter):
   how much padding its batch carries.
 * the regressor ``R`` starts as a copy of the classifier ``M``: the coherence direction learned in stage 1 is what
   the swapped pairs are scored along. Stage 2 trains on the swapped pairs only (the paper's set ``F``);
-  ``keep_stage1=True`` mixes the stage-1 examples back in (on our planted toy that lowered mined-pair precision).
+  ``keep_stage1=True`` mixes the stage-1 examples back in (the chapter leaves that comparison as an exercise).
 * pairs are cross-lingual only (queries from one language, candidates from the others): a same-language pair
   teaches nothing about the shared space.
 

@@ -14,8 +14,10 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-STYLES = {"joint": "-", "transfer": "--", "mapping": ":", "SIF": "-.", "InfoNCE": (0, (3, 1, 1, 1)),
-          "distillation": (0, (5, 2)), "teacher": (0, (1, 1))}
+#: line style per kind of row: the baselines and rows beyond the paper by the word their name starts with, the
+#: neural frameworks by the word that names the framework ("SIF mapping" is a SIF row, not a neural mapping)
+ROW_STYLES = {"SIF": "-.", "InfoNCE": (0, (3, 1, 1, 1)), "distillation": (0, (5, 2)), "teacher": (0, (1, 1))}
+FRAMEWORK_STYLES = {"joint": "-", "transfer": "--", "mapping": ":"}
 
 
 def _value(record: Mapping[str, Any], metric: str, direction: str | None) -> float:
@@ -27,8 +29,14 @@ def _value(record: Mapping[str, Any], metric: str, direction: str | None) -> flo
     return float(value[direction])
 
 
-def _style(system: str) -> Any:
-    return next((style for key, style in STYLES.items() if key in system), "-")
+def line_style(system: str) -> Any:
+    """The line style of a curve: :data:`ROW_STYLES` when the system's name starts with one of its keys, else the
+    framework word of its name (:data:`FRAMEWORK_STYLES`), else solid. Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    first = system.split(" ", 1)[0]
+    if first in ROW_STYLES:
+        return ROW_STYLES[first]
+    return next((FRAMEWORK_STYLES[w] for w in system.split() if w in FRAMEWORK_STYLES), "-")
 
 
 def draw_curves(ax: Axes, records: Sequence[Mapping[str, Any]], systems: Sequence[str], metric: str = "retrieval_avg",
@@ -52,7 +60,7 @@ def draw_curves(ax: Axes, records: Sequence[Mapping[str, Any]], systems: Sequenc
             per = [[_value(r, metric, direction) for r in rows if r["n"] == n] for n in xs]
             lows, means, highs = [min(v) for v in per], [float(np.mean(v)) for v in per], [max(v) for v in per]
         line, = ax.plot(xs, means, marker="o" if len(xs) > 1 and rows[0]["n"] is not None else None, ms=3,
-                        linestyle=_style(system), label=system)
+                        linestyle=line_style(system), label=system)
         ax.fill_between(xs, lows, highs, color=line.get_color(), alpha=0.18, linewidth=0)
     ax.set_xscale("log", base=2)
     ax.set_xticks(sizes, [f"{n / 1000:g}k" if n >= 1000 else str(n) for n in sizes])
