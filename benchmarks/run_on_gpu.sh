@@ -13,7 +13,7 @@ py=${PYTHON:-python3}
 nvidia-smi -L | tee "$out/nvidia-smi.txt"
 $py -c 'import torch, numpy; print("torch", torch.__version__, "cuda", torch.version.cuda, "numpy", numpy.__version__)'
 t0=$(date +%s)
-$py -m pytest -q -p no:cacheprovider tests/test_train.py tests/test_transformer.py tests/test_runtime.py \
+$py -m pytest -q -p no:cacheprovider tests/test_train.py tests/test_transformer.py tests/test_runtime.py tests/test_cuda_paths.py \
   tests/test_xlm.py -m "not slow" 2>&1 | tail -n 15 | tee "$out/cuda_tests.log"
 echo "tests: $(( $(date +%s) - t0 )) s"
 $py benchmarks/bench_xlm.py --device cuda --size large --out "$out/xlm_gpu.json"

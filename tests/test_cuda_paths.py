@@ -1,0 +1,61 @@
+"""The chapters' training code on a GPU: every recipe that takes a ``device`` trains and evaluates on CUDA.
+
+Skipped without CUDA (CI and most machines); run on a lent GPU by ``benchmarks/run_on_gpu.sh``. Each test is a
+chapter's smoke path at toy sizes with ``device=DEVICE``: it must run without a stray CPU tensor, put the model
+on the GPU, and give numbers in range. ``XSENT_TEST_DEVICE=cpu`` runs the same paths on the CPU (to check the
+tests themselves on a machine without a GPU).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import torch
+
+DEVICE = os.environ.get("XSENT_TEST_DEVICE", "cuda")
+pytestmark = pytest.mark.skipif(DEVICE == "cuda" and not torch.cuda.is_available(), reason="needs a CUDA GPU")
+
+
+def test_xlm_pretraining_and_finetuning_on_cuda(tmp_path):
+    from xsent_lib.recipes import xlm as rec
+
+    plan = replace(rec.SMOKE, n_mono=300, n_parallel=200, n_train=150, n_dev=40, n_test=40, vocab_size=300,
+                   bilstm_width=8)
+    bench, world, mono, bitext = rec.synthetic_data(plan, 0)
+    corpus = rec.lm_corpus(mono, bitext, plan.vocab_size, plan, tmp_path, 0)
+    run = rec.pretrain(corpus, replace(plan.pretrain, steps=20, eval_every=10), "mlm+tlm", device=DEVICE, seed=0)
+    assert str(run.device).startswith(DEVICE) and np.isfinite(run.summary()["parameters"])
+    accs = rec.zero_shot(run, bench, plan, device=DEVICE, seed=0)[1]
+    bilstm = rec.aligned_bilstm(bench, world, plan, device=DEVICE, seed=0)
+    assert all(0.0 <= v <= 100.0 for v in [*accs.values(), *bilstm.values()])
+
+
+def test_xnli_english_training_alignment_and_translate_train_on_cuda():
+    from xsent_lib.recipes import xnli as rec
+    from xsent_lib.train.alignment import AlignConfig
+
+    bench, plan, world = rec.benchmark(rec.SMOKE, 0)
+    plan = replace(plan, width=8, nli_epochs=1, align=AlignConfig(epochs=1, batch_size=16))
+    words = rec.english_words(bench, None, 0)
+    lang = plan.languages[0]
+    english = rec.train_english("bilstm-max", bench, words, plan, device=DEVICE, seed=0)
+    run = rec.align_language(english, lang, words, bench, world, plan.align, device=DEVICE, seed=0)
+    acc = rec.zero_shot_accuracy(english, run, bench.test[lang], DEVICE)
+    tt = rec.translate_train(lang, english, words, bench, world, plan, device=DEVICE, seed=0)
+    assert 0.0 <= acc <= 100.0 and 0.0 <= tt.test_acc <= 100.0
+
+
+def test_paraphrase_training_with_megabatch_mining_on_cuda():
+    from xsent_lib.recipes import wieting as rec
+
+    rng = np.random.default_rng(0)
+    words = [rng.choice(60, size=4, replace=False) for _ in range(256)]
+    src = [" ".join(f"s{w}" for w in ws) for ws in words]
+    tgt = [" ".join(f"t{w}" for w in rng.permutation(ws)) for ws in words]
+    data = rec.Bitext("toy", src[:200], tgt[:200], src[200:], tgt[200:])
+    plan = replace(rec.PLANS["smoke"], epochs=2, megabatch=2)
+    enc = rec.build_encoder("word", src + tgt, plan)
+    out = rec.train_encoder(enc, data, plan, megabatch=2, seed=0, device=DEVICE)
+    assert out["loss"][-1] < out["loss"][0] and np.isfinite(out["loss"]).all()
