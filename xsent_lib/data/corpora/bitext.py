@@ -1,7 +1,8 @@
 """Reading the cached bitexts: ``pairs.tsv`` with columns ``src``, ``tgt`` (one-line texts) and ``ref`` (the origin).
 
 ``ref`` is ``doc-<i>:<line>:<md5|line>`` for nlp-corpus, ``<help file>#<paragraph id>`` for the
-LibreOffice help and ``<Book>.<chapter>.<verse>`` for the Bible.
+LibreOffice help, ``<catalogue>.mo#<msgctxt>`` for the LibreOffice interface messages (``gettext-en-*``)
+and ``<Book>.<chapter>.<verse>`` for the Bible.
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
@@ -28,8 +29,8 @@ def load_bitext(name: str, max_pairs: int | None = None,
     """Return the aligned (source, target) sentences of bitext ``name``, e.g. ``load_bitext("nlp-en-fr")``.
 
     ``max_pairs`` keeps the first pairs in file order (nlp-corpus: document order; LibreOffice
-    help: sorted by help file; Bible: canonical order). Raises FileNotFoundError with the command
-    to run when the dataset is not cached.
+    help: sorted by help file; interface messages: sorted by catalogue; Bible: canonical order).
+    Raises FileNotFoundError with the command to run when the dataset is not cached.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     table = read_table(_bitext_path(name, cache_dir), ("src", "tgt"), max_pairs)
