@@ -365,7 +365,7 @@ def _real_datasets() -> list[Dataset]:
         datasets.append(Dataset(
             f"gettext-en-{lang}", "bitext", (f"libreoffice-l10n-{lang}",), f"{mod}.gettext_mo:normalise_gettext",
             f"human-translated en-{lang} LibreOffice interface messages and tooltips (gettext .mo), 4+ English words",
-            (1,), ("en", lang), params={"source": f"libreoffice-l10n-{lang}", "lang_dir": lang}))
+            (1, 8) if lang == "fr" else (1,), ("en", lang), params={"source": f"libreoffice-l10n-{lang}", "lang_dir": lang}))
     datasets.append(Dataset(
         "bible-en-es", "bitext", ("sword-text-kjv", "sword-text-sparv"), f"{mod}.sword:normalise_bible",
         "31k verse pairs KJV (1769) - Reina-Valera (1909), aligned by verse reference",

@@ -104,7 +104,8 @@ PLANS: dict[str, WietingPlan] = {
                         n_sts=2000, n_synth_train=6144, synth_sp_vocabs=(500, 1000), mining_gold=500,
                         mining_noise=1500, speed_sentences=2048, speed_lstm_sentences=128, speed_repeats=2,
                         mining_pairs=("nlp-en-fr", "nlp-en-de"),
-                        lang_pairs=("nlp-en-fr", "nlp-en-de", "bible-en-es", "lohelp-en-es", "lohelp-en-de"),
+                        lang_pairs=("nlp-en-fr", "nlp-en-de", "bible-en-es", "lohelp-en-es", "lohelp-en-de",
+                                    "gettext-en-fr"),
                         lang_vocabs=(1000, 4000), lang_train=2048, lang_gold=200, lang_noise=400, probe_pairs=500,
                         target_sentences=16_384),
     "full": WietingPlan(n_train=80_000, epochs=10, sp_vocabs=(20_000, 40_000), megabatch=60, ablation=(1, 10, 60),
@@ -112,7 +113,7 @@ PLANS: dict[str, WietingPlan] = {
                         mining_noise=20_000, speed_sentences=128_000, speed_lstm_sentences=4096,
                         mining_pairs=("nlp-en-fr", "nlp-en-de"), anneal_rate=150, max_len=100, dropout=0.3,
                         init_std=1.0, lang_pairs=("nlp-en-fr", "nlp-en-de", "bible-en-es", "lohelp-en-es",
-                                                  "lohelp-en-de", "lohelp-en-fr"),
+                                                  "lohelp-en-de", "lohelp-en-fr"),  # gettext's 7k pairs: too few for 5k-sentence mining
                         lang_vocabs=(5000, 20_000, 40_000), lang_train=20_000, lang_gold=1000, lang_noise=4000,
                         probe_pairs=2000, target_sentences=128_000, speed_me5_sentences=512),
 }
@@ -134,7 +135,8 @@ class Bitext:
 
 def _document(ref: str) -> str:
     """The document of a line reference: ``doc-7:12:md5`` -> ``doc-7`` (nlp-corpus), a help page
-    ``text/x.html#par`` -> ``text/x.html`` (LibreOffice help), a verse ``Gen.1.1`` -> ``Gen.1`` (a chapter)."""
+    ``text/x.html#par`` -> ``text/x.html`` (LibreOffice help), a verse ``Gen.1.1`` -> ``Gen.1`` (a chapter), an
+    interface message ``sw.mo#ID`` -> ``sw.mo`` (one gettext catalogue)."""
     doc = ref.split(":")[0].split("#")[0]
     return doc.rsplit(".", 1)[0] if doc.count(".") == 2 and doc.split(".")[-1].isdigit() else doc
 
@@ -144,8 +146,9 @@ def load_pair(name: str, n_train: int, seed: int, world: SyntheticWorld | None =
     """Real bitext ``name`` (e.g. ``"nlp-en-fr"``) split by whole documents, or synthetic ``"synthetic-en-xa"``.
 
     Real: documents (nlp-corpus documents, LibreOffice help pages, Bible chapters) are shuffled with ``seed``; held-out documents (about ``n_held`` pairs) never reach
-    training. Synthetic: the world's train and test splits. Raises FileNotFoundError if a real bitext is
-    not cached.
+    training; a small bitext (the gettext catalogues' 7k pairs, book profile only) holds out at most half of its
+    pairs. Synthetic:
+    the world's train and test splits. Raises FileNotFoundError if a real bitext is not cached.
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
     if name.startswith("synthetic-"):
@@ -157,6 +160,7 @@ def load_pair(name: str, n_train: int, seed: int, world: SyntheticWorld | None =
     docs = np.array([_document(r) for r in load_bitext_refs(name)])
     names = np.random.default_rng(seed).permutation(np.unique(docs))
     sizes = np.array([np.sum(docs == d) for d in names])
+    n_held = min(n_held, len(src) // 2)
     held_docs = set(names[: int(np.searchsorted(np.cumsum(sizes), n_held)) + 1])
     held = np.isin(docs, list(held_docs))
     train_rows = np.random.default_rng(seed + 1).permutation(np.flatnonzero(~held))[:n_train]
