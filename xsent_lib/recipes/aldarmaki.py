@@ -14,7 +14,6 @@ Book: chapter 7 (Joint vs transfer vs mapping).
 from __future__ import annotations
 
 import time
-from pathlib import Path
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -27,6 +26,7 @@ from xsent_lib.align.procrustes import RankDeficientMapWarning, SentenceMapping,
 from xsent_lib.base.runtime import seed_everything
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.formats import NLIData
+from xsent_lib.data.held_out_bitext import RealBitextData
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.data.word_spaces import LanguageSpace, cbow_space
 from xsent_lib.data.xnli import XNLIBenchmark, synthetic_xnli
@@ -741,7 +741,8 @@ def _teacher_lines(records: Sequence[Mapping[str, Any]], systems: Sequence[str],
 
 
 # ------------------------------------------------------------------------------------------------ real bitext
-#: the real bitexts of the real-bitext curves: target language -> the data cache's name (English on the left)
+#: the real bitexts of the real-bitext curves: target language -> the data cache's name (English on the left), read
+#: by :func:`xsent_lib.data.held_out_bitext.load_real_bitext` when data_dir holds no Europarl
 REAL_CURVE_BITEXTS: dict[str, str] = {"fr": "nlp-en-fr", "de": "nlp-en-de"}
 #: the real-bitext systems, named as on the synthetic curves so the same styles and claims apply
 REAL_SYSTEMS: tuple[str, ...] = ("joint SDAE/NMT", "SDAE transfer", "SDAE mapping", "InfoNCE (shared BiLSTM)",
@@ -817,100 +818,6 @@ REAL_FULL = RealPlan(("fr", "de"), None, (0, 1, 2), 2000, 20_000, 20_000, None, 
                      JointConfig(batch_size=128, epochs=5, max_steps=20_000),
                      JointConfig(batch_size=128, epochs=5, max_steps=50_000),
                      StudentConfig(batch_size=128, epochs=5, max_steps=50_000), "USE")
-
-
-@dataclass
-class RealBitextData:
-    """Real bitext per target language: ``train[lang] = (english, lang)`` (the curve uses prefixes; its first
-    ``n_mono`` sentences of each side, unpaired, also train the monolingual SDAEs), ``test[lang]`` the held-out
-    pairs (the last ones read, distinct on both sides), and ``source[lang]`` where they came from.
-    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-
-    languages: list[str]
-    train: dict[str, tuple[list[str], list[str]]]
-    test: dict[str, tuple[list[str], list[str]]]
-    source: dict[str, str]
-
-    def sizes(self) -> list[dict[str, Any]]:
-        """One row per language pair: source, training and test pairs. Book: chapter 7 (real bitext)."""
-        return [{"pair": f"en-{lang}", "source": self.source[lang], "training pairs": len(self.train[lang][0]),
-                 "test pairs": len(self.test[lang][0])} for lang in self.languages]
-
-
-def prepare_text(sentences: Sequence[str], max_len: int) -> list[str]:
-    """Real sentences as the small models read them: lower-cased word tokens (:class:`WordTokenizer`), at most
-    ``max_len`` of them, joined by spaces (so the decoder's whitespace vocabulary sees the same tokens).
-    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    if max_len < 1:
-        raise ValueError(f"max_len must be >= 1, got {max_len}.")
-    tok = WordTokenizer()
-    return [" ".join(tok.tokenize(s)[:max_len]) for s in sentences]
-
-
-def split_bitext(english: Sequence[str], other: Sequence[str], n_test: int) -> tuple[tuple[list[str], list[str]],
-                                                                                     tuple[list[str], list[str]]]:
-    """``(train, test)`` from aligned sentences: pairs with an empty side are dropped, a pair repeating an earlier
-    English or target sentence too (retrieval needs one answer per query); the last ``n_test`` pairs are the
-    test set, all before them the training pool (no test sentence occurs in it).
-    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    if len(english) != len(other):
-        raise ValueError(f"the two sides are not aligned: {len(english)} English and {len(other)} target sentences.")
-    seen_e, seen_o, pairs = set(), set(), []
-    for a, b in zip(english, other):
-        if a and b and a not in seen_e and b not in seen_o:
-            seen_e.add(a), seen_o.add(b), pairs.append((a, b))
-    if len(pairs) < n_test + 2:
-        raise ValueError(f"{len(pairs)} distinct pairs are too few for {n_test} test pairs and a training pool of 2; "
-                         "read more pairs or lower n_test.")
-    cut = len(pairs) - n_test
-    train, test = pairs[:cut], pairs[cut:]
-    return ([a for a, _ in train], [b for _, b in train]), ([a for a, _ in test], [b for _, b in test])
-
-
-def europarl_prefix(data_dir: str | Path, lang: str) -> Path:
-    """Where the Europarl v7 ``lang``-English files sit in a data_dir: ``bitext/europarl-v7.<lang>-en`` (+ ``.en``,
-    ``.<lang>``). Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    return Path(data_dir) / "bitext" / f"europarl-v7.{lang}-en"
-
-
-def load_real_bitext(plan: RealPlan, data_dir: str | Path | None = None, max_pairs: int | None = None,
-                     on_fallback: Callable[[str, str], None] | None = None) -> RealBitextData:
-    """The real-bitext curves' data: for each target language, Europarl v7 from ``data_dir``
-    (:func:`europarl_prefix`) when its two files are there, else the data cache's nlp-corpus bitext
-    (:data:`REAL_CURVE_BITEXTS`); at most ``max_pairs`` pairs read (``None``: ``plan.max_pairs``), prepared by
-    :func:`prepare_text` and split by :func:`split_bitext`. ``on_fallback(lang, reason)`` hears when Europarl was
-    there but unusable. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    from xsent_lib.data.corpora import load_bitext as load_cached
-    from xsent_lib.data.formats import load_moses_bitext
-
-    limit = plan.max_pairs if max_pairs is None else max_pairs
-    train, test, source = {}, {}, {}
-    for lang in plan.languages:
-        prefix = europarl_prefix(data_dir, lang) if data_dir is not None else None
-        en = other = None
-        if prefix is not None and Path(f"{prefix}.en").is_file() and Path(f"{prefix}.{lang}").is_file():
-            try:
-                bi = load_moses_bitext(prefix, "en", lang, limit)
-                en, other = prepare_text(bi.source, plan.max_len), prepare_text(bi.target, plan.max_len)
-                train[lang], test[lang] = split_bitext(en, other, plan.n_test)
-                source[lang] = f"Europarl v7 {lang}-en from data_dir ({len(bi)} pairs read)"
-                continue
-            except ValueError as err:
-                if on_fallback is not None:
-                    on_fallback(lang, str(err))
-        if lang not in REAL_CURVE_BITEXTS:
-            raise ValueError(f"no cached bitext for {lang!r} (have {sorted(REAL_CURVE_BITEXTS)}) and none in data_dir.")
-        name = REAL_CURVE_BITEXTS[lang]
-        src, tgt = load_cached(name, max_pairs=limit)
-        train[lang], test[lang] = split_bitext(prepare_text(src, plan.max_len), prepare_text(tgt, plan.max_len),
-                                               plan.n_test)
-        source[lang] = f"{name} from the data cache ({len(src)} pairs read)"
-    return RealBitextData(list(plan.languages), train, test, source)
 
 
 def _real_pipeline(texts: Sequence[str], plan: RealPlan) -> TextPipeline:
