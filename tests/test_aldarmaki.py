@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 import torch
 
+from xsent_lib.align.pipeline import supervised_map
 from xsent_lib.align.procrustes import SentenceMapping
+from xsent_lib.align.setting import gold_lexicon_setting
 from xsent_lib.data.formats import NLIData
 from xsent_lib.data.word_spaces import make_space
 from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
@@ -20,6 +22,7 @@ from xsent_lib.eval.alignment_curves import (
     nearest_neighbours,
     retrieval_directions,
 )
+from xsent_lib.eval.word_maps import evaluate_map
 from xsent_lib.recipes import aldarmaki as rec
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
 from xsent_lib.train.joint import (
@@ -199,7 +202,7 @@ def test_sif_encoder_and_static_map():
         sif_encoder({"a": 1}, ["a"])
 
 
-def test_static_dictionary_map_is_exact_on_a_rotated_copy():
+def test_gold_lexicon_map_is_exact_on_a_rotated_copy():
     """The world's gold lexicon (train split) fits the map; words on one-to-one lexicon entries only, so the rotated
     copy is exact, and the held-out (test split) words are then translated perfectly."""
     from xsent_lib.data.synthetic import SyntheticWorld
@@ -214,13 +217,15 @@ def test_static_dictionary_map_is_exact_on_a_rotated_copy():
     rot, _ = np.linalg.qr(rng.normal(size=(16, 16)))
     en = make_space("en", [b for _, b in one_to_one], en_vectors)
     src = make_space("xa", [a for a, _ in one_to_one], en_vectors @ rot.T)
-    W = rec.static_dictionary_map(world, "xa", src, en)
+    setting = gold_lexicon_setting(world, src, en)
+    W = supervised_map(setting)
     assert np.allclose(src.vectors @ W.T, en.vectors, atol=1e-5)
-    assert rec.dictionary_precision(world, "xa", src, en, W) == 100.0
-    assert rec.dictionary_precision(world, "xa", src, en, np.eye(16)) < 20.0  # without the map: no translation
+    p1 = lambda M: evaluate_map(setting, M, ("nn",), (1,))["nn"]["p@1"]  # noqa: E731
+    assert p1(W) == 100.0
+    assert p1(np.eye(16)) < 20.0  # without the map: no translation
     few = make_space("xa", ["zzz", "yyy"], rng.normal(size=(2, 16)))
-    with pytest.raises(ValueError, match="fewer than 2 pairs"):
-        rec.static_dictionary_map(world, "xa", few, en)
+    with pytest.raises(ValueError, match="no test pair"):
+        gold_lexicon_setting(world, few, en)
 
 
 def test_sif_mapping_is_drawn_as_a_sif_row_not_a_neural_mapping():

@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from xsent_lib.align.procrustes import RankDeficientMapWarning, SentenceMapping, procrustes
+from xsent_lib.align.pipeline import supervised_map
+from xsent_lib.align.procrustes import RankDeficientMapWarning, SentenceMapping
+from xsent_lib.align.setting import gold_lexicon_setting
 from xsent_lib.base.runtime import seed_everything
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.formats import NLIData
@@ -40,6 +42,7 @@ from xsent_lib.eval.alignment_curves import (
     retrieval_directions,
 )
 from xsent_lib.eval.transfer import pair_features
+from xsent_lib.eval.word_maps import evaluate_map
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
 from xsent_lib.train.alignment import target_encoder
@@ -284,19 +287,6 @@ def _bag_fn(encoder: Any, W: np.ndarray | None = None) -> Callable[[list[str]], 
     return fn
 
 
-def static_dictionary_map(world: SyntheticWorld, lang: str, src: LanguageSpace, en: LanguageSpace) -> np.ndarray:
-    """Word-level orthogonal map from ``lang``'s word space onto English's, fitted by Procrustes on the world's
-    gold bilingual lexicon (train split, inflected forms), Smith et al.'s static-dictionary alignment.
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    lex = world.lexicon(lang, "en", inflected=True)
-    pairs = [(src.word2id[a], en.word2id[b]) for a, b in lex.train if a in src.word2id and b in en.word2id]
-    if len(pairs) < 2:
-        raise ValueError(f"the lexicon {lang}-en has fewer than 2 pairs covered by the word spaces.")
-    i, j = np.asarray(pairs).T
-    return procrustes(src.vectors[i], en.vectors[j])
-
-
 # ------------------------------------------------------------------------------------------------ the run
 @dataclass
 class SeedRun:
@@ -364,12 +354,12 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
         spaces = {lang: s.space for lang, s in setups.items()}
         t0 = time.perf_counter()
         sif = {lang: sif_encoder(spaces[lang], data.mono[lang]) for lang in data.languages}
-        static = {lang: (static_dictionary_map(data.world, lang, spaces[lang], spaces["en"]) if lang != "en" else None)
-                  for lang in data.languages}
-        static_fns = {lang: _bag_fn(sif[lang], static[lang]) for lang in data.languages}
+        lexicons = {lang: gold_lexicon_setting(data.world, spaces[lang], spaces["en"]) for lang in targets}
+        static = {lang: supervised_map(lexicons[lang]) for lang in targets}
+        static_fns = {lang: _bag_fn(sif[lang], static.get(lang)) for lang in data.languages}
         rec_static = _record("SIF static dictionary", "SIF", None, seed, score(static_fns, data, seed),
                              time.perf_counter() - t0)
-        rec_static["word P@1"] = {lang: dictionary_precision(data.world, lang, spaces[lang], spaces["en"], static[lang])
+        rec_static["word P@1"] = {lang: evaluate_map(lexicons[lang], static[lang], ("nn",), (1,))["nn"]["p@1"]
                                   for lang in targets}
         records.append(rec_static)
         shared = shared_setup(setups, data)
@@ -460,24 +450,6 @@ def load_teacher(name: str | None) -> tuple[Callable[[list[str]], np.ndarray] | 
         return reference_encoder(name, threads=1).encode, f"{name} from the data cache"
     except (FileNotFoundError, ImportError, OSError) as err:
         return None, f"no teacher: {err}"
-
-
-def dictionary_precision(world: SyntheticWorld, lang: str, src: LanguageSpace, en: LanguageSpace, W: np.ndarray) -> float:
-    """P@1 (percent) of word translation ``lang`` -> English with the static map ``W`` on the held-out concepts
-    of the gold lexicon: how good the word-level alignment under the SIF static baseline is.
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    lex = world.lexicon(lang, "en", inflected=True)
-    gold: dict[str, set[str]] = {}
-    for a, b in lex.test:
-        if a in src.word2id and b in en.word2id:
-            gold.setdefault(a, set()).add(b)
-    if not gold:
-        return float("nan")
-    words = list(gold)
-    x = src.vectors[[src.word2id[w] for w in words]] @ np.asarray(W).T
-    best = np.argmax(x @ en.vectors.T, axis=1)
-    return 100.0 * float(np.mean([en.words[j] in gold[w] for w, j in zip(words, best)]))
 
 
 REAL_BITEXTS: tuple[str, ...] = ("nlp-en-de", "bible-en-es")
