@@ -18,10 +18,15 @@ from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
 from xsent_lib.encoders.sif import sif_encoder
 from xsent_lib.eval.alignment_curves import (
     classification_directions,
+    curve_table,
     mean_over,
     nearest_neighbours,
+    pair_retrieval,
     retrieval_directions,
+    score,
+    teacher_on_real_bitext,
 )
+from xsent_lib.eval.joint_nli import neighbour_tables, nli_accuracy_table
 from xsent_lib.eval.word_maps import evaluate_map
 from xsent_lib.recipes import aldarmaki as rec
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
@@ -259,6 +264,31 @@ def test_scores_in_every_direction():
     assert idx.shape == (3, 2) and all(i not in row for i, row in enumerate(idx))
 
 
+def _lookup(vectors: np.ndarray, prefix: str):
+    """A fake encoder: sentence ``f"{prefix}{i}"`` -> row ``i`` of ``vectors``."""
+    return lambda sents: vectors[[int(s[len(prefix):]) for s in sents]]
+
+
+def test_score_and_pair_retrieval_use_the_right_encoder_for_each_side():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(30, 6))
+    rot, _ = np.linalg.qr(rng.normal(size=(6, 6)))
+    names = {p: [f"{p}{i}" for i in range(30)] for p in ("e", "a")}
+    labels = np.arange(30) % 3
+    nli = {lang: NLIData(names[p][:15], names[p][15:], labels[:15]) for lang, p in (("en", "e"), ("xa", "a"))}
+    encoders = {"en": _lookup(base, "e"), "xa": _lookup(base + 0.01, "a")}
+    out = score(encoders, {"en": names["e"], "xa": names["a"]}, nli, nli, seed=0)
+    assert out["retrieval"] == {"en→xa": 100.0, "xa→en": 100.0} and out["retrieval_avg"] == 100.0
+    assert set(out["cls"]) == {"en→xa", "xa→en"} and out["cls_avg"] == pytest.approx(np.mean(list(out["cls"].values())))
+    # two pairs with English spaces of their own: each target is compared with its own English encoder
+    test = {"fr": (names["e"], names["a"]), "de": (names["e"], names["a"])}
+    en_fr, en_de = _lookup(base @ rot.T, "e"), _lookup(base, "e")
+    pairs = {"fr": (en_fr, _lookup(base @ rot.T, "a")), "de": (en_de, _lookup(base, "a"))}
+    assert pair_retrieval(pairs, test)["retrieval_avg"] == 100.0
+    swapped = {"fr": (en_de, pairs["fr"][1]), "de": (en_fr, pairs["de"][1])}
+    assert pair_retrieval(swapped, test)["retrieval_avg"] < 50.0
+
+
 # ------------------------------------------------------------------------------------------- recipe
 TINY = replace(rec.SMOKE, sizes=(100, 200), seeds=(0,), n_mono=150, n_mono_joint=80, n_nli=120, n_test=60, n_cls=60,
                width=8, word_dim=8, decoder_dim=16,
@@ -279,16 +309,16 @@ def test_recipe_smoke_path_draws_from_records():
         assert 0.0 <= r["retrieval_avg"] <= 100.0 and 0.0 <= r["cls_avg"] <= 100.0
         assert r["n"] in (None, 100, 200)
     records = out.records + [rec.teacher_record(fake_teacher, "fake", data)]
-    table = rec.curve_table(records)
+    table = curve_table(records)
     assert set(table["joint InferSent"]) == {"100", "200"} and table["joint InferSent"]["100"] == table["joint InferSent"]["200"]
     from xsent_lib.viz import aldarmaki as viz
     fig = viz.alignment_curves(records, {"SDAE": rec.FAMILIES["SDAE"]}, note="tiny")
     assert len(fig.axes[0].lines) == 3
     grid = viz.direction_grid(records, ["SDAE transfer"], ["en→xa", "xa→xe"])
     assert sum(ax.get_visible() for ax in grid.axes) == 2
-    nli = rec.nli_accuracy_table(out.joint_nli, data)
+    nli = nli_accuracy_table(out.joint_nli, data.bench, data.languages, rec.PAPER_LANGUAGE)
     assert set(nli) == {"en", "es", "de", "cross-lingual"}
-    mono, cross = rec.neighbour_tables(out.joint_nli, data, queries=(0,))
+    mono, cross = neighbour_tables(out.joint_nli, data.bench, data.languages, queries=(0,))
     assert len(mono) == 3 and len(cross) == 2 and all("NN3" in row for row in mono + cross)
     claims = rec.aldarmaki_claims(rec.claim_numbers(records), nli)
     assert all(c["holds"] in (True, False, None) for c in claims)
@@ -353,5 +383,5 @@ def test_plans_double_from_1k_and_teacher_is_optional():
 
 
 def test_teacher_on_real_bitext_lists_what_it_cannot_read():
-    out = rec.teacher_on_real_bitext(lambda s: np.ones((len(s), 3)), names=("freedict-en-de",))
+    out = teacher_on_real_bitext(lambda s: np.ones((len(s), 3)), names=("freedict-en-de",))
     assert out["scores"] == {} and out["pairs"] == {} and "freedict-en-de" in out["missing"][0]

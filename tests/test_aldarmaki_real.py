@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from xsent_lib.eval.alignment_curves import curve_table
 from xsent_lib.data.held_out_bitext import load_real_bitext, prepare_text, split_bitext
 from xsent_lib.recipes import aldarmaki as rec
 
@@ -118,7 +119,7 @@ def test_real_records_draw_with_the_chapter_viz(real_run):
     _, records, _, _ = real_run
     fig = viz.alignment_curves(records, {"real": rec.REAL_SYSTEMS}, note="tiny")
     assert len(fig.axes[0].get_lines()) == len(rec.REAL_SYSTEMS)
-    table = rec.curve_table(records)
+    table = curve_table(records)
     assert set(table["SDAE transfer"]) == {"40", "80"}
 
 

@@ -1,11 +1,15 @@
 """Scores of a cross-lingual sentence space in every language direction: translation retrieval P@1 and
-cross-lingual classification transfer, the two measures of Aldarmaki & Diab's alignment curves.
+cross-lingual classification transfer, the two measures of Aldarmaki & Diab's alignment curves; the curves'
+records (one system at one bitext size and seed) and the tables read from them.
 
+A record is ``{"system", "family", "n", "seed", "seconds", <metric>: value or {direction: value}}``; ``n`` is
+``None`` for a system that uses no bitext (it stands for every size).
 Book: chapter 7 (Joint vs transfer vs mapping).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
@@ -13,7 +17,15 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from xsent_lib.base.neighbors import knn
+from xsent_lib.data.formats import NLIData
+from xsent_lib.data.held_out_bitext import distinct_pairs
 from xsent_lib.eval.crosslingual import sentence_retrieval
+from xsent_lib.eval.transfer import pair_features
+
+Encode = Callable[[list[str]], np.ndarray]
+Vectors = dict[str, np.ndarray]
+#: the bitexts of the teacher's real-bitext ceiling (:func:`teacher_on_real_bitext`), names in the data cache
+REAL_BITEXTS: tuple[str, ...] = ("nlp-en-de", "bible-en-es")
 
 
 def direction(a: str, b: str) -> str:
@@ -85,3 +97,94 @@ def nearest_neighbours(queries: np.ndarray, pool: np.ndarray, k: int = 3,
     if not exclude_same_row:
         return idx[:, :k]
     return np.stack([[j for j in row if j != i][:k] for i, row in enumerate(idx)])
+
+
+def encode_all(encoders: Mapping[str, Encode], retrieval: Mapping[str, Sequence[str]],
+               cls_train: Mapping[str, NLIData], cls_test: Mapping[str, NLIData]) -> tuple[Vectors, Vectors, Vectors]:
+    """Vectors of the multi-parallel retrieval test set ``retrieval[lang]``, and the pair features
+    (:func:`~xsent_lib.eval.transfer.pair_features`) of the classification sets ``cls_train[lang]`` and
+    ``cls_test[lang]``, per language of ``retrieval``, with ``encoders[lang](sentences)``.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    langs = list(retrieval)
+    ret = {lang: encoders[lang](list(retrieval[lang])) for lang in langs}
+    feats_train, feats_test = {}, {}
+    for lang in langs:
+        for store, d in ((feats_train, cls_train[lang]), (feats_test, cls_test[lang])):
+            store[lang] = pair_features(encoders[lang](list(d.premises)), encoders[lang](list(d.hypotheses)))
+    return ret, feats_train, feats_test
+
+
+def score(encoders: Mapping[str, Encode], retrieval: Mapping[str, Sequence[str]], cls_train: Mapping[str, NLIData],
+          cls_test: Mapping[str, NLIData], seed: int = 0) -> dict[str, Any]:
+    """Retrieval P@1 in every direction (:func:`retrieval_directions`) and classification transfer in every
+    direction (:func:`classification_directions`, ``seed``), with their averages, on the sets of
+    :func:`encode_all`. Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    ret, ftr, fte = encode_all(encoders, retrieval, cls_train, cls_test)
+    directions = retrieval_directions(ret)
+    cls = classification_directions({lang: (ftr[lang], np.asarray(cls_train[lang].labels)) for lang in ret},
+                                    {lang: (fte[lang], np.asarray(cls_test[lang].labels)) for lang in ret}, seed=seed)
+    return {"retrieval": directions, "retrieval_avg": mean_over(directions), "cls": cls, "cls_avg": mean_over(cls)}
+
+
+def pair_retrieval(encoders: Mapping[str, tuple[Encode, Encode]],
+                   test: Mapping[str, tuple[Sequence[str], Sequence[str]]]) -> dict[str, Any]:
+    """Translation retrieval P@1 in both directions of every English-target pair, each on its own test pairs
+    ``test[lang] = (english, lang)`` (the bitexts need not share their English side), with ``encoders[lang] =
+    (English encoder, target encoder)``, and the average. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    out: dict[str, float] = {}
+    for lang, (english, other) in test.items():
+        encode_en, encode_other = encoders[lang]
+        out.update(retrieval_directions({"en": encode_en(list(english)), lang: encode_other(list(other))}))
+    return {"retrieval": out, "retrieval_avg": mean_over(out)}
+
+
+def teacher_on_real_bitext(teacher: Encode, n: int = 300, names: Sequence[str] = REAL_BITEXTS) -> dict[str, Any]:
+    """A shipped encoder's translation-retrieval P@1 on real bitext from the data cache (the first ``n`` pairs
+    with distinct sides of each corpus, both directions): the ceiling that invented languages cannot show, since
+    it was never trained on them. A corpus missing from the cache is listed under ``"missing"``.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    from xsent_lib.data.corpora import load_bitext
+
+    out: dict[str, Any] = {"scores": {}, "pairs": {}, "missing": []}
+    for name in names:
+        try:
+            src, tgt = load_bitext(name, max_pairs=4 * n)
+        except (FileNotFoundError, KeyError, ValueError) as err:
+            out["missing"].append(f"{name}: {err}")
+            continue
+        pairs = distinct_pairs(src, tgt)[:n]
+        langs = name.split("-")[-2:]
+        out["scores"].update(retrieval_directions({langs[0]: teacher([p[0] for p in pairs]),
+                                                   langs[1]: teacher([p[1] for p in pairs])}))
+        out["pairs"][name] = len(pairs)
+    return out
+
+
+def curve_table(records: Sequence[Mapping[str, Any]], metric: str = "retrieval_avg") -> dict[str, dict[str, Any]]:
+    """Mean (over seeds) of ``metric`` per system and bitext size; rows without bitext fill every size.
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    systems = list(dict.fromkeys(r["system"] for r in records))
+    out: dict[str, dict[str, Any]] = {}
+    for system in systems:
+        rows = [r for r in records if r["system"] == system]
+        out[system] = {}
+        for n in sizes:
+            vals = [r[metric] for r in rows if r["n"] == n or r["n"] is None]
+            out[system][f"{n:,}"] = float(np.mean(vals)) if vals else None
+    return out
+
+
+def mean_at(records: Sequence[Mapping[str, Any]], system: str, n: int | None, metric: str = "retrieval_avg") -> float | None:
+    """Mean over seeds of ``metric`` for ``system`` at bitext size ``n`` (rows without bitext match any size).
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    vals = [r[metric] for r in records if r["system"] == system and (r["n"] is None or r["n"] == n)]
+    return float(np.mean(vals)) if vals else None

@@ -35,13 +35,7 @@ from xsent_lib.data.xnli import XNLIBenchmark, synthetic_xnli
 from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
 from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.encoders.sif import sif_encoder
-from xsent_lib.eval.alignment_curves import (
-    classification_directions,
-    mean_over,
-    nearest_neighbours,
-    retrieval_directions,
-)
-from xsent_lib.eval.transfer import pair_features
+from xsent_lib.eval.alignment_curves import Encode, mean_at, mean_over, pair_retrieval, retrieval_directions, score
 from xsent_lib.eval.word_maps import evaluate_map
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
@@ -238,33 +232,12 @@ def shared_setup(setups: Mapping[str, LanguageSetup], data: AldarmakiData) -> La
 
 
 # ------------------------------------------------------------------------------------------------ scoring
-Vectors = dict[str, np.ndarray]
+def _real_score(encoders: Mapping[str, Encode], data: RealBitextData) -> dict[str, Any]:
+    return pair_retrieval({lang: (encoders["en"], encoders[lang]) for lang in data.languages}, data.test)
 
 
-def encode_all(encoders: Mapping[str, Callable[[list[str]], np.ndarray]], data: AldarmakiData) -> tuple[Vectors, Vectors, Vectors]:
-    """Vectors of the retrieval test set, and of the premises and hypotheses of the classification sets
-    (dev = train, test), per language, with ``encoders[lang](sentences)``. Book: chapter 7.
-    """
-    ret = {lang: encoders[lang](data.test[lang]) for lang in data.languages}
-    feats_train, feats_test = {}, {}
-    for lang in data.languages:
-        for store, d in ((feats_train, data.bench.dev[lang]), (feats_test, data.bench.test[lang])):
-            store[lang] = pair_features(encoders[lang](list(d.premises)), encoders[lang](list(d.hypotheses)))
-    return ret, feats_train, feats_test
-
-
-def score(encoders: Mapping[str, Callable[[list[str]], np.ndarray]], data: AldarmakiData, seed: int) -> dict[str, Any]:
-    """Retrieval P@1 in every direction and classification transfer in every direction, with their averages.
-
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    ret, ftr, fte = encode_all(encoders, data)
-    retrieval = retrieval_directions(ret)
-    y_tr = {lang: np.asarray(data.bench.dev[lang].labels) for lang in data.languages}
-    y_te = {lang: np.asarray(data.bench.test[lang].labels) for lang in data.languages}
-    cls = classification_directions({lang: (ftr[lang], y_tr[lang]) for lang in data.languages},
-                                    {lang: (fte[lang], y_te[lang]) for lang in data.languages}, seed=seed)
-    return {"retrieval": retrieval, "retrieval_avg": mean_over(retrieval), "cls": cls, "cls_avg": mean_over(cls)}
+def _score(encoders: Mapping[str, Encode], data: AldarmakiData, seed: int) -> dict[str, Any]:
+    return score(encoders, data.test, data.bench.dev, data.bench.test, seed)
 
 
 def _encode_fn(encoder: SentenceEncoder, device: str | torch.device) -> Callable[[list[str]], np.ndarray]:
@@ -348,7 +321,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
                           new_classifier(plan, seed), data.nli, plan.pivot, device=device, seed=seed)
         secs["joint InferSent"] = time.perf_counter() - t0
         records.append(_record("joint InferSent", "InferSent", None, seed,
-                               score({lang: fn(joint.encoders[lang]) for lang in data.languages}, data, seed),
+                               _score({lang: fn(joint.encoders[lang]) for lang in data.languages}, data, seed),
                                secs["joint InferSent"]))
         # --- SIF with a static dictionary: no bitext either
         spaces = {lang: s.space for lang, s in setups.items()}
@@ -357,7 +330,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
         lexicons = {lang: gold_lexicon_setting(data.world, spaces[lang], spaces["en"]) for lang in targets}
         static = {lang: supervised_map(lexicons[lang]) for lang in targets}
         static_fns = {lang: _bag_fn(sif[lang], static.get(lang)) for lang in data.languages}
-        rec_static = _record("SIF static dictionary", "SIF", None, seed, score(static_fns, data, seed),
+        rec_static = _record("SIF static dictionary", "SIF", None, seed, _score(static_fns, data, seed),
                              time.perf_counter() - t0)
         rec_static["word P@1"] = {lang: evaluate_map(lexicons[lang], static[lang], ("nn",), (1,))["nn"]["p@1"]
                                   for lang in targets}
@@ -373,7 +346,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
             jrun = joint_sdae(jenc, new_decoder(en_vocab, plan, seed), en_vocab, data.mono["en"][:plan.n_mono_joint],
                               par, plan.joint, device=device, seed=seed)
             records.append(_record("joint SDAE/NMT", "SDAE", n, seed,
-                                   score({lang: fn(jrun.encoders[lang]) for lang in data.languages}, data, seed),
+                                   _score({lang: fn(jrun.encoders[lang]) for lang in data.languages}, data, seed),
                                    time.perf_counter() - t0))
             for family, pivot, mono in (("SDAE", pivot_sdae.encoders["en"], mono_sdae),
                                         ("InferSent", pivot_nli.encoders["en"], mono_nli)):
@@ -386,7 +359,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
                     students[lang] = regress_encoder(student, par[lang][1], x, plan.student, device=device,
                                                      seed=seed).encoder
                 fns = {"en": fn(pivot), **{lang: fn(s) for lang, s in students.items()}}
-                records.append(_record(f"{family} transfer", family, n, seed, score(fns, data, seed),
+                records.append(_record(f"{family} transfer", family, n, seed, _score(fns, data, seed),
                                        time.perf_counter() - t0))
                 # sentence mapping: an orthogonal map of the monolingual target encoder onto the pivot
                 t0 = time.perf_counter()
@@ -394,7 +367,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
                         for lang in targets}
                 fit_s = time.perf_counter() - t0
                 records.append(_record(f"{family} mapping", family, n, seed,
-                                       score(_mapped_fns(pivot, mono, maps, device), data, seed), fit_s))
+                                       _score(_mapped_fns(pivot, mono, maps, device), data, seed), fit_s))
             # SIF sentence mapping
             t0 = time.perf_counter()
             en_sif = sif["en"].encode(en_side)
@@ -403,7 +376,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
             for lang in targets:
                 sfns[lang] = (lambda m, e: lambda s: m.transform(e.encode(list(s))))(smaps[lang], sif[lang])
             fit_s = time.perf_counter() - t0
-            records.append(_record("SIF mapping", "SIF", n, seed, score(sfns, data, seed), fit_s))
+            records.append(_record("SIF mapping", "SIF", n, seed, _score(sfns, data, seed), fit_s))
             # beyond the paper: InfoNCE on the bitext with one shared encoder
             t0 = time.perf_counter()
             a_side = [s for lang in targets for s in par[lang][0]]
@@ -411,7 +384,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
             nce = contrastive_encoder(new_encoder(shared, plan, seed), (a_side, b_side), plan.student, device=device,
                                       seed=seed).encoder
             records.append(_record("InfoNCE (shared BiLSTM)", "beyond", n, seed,
-                                   score({lang: fn(nce) for lang in data.languages}, data, seed),
+                                   _score({lang: fn(nce) for lang in data.languages}, data, seed),
                                    time.perf_counter() - t0))
             # beyond the paper: distillation of the teacher's English vectors into one shared student
             if teacher_en is not None:
@@ -422,7 +395,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
                 dist = regress_encoder(new_encoder(shared, plan, seed), texts, goal,
                                        replace(plan.student, loss="cosine"), device=device, seed=seed).encoder
                 records.append(_record("distillation", "beyond", n, seed,
-                                       score({lang: fn(dist) for lang in data.languages}, data, seed),
+                                       _score({lang: fn(dist) for lang in data.languages}, data, seed),
                                        time.perf_counter() - t0))
             log(f"seed {seed}: {n:>6,} pairs done")
     return SeedRun(records, joint, secs)
@@ -434,7 +407,7 @@ def teacher_record(teacher: Callable[[list[str]], np.ndarray], name: str, data: 
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     t0 = time.perf_counter()
-    scores = score({lang: teacher for lang in data.languages}, data, 0)
+    scores = _score({lang: teacher for lang in data.languages}, data, 0)
     return _record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
 
 
@@ -450,114 +423,6 @@ def load_teacher(name: str | None) -> tuple[Callable[[list[str]], np.ndarray] | 
         return reference_encoder(name, threads=1).encode, f"{name} from the data cache"
     except (FileNotFoundError, ImportError, OSError) as err:
         return None, f"no teacher: {err}"
-
-
-REAL_BITEXTS: tuple[str, ...] = ("nlp-en-de", "bible-en-es")
-
-
-def teacher_on_real_bitext(teacher: Callable[[list[str]], np.ndarray], n: int = 300,
-                           names: Sequence[str] = REAL_BITEXTS) -> dict[str, Any]:
-    """The teacher's translation-retrieval P@1 on real bitext from the data cache (the first ``n`` pairs with
-    distinct sides of each corpus, both directions): the ceiling the synthetic languages cannot show, since the
-    teacher was never trained on them. A corpus missing from the cache is listed under ``"missing"``.
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    from xsent_lib.data.corpora import load_bitext
-
-    out: dict[str, Any] = {"scores": {}, "pairs": {}, "missing": []}
-    for name in names:
-        try:
-            src, tgt = load_bitext(name, max_pairs=4 * n)
-        except (FileNotFoundError, KeyError, ValueError) as err:
-            out["missing"].append(f"{name}: {err}")
-            continue
-        seen_s, seen_t, pairs = set(), set(), []
-        for a, b in zip(src, tgt):
-            if a not in seen_s and b not in seen_t:
-                seen_s.add(a), seen_t.add(b), pairs.append((a, b))
-        pairs = pairs[:n]
-        langs = name.split("-")[-2:]
-        scores = retrieval_directions({langs[0]: teacher([p[0] for p in pairs]), langs[1]: teacher([p[1] for p in pairs])})
-        out["scores"].update(scores)
-        out["pairs"][name] = len(pairs)
-    return out
-
-
-# ------------------------------------------------------------------------------------------------ tables
-def curve_table(records: Sequence[Mapping[str, Any]], metric: str = "retrieval_avg") -> dict[str, dict[str, Any]]:
-    """Mean (over seeds) of ``metric`` per system and bitext size; rows without bitext fill every size.
-
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
-    systems = list(dict.fromkeys(r["system"] for r in records))
-    out: dict[str, dict[str, Any]] = {}
-    for system in systems:
-        rows = [r for r in records if r["system"] == system]
-        out[system] = {}
-        for n in sizes:
-            vals = [r[metric] for r in rows if r["n"] == n or r["n"] is None]
-            out[system][f"{n:,}"] = float(np.mean(vals)) if vals else None
-    return out
-
-
-def mean_at(records: Sequence[Mapping[str, Any]], system: str, n: int | None, metric: str = "retrieval_avg") -> float | None:
-    """Mean over seeds of ``metric`` for ``system`` at bitext size ``n`` (rows without bitext match any size).
-
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    vals = [r[metric] for r in records if r["system"] == system and (r["n"] is None or r["n"] == n)]
-    return float(np.mean(vals)) if vals else None
-
-
-def nli_accuracy_table(joint: Any, data: AldarmakiData, device: str | torch.device = "cpu") -> dict[str, float]:
-    """Joint InferSent's NLI test accuracy with premise and hypothesis in the same language (per language) and
-    in different languages (``cross-lingual``: the average over all ordered pairs), keyed by the paper's
-    language columns (``es`` = xa, ``de`` = xe). Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    out: dict[str, float] = {}
-    cross = []
-    vecs = {lang: (joint.encoders[lang].encode(list(data.bench.test[lang].premises), device=device),
-                   joint.encoders[lang].encode(list(data.bench.test[lang].hypotheses), device=device))
-            for lang in data.languages}
-    labels = np.asarray(data.bench.test["en"].labels)
-    clf = joint.head.eval()
-    with torch.no_grad():
-        for a in data.languages:
-            for b in data.languages:
-                logits = clf(torch.from_numpy(vecs[a][0]), torch.from_numpy(vecs[b][1]))
-                acc = 100.0 * float((logits.argmax(1).numpy() == labels).mean())
-                if a == b:
-                    out[PAPER_LANGUAGE.get(a, a)] = acc
-                else:
-                    cross.append(acc)
-    out["cross-lingual"] = float(np.mean(cross))
-    return out
-
-
-def neighbour_tables(joint: Any, data: AldarmakiData, queries: Sequence[int] = (0, 1), k: int = 3,
-                     device: str | torch.device = "cpu") -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Tables 1-2 from the joint InferSent model: for English test hypotheses ``queries``, the ``k`` nearest
-    hypotheses in each language (Table 1: the query's own language English, and its translation's neighbours
-    in each other language = monolingual; Table 2: the English query against the other languages' hypotheses =
-    cross-lingual), non-English neighbours shown through their exact English translations.
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    hyps = {lang: list(data.bench.test[lang].hypotheses) for lang in data.languages}
-    vecs = {lang: joint.encoders[lang].encode(hyps[lang], device=device) for lang in data.languages}
-    gloss = lambda lang, s: s if lang == "en" else data.bench.translate([s], lang, "en")[0]  # noqa: E731
-    mono, cross = [], []
-    for q in queries:
-        for lang in data.languages:
-            idx = [j for j in nearest_neighbours(vecs[lang][[q]], vecs[lang], k + 1)[0] if j != q][:k]
-            mono.append({"query": hyps["en"][q], "language": lang, **{f"NN{i + 1}": gloss(lang, hyps[lang][j])
-                                                                      for i, j in enumerate(idx)}})
-            if lang != "en":
-                cidx = nearest_neighbours(vecs["en"][[q]], vecs[lang], k)[0]
-                cross.append({"query": hyps["en"][q], "language": lang,
-                              **{f"NN{i + 1}": gloss(lang, hyps[lang][j]) for i, j in enumerate(cidx)},
-                              "translation found": bool(q in cidx)})
-    return mono, cross
 
 
 # ------------------------------------------------------------------------------------------------ claims
@@ -606,7 +471,7 @@ def claim_numbers(records: Sequence[Mapping[str, Any]]) -> dict[str, float | Non
 
 def aldarmaki_claims(numbers: Mapping[str, float | None], nli: Mapping[str, float] | None = None) -> list[dict[str, Any]]:
     """The paper's claims checked on ``numbers`` (:func:`claim_numbers`) and the joint model's NLI accuracies
-    (:func:`nli_accuracy_table`); rows for the claims table. Book: chapter 7 (Joint vs transfer vs mapping).
+    (:func:`xsent_lib.eval.joint_nli.nli_accuracy_table`); rows for the claims table. Book: chapter 7 (Joint vs transfer vs mapping).
     """
     nli = dict(nli or {})
     ours = dict(numbers)
@@ -812,17 +677,6 @@ def _real_decoder(texts: Sequence[str], plan: RealPlan, seed: int) -> tuple[Voca
                               embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim, n_layers=1)
 
 
-def real_retrieval(encoders: Mapping[str, Callable[[list[str]], np.ndarray]], data: RealBitextData) -> dict[str, Any]:
-    """Translation retrieval P@1 in both directions of every English-target pair, each on its own held-out test
-    pairs (the bitexts need not share their English side), and the average. Book: chapter 7 (real bitext).
-    """
-    out: dict[str, float] = {}
-    for lang in data.languages:
-        en, other = data.test[lang]
-        out.update(retrieval_directions({"en": encoders["en"](en), lang: encoders[lang](other)}))
-    return {"retrieval": out, "retrieval_avg": mean_over(out)}
-
-
 def real_teacher_vectors(teacher: Callable[[list[str]], np.ndarray], data: RealBitextData,
                          n: int | None = None) -> dict[str, np.ndarray]:
     """The teacher's vectors of the English side of each bitext's first ``n`` training pairs (all by default),
@@ -880,7 +734,7 @@ def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
             jvocab, jdec = _real_decoder([*en_mono, *(s for lang in langs for s in par[lang][0])], plan, seed)
             jrun = joint_sdae(enc, jdec, jvocab, en_mono[:plan.n_mono_joint], par, plan.joint, device=device, seed=seed)
             records.append(_record("joint SDAE/NMT", "SDAE", n, seed,
-                                   real_retrieval({p: fn(jrun.encoders[p]) for p in ("en", *langs)}, data),
+                                   _real_score({p: fn(jrun.encoders[p]) for p in ("en", *langs)}, data),
                                    time.perf_counter() - t0))
             t0 = time.perf_counter()
             students = {}
@@ -890,7 +744,7 @@ def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
                                          .detach().numpy(), fine_tune=True)
                 students[lang] = regress_encoder(student, par[lang][1], x, plan.student, device=device, seed=seed).encoder
             records.append(_record("SDAE transfer", "SDAE", n, seed,
-                                   real_retrieval({"en": fn(pivot), **{k: fn(v) for k, v in students.items()}}, data),
+                                   _real_score({"en": fn(pivot), **{k: fn(v) for k, v in students.items()}}, data),
                                    time.perf_counter() - t0))
             t0 = time.perf_counter()
             maps = {lang: SentenceMapping().fit(mono[lang].encode(par[lang][1], batch_size=256, device=device),
@@ -916,7 +770,7 @@ def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
             nce = contrastive_encoder(_real_encoder(shared, plan, seed), (a_side, b_side), plan.student, device=device,
                                       seed=seed).encoder
             records.append(_record("InfoNCE (shared BiLSTM)", "beyond", n, seed,
-                                   real_retrieval({p: fn(nce) for p in ("en", *langs)}, data), time.perf_counter() - t0))
+                                   _real_score({p: fn(nce) for p in ("en", *langs)}, data), time.perf_counter() - t0))
             if teacher_en is not None:
                 t0 = time.perf_counter()
                 texts, goal = [], []
@@ -927,7 +781,7 @@ def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
                 dist = regress_encoder(_real_encoder(shared, plan, seed), texts, np.vstack(goal),
                                        replace(plan.student, loss="cosine"), device=device, seed=seed).encoder
                 records.append(_record("distillation", "beyond", n, seed,
-                                       real_retrieval({p: fn(dist) for p in ("en", *langs)}, data),
+                                       _real_score({p: fn(dist) for p in ("en", *langs)}, data),
                                        time.perf_counter() - t0))
             log(f"real bitext, seed {seed}: {n:>6,} pairs done")
     return records
@@ -939,7 +793,7 @@ def real_teacher_record(teacher: Callable[[list[str]], np.ndarray], name: str, d
     Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
     t0 = time.perf_counter()
-    scores = real_retrieval({p: teacher for p in ("en", *data.languages)}, data)
+    scores = _real_score({p: teacher for p in ("en", *data.languages)}, data)
     return _record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
 
 
