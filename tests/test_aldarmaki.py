@@ -13,6 +13,7 @@ from xsent_lib.align.pipeline import supervised_map
 from xsent_lib.align.procrustes import SentenceMapping
 from xsent_lib.align.setting import gold_lexicon_setting
 from xsent_lib.data.formats import NLIData
+from xsent_lib.data.language_setup import language_setup, random_table, shared_setup
 from xsent_lib.data.word_spaces import make_space
 from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
 from xsent_lib.encoders.sif import sif_encoder
@@ -287,6 +288,24 @@ def test_score_and_pair_retrieval_use_the_right_encoder_for_each_side():
     assert pair_retrieval(pairs, test)["retrieval_avg"] == 100.0
     swapped = {"fr": (en_de, pairs["fr"][1]), "de": (en_fr, pairs["de"][1])}
     assert pair_retrieval(swapped, test)["retrieval_avg"] < 50.0
+
+
+def test_language_setups_start_from_word_vectors_and_share_them():
+    text = ["the cat sleeps", "a dog runs", "the dog sleeps"] * 4
+    en = language_setup("en", text, text, 4, 0)
+    xa = language_setup("xa", ["la gato dormas", "un hundo kuras"] * 4, ["la gato dormas", "un hundo kuras"] * 4, 4, 0)
+    assert np.array_equal(en.weights[en.pipeline.vocab.stoi["cat"]], en.space.vectors[en.space.word2id["cat"]])
+    assert not en.weights[0].any()
+    shared = shared_setup({"en": en, "xa": xa}, [*text, "la gato dormas", "un hundo kuras"])
+    for setup in (en, xa):
+        for word in ("cat", "dog") if setup is en else ("gato", "hundo"):
+            row = shared.weights[shared.pipeline.vocab.stoi[word]]
+            assert np.array_equal(row, setup.weights[setup.pipeline.vocab.stoi[word]])
+    assert np.array_equal(random_table(5, 3, [1, 2]), random_table(5, 3, [1, 2])) and not random_table(5, 3, 0)[0].any()
+    with pytest.raises(ValueError, match="n_words"):
+        random_table(0, 3, 0)
+    with pytest.raises(ValueError, match="at least one"):
+        shared_setup({}, text)
 
 
 # ------------------------------------------------------------------------------------------- recipe

@@ -29,8 +29,8 @@ from xsent_lib.base.runtime import seed_everything
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.formats import NLIData
 from xsent_lib.data.held_out_bitext import RealBitextData
+from xsent_lib.data.language_setup import LanguageSetup, language_setup, random_table, shared_setup
 from xsent_lib.data.synthetic import SyntheticWorld
-from xsent_lib.data.word_spaces import LanguageSpace, cbow_space
 from xsent_lib.data.xnli import XNLIBenchmark, synthetic_xnli
 from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
 from xsent_lib.encoders.base import SentenceEncoder
@@ -38,7 +38,7 @@ from xsent_lib.encoders.sif import sif_encoder
 from xsent_lib.eval.alignment_curves import Encode, mean_at, mean_over, pair_retrieval, retrieval_directions, score
 from xsent_lib.eval.word_maps import evaluate_map
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
-from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
+from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, Vocab, WordTokenizer
 from xsent_lib.train.alignment import target_encoder
 from xsent_lib.train.joint import JointConfig, LanguageEncoders, decoder_vocab, joint_nli, joint_sdae, train_sdae
 from xsent_lib.train.transfer import StudentConfig, contrastive_encoder, pca_targets, regress_encoder
@@ -151,50 +151,41 @@ def build_data(plan: AldarmakiPlan, world_seed: int) -> AldarmakiData:
 
 
 # ------------------------------------------------------------------------------------------------ models
-@dataclass
-class LanguageSetup:
-    """One language's text pipeline (``<s>``/``</s>`` added) and word vectors: skip-gram-free CBOW vectors
-    trained on its monolingual text (the paper's per-language fastText), used to start every lookup table of
-    that language and by the SIF baselines. Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-
-    pipeline: TextPipeline
-    space: LanguageSpace
-    weights: np.ndarray
-
-
 def language_setups(data: AldarmakiData, plan: AldarmakiPlan, seed: int) -> dict[str, LanguageSetup]:
-    """Pipelines and monolingual word vectors for every language. Book: chapter 7 (Joint vs transfer vs mapping)."""
-    out = {}
-    for lang in data.languages:
-        texts = [*data.mono[lang], *data.test[lang], *data.nli[lang].premises, *data.nli[lang].hypotheses,
-                 *data.bench.dev[lang].premises, *data.bench.dev[lang].hypotheses,
-                 *data.bench.test[lang].premises, *data.bench.test[lang].hypotheses,
-                 *(data.parallel[lang][1] if lang != "en" else data.parallel[data.languages[1]][0])]
-        pipeline = TextPipeline.fit(texts, WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
-        space = cbow_space(lang, data.mono[lang], dim=plan.word_dim, seed=seed, epochs=5, min_count=1)
-        rng = np.random.default_rng([seed, len(lang)])
-        weights = rng.normal(0, 0.1, (len(pipeline.vocab), plan.word_dim)).astype(np.float32)
-        for i, word in enumerate(pipeline.vocab.itos):
-            row = space.word2id.get(word)
-            if row is not None:
-                weights[i] = space.vectors[row]
-        weights[0] = 0.0
-        out[lang] = LanguageSetup(pipeline, space, weights)
-    return out
+    """Pipelines, CBOW vectors and lookup tables for every language (:func:`language_setup`) over all the text
+    its encoders read. Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    def texts(lang: str) -> list[str]:
+        return [*data.mono[lang], *data.test[lang], *data.nli[lang].premises, *data.nli[lang].hypotheses,
+                *data.bench.dev[lang].premises, *data.bench.dev[lang].hypotheses, *data.bench.test[lang].premises,
+                *data.bench.test[lang].hypotheses,
+                *(data.parallel[lang][1] if lang != "en" else data.parallel[data.languages[1]][0])]
+
+    return {lang: language_setup(lang, texts(lang), data.mono[lang], plan.word_dim, seed) for lang in data.languages}
 
 
-def new_encoder(setup: LanguageSetup, plan: AldarmakiPlan, seed: int) -> SentenceEncoder:
-    """A fresh BiLSTM-max (``plan.width`` units per direction) over ``setup``'s trainable word vectors.
+def shared_texts(data: AldarmakiData) -> list[str]:
+    """Every language's text, the pipeline of the shared students (InfoNCE, distillation; :func:`shared_setup`).
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    texts = [s for lang in data.languages for s in (*data.mono[lang], *data.test[lang], *data.parallel.get(
+        lang, ([], []))[1], *data.bench.dev[lang].premises, *data.bench.dev[lang].hypotheses,
+        *data.bench.test[lang].premises, *data.bench.test[lang].hypotheses)]
+    return texts + list(data.parallel[data.languages[1]][0])
+
+
+def new_encoder(pipeline: TextPipeline, weights: np.ndarray, plan: AldarmakiPlan | RealPlan, seed: int) -> SentenceEncoder:
+    """A fresh BiLSTM-max (``plan.width`` units per direction) over the trainable lookup table ``weights``.
 
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     seed_everything(seed)
-    return build_encoder("bilstm-max", len(setup.pipeline.vocab), word_dim=plan.word_dim, embeddings=setup.weights,
-                         freeze_embeddings=False, pipeline=setup.pipeline, hidden_dim=plan.width)
+    return build_encoder("bilstm-max", len(pipeline.vocab), word_dim=plan.word_dim, embeddings=weights,
+                         freeze_embeddings=False, pipeline=pipeline, hidden_dim=plan.width)
 
 
-def new_decoder(vocab: Vocab, plan: AldarmakiPlan, seed: int) -> LSTMDecoder:
+def new_decoder(vocab: Vocab, plan: AldarmakiPlan | RealPlan, seed: int) -> LSTMDecoder:
     """A fresh one-layer LSTM decoder over ``vocab`` reading a ``2 * plan.width`` sentence vector.
 
     Book: chapter 7 (Joint vs transfer vs mapping).
@@ -208,27 +199,6 @@ def new_classifier(plan: AldarmakiPlan, seed: int) -> NLIClassifier:
     """InferSent's classifier on ``[u, v, |u-v|, u*v]`` (hidden layer ``4 * width``). Book: chapter 7."""
     seed_everything(seed + 2)
     return NLIClassifier(2 * plan.width, 4 * plan.width)
-
-
-def shared_setup(setups: Mapping[str, LanguageSetup], data: AldarmakiData) -> LanguageSetup:
-    """One pipeline over every language's text (the invented languages share no word with English) and their
-    word vectors side by side, for the shared students (InfoNCE, distillation).
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    texts = [s for lang in data.languages for s in (*data.mono[lang], *data.test[lang], *data.parallel.get(
-        lang, ([], []))[1], *data.bench.dev[lang].premises, *data.bench.dev[lang].hypotheses,
-        *data.bench.test[lang].premises, *data.bench.test[lang].hypotheses)]
-    texts += list(data.parallel[data.languages[1]][0])
-    pipeline = TextPipeline.fit(texts, WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
-    first = next(iter(setups.values()))
-    weights = np.random.default_rng(0).normal(0, 0.1, (len(pipeline.vocab), first.weights.shape[1])).astype(np.float32)
-    for setup in setups.values():
-        for i, word in enumerate(setup.pipeline.vocab.itos[2:], start=2):
-            j = pipeline.vocab.stoi.get(word)
-            if j is not None:
-                weights[j] = setup.weights[i]
-    weights[0] = 0.0
-    return LanguageSetup(pipeline, first.space, weights)
 
 
 # ------------------------------------------------------------------------------------------------ scoring
@@ -284,6 +254,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
     """
     targets = list(plan.languages)
     setups = language_setups(data, plan, seed)
+    enc = lambda lang: new_encoder(setups[lang].pipeline, setups[lang].weights, plan, seed)  # noqa: E731
     records: list[dict[str, Any]] = []
     secs: dict[str, float] = {}
     fn = lambda e: _encode_fn(e, device)  # noqa: E731
@@ -293,31 +264,31 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
         warnings.simplefilter("ignore", RankDeficientMapWarning)
         # --- monolingual models: the English pivots and the target encoders that mapping aligns
         t0 = time.perf_counter()
-        pivot_nli = joint_nli(LanguageEncoders({"en": new_encoder(setups["en"], plan, seed)}), new_classifier(plan, seed),
+        pivot_nli = joint_nli(LanguageEncoders({"en": enc("en")}), new_classifier(plan, seed),
                               {"en": data.nli["en"]}, plan.pivot, device=device, seed=seed)
         secs["English InferSent"] = time.perf_counter() - t0
         en_vocab = decoder_vocab(data.mono["en"])
         t0 = time.perf_counter()
-        pivot_sdae = train_sdae(new_encoder(setups["en"], plan, seed), new_decoder(en_vocab, plan, seed), en_vocab,
+        pivot_sdae = train_sdae(enc("en"), new_decoder(en_vocab, plan, seed), en_vocab,
                                 data.mono["en"], plan.pivot, device=device, seed=seed)
         secs["English SDAE"] = time.perf_counter() - t0
         mono_nli, mono_sdae = {}, {}
         t0 = time.perf_counter()
         for lang in targets:
-            mono_nli[lang] = joint_nli(LanguageEncoders({lang: new_encoder(setups[lang], plan, seed)}),
+            mono_nli[lang] = joint_nli(LanguageEncoders({lang: enc(lang)}),
                                        new_classifier(plan, seed), {lang: data.nli[lang]}, plan.pivot, device=device,
                                        seed=seed).encoders[lang]
         secs["target InferSent (for mapping)"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         for lang in targets:
             vocab = decoder_vocab(data.mono[lang])
-            mono_sdae[lang] = train_sdae(new_encoder(setups[lang], plan, seed), new_decoder(vocab, plan, seed), vocab,
+            mono_sdae[lang] = train_sdae(enc(lang), new_decoder(vocab, plan, seed), vocab,
                                          data.mono[lang], plan.pivot, device=device, seed=seed).encoders["en"]
         secs["target SDAE (for mapping)"] = time.perf_counter() - t0
         log(f"seed {seed}: pivots and monolingual encoders in {sum(secs.values()):.0f} s")
         # --- joint InferSent: no bitext, one point per seed
         t0 = time.perf_counter()
-        joint = joint_nli(LanguageEncoders({lang: new_encoder(setups[lang], plan, seed) for lang in data.languages}),
+        joint = joint_nli(LanguageEncoders({lang: enc(lang) for lang in data.languages}),
                           new_classifier(plan, seed), data.nli, plan.pivot, device=device, seed=seed)
         secs["joint InferSent"] = time.perf_counter() - t0
         records.append(_record("joint InferSent", "InferSent", None, seed,
@@ -335,14 +306,15 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
         rec_static["word P@1"] = {lang: evaluate_map(lexicons[lang], static[lang], ("nn",), (1,))["nn"]["p@1"]
                                   for lang in targets}
         records.append(rec_static)
-        shared = shared_setup(setups, data)
+        shared = shared_setup(setups, shared_texts(data))
+        enc_shared = lambda: new_encoder(shared.pipeline, shared.weights, plan, seed)  # noqa: E731
         teacher_en = teacher(list(data.parallel[targets[0]][0])) if teacher is not None else None
         for n in plan.sizes:
             par = {lang: (data.parallel[lang][0][:n], data.parallel[lang][1][:n]) for lang in targets}
             en_side = par[targets[0]][0]
             # joint SDAE / NMT from scratch on English text + the bitext
             t0 = time.perf_counter()
-            jenc = LanguageEncoders({lang: new_encoder(setups[lang], plan, seed) for lang in data.languages})
+            jenc = LanguageEncoders({lang: enc(lang) for lang in data.languages})
             jrun = joint_sdae(jenc, new_decoder(en_vocab, plan, seed), en_vocab, data.mono["en"][:plan.n_mono_joint],
                               par, plan.joint, device=device, seed=seed)
             records.append(_record("joint SDAE/NMT", "SDAE", n, seed,
@@ -381,7 +353,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
             t0 = time.perf_counter()
             a_side = [s for lang in targets for s in par[lang][0]]
             b_side = [s for lang in targets for s in par[lang][1]]
-            nce = contrastive_encoder(new_encoder(shared, plan, seed), (a_side, b_side), plan.student, device=device,
+            nce = contrastive_encoder(enc_shared(), (a_side, b_side), plan.student, device=device,
                                       seed=seed).encoder
             records.append(_record("InfoNCE (shared BiLSTM)", "beyond", n, seed,
                                    _score({lang: fn(nce) for lang in data.languages}, data, seed),
@@ -392,7 +364,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
                 tv = pca_targets(teacher_en[:n], 2 * plan.width)
                 texts = [*en_side, *(s for lang in targets for s in par[lang][1])]
                 goal = np.vstack([tv] * (1 + len(targets)))
-                dist = regress_encoder(new_encoder(shared, plan, seed), texts, goal,
+                dist = regress_encoder(enc_shared(), texts, goal,
                                        replace(plan.student, loss="cosine"), device=device, seed=seed).encoder
                 records.append(_record("distillation", "beyond", n, seed,
                                        _score({lang: fn(dist) for lang in data.languages}, data, seed),
@@ -662,19 +634,13 @@ def _real_pipeline(texts: Sequence[str], plan: RealPlan) -> TextPipeline:
 
 
 def _real_encoder(pipeline: TextPipeline, plan: RealPlan, seed: int) -> SentenceEncoder:
-    seed_everything(seed)
-    weights = np.random.default_rng([seed, len(pipeline.vocab)]).normal(0, 0.1, (len(pipeline.vocab), plan.word_dim))
-    weights[0] = 0.0
-    return build_encoder("bilstm-max", len(pipeline.vocab), word_dim=plan.word_dim, embeddings=weights.astype(np.float32),
-                         freeze_embeddings=False, pipeline=pipeline, hidden_dim=plan.width)
+    return new_encoder(pipeline, random_table(len(pipeline.vocab), plan.word_dim, [seed, len(pipeline.vocab)]), plan,
+                       seed)
 
 
 def _real_decoder(texts: Sequence[str], plan: RealPlan, seed: int) -> tuple[Vocab, LSTMDecoder]:
-    specials = (PAD_TOKEN, UNK_TOKEN, BOS_TOKEN, EOS_TOKEN)
-    vocab = Vocab.build([t.split() for t in texts], max_size=plan.vocab_size, specials=specials)
-    seed_everything(seed + 1)
-    return vocab, LSTMDecoder(len(vocab), 2 * plan.width, bos_id=vocab.stoi[BOS_TOKEN], eos_id=vocab.stoi[EOS_TOKEN],
-                              embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim, n_layers=1)
+    vocab = decoder_vocab(texts, plan.vocab_size)
+    return vocab, new_decoder(vocab, plan, seed)
 
 
 def real_teacher_vectors(teacher: Callable[[list[str]], np.ndarray], data: RealBitextData,

@@ -193,13 +193,14 @@ def joint_nli(encoders: LanguageEncoders, classifier: NLIClassifier, train: Mapp
     return JointRun(encoders, classifier, config, steps, history, time.perf_counter() - start)
 
 
-def decoder_vocab(english: Sequence[str]) -> Vocab:
-    """The shared decoder's output vocabulary: whitespace tokens of ``english`` plus padding, ``<unk>``,
-    ``<s>`` and ``</s>``. Book: chapter 7 (Joint vs transfer vs mapping).
+def decoder_vocab(english: Sequence[str], max_size: int | None = None) -> Vocab:
+    """The shared decoder's output vocabulary: whitespace tokens of ``english`` (the ``max_size`` most frequent
+    entries, specials included; ``None``: all) plus padding, ``<unk>``, ``<s>`` and ``</s>``. Book: chapter 7
+    (Joint vs transfer vs mapping).
     """
     from xsent_lib.train.seq2seq import target_vocab
 
-    return target_vocab(list(english))
+    return target_vocab(list(english), max_size)
 
 
 class _SeqJointModel(nn.Module):
