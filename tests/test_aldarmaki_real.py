@@ -103,7 +103,7 @@ def test_real_run_scores_every_framework_in_both_directions(real_run):
         assert 0.0 <= r["retrieval_avg"] <= 100.0
         assert r["retrieval_avg"] == pytest.approx(np.mean(list(r["retrieval"].values())))
     assert tv["fr"].shape == (80, 24)
-    top = rec.real_teacher_record(teacher, "bag", data)
+    top = rec.teacher_record(teacher, "bag", data)
     assert top["n"] is None and top["system"] == f"{rec.TEACHER_ROW} bag" and set(top["retrieval"]) == set(r["retrieval"])
     note = rec.real_stop_note(TINY, records, data)
     assert "40 to 80" in note and "1 seeds" in note

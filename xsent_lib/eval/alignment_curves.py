@@ -128,6 +128,17 @@ def score(encoders: Mapping[str, Encode], retrieval: Mapping[str, Sequence[str]]
     return {"retrieval": directions, "retrieval_avg": mean_over(directions), "cls": cls, "cls_avg": mean_over(cls)}
 
 
+def shared_english(pairs: Mapping[str, tuple[Encode, Encode]]) -> dict[str, Encode]:
+    """Per-language encoders for a multi-parallel test (:func:`score`) from per-pair ones (``pairs[lang] = (English
+    encoder, target encoder)``): English through the first pair's English encoder, which every pair shares when
+    the bitexts share their English side, each target through its own. Book: chapter 7 (Joint vs transfer vs
+    mapping).
+    """
+    if not pairs:
+        raise ValueError("need the encoders of at least one English-target pair.")
+    return {"en": next(iter(pairs.values()))[0], **{lang: pair[1] for lang, pair in pairs.items()}}
+
+
 def pair_retrieval(encoders: Mapping[str, tuple[Encode, Encode]],
                    test: Mapping[str, tuple[Sequence[str], Sequence[str]]]) -> dict[str, Any]:
     """Translation retrieval P@1 in both directions of every English-target pair, each on its own test pairs

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from xsent_lib.align.pipeline import supervised_map
-from xsent_lib.align.procrustes import RankDeficientMapWarning, SentenceMapping
+from xsent_lib.align.procrustes import RankDeficientMapWarning
 from xsent_lib.align.setting import gold_lexicon_setting
 from xsent_lib.base.runtime import seed_everything
 from xsent_lib.base.threads import single_thread
@@ -35,13 +35,19 @@ from xsent_lib.data.xnli import XNLIBenchmark, synthetic_xnli
 from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
 from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.encoders.sif import sif_encoder
-from xsent_lib.eval.alignment_curves import Encode, mean_at, mean_over, pair_retrieval, retrieval_directions, score
+from xsent_lib.eval.alignment_curves import Encode, mean_at, pair_retrieval, score, shared_english
 from xsent_lib.eval.word_maps import evaluate_map
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, Vocab, WordTokenizer
-from xsent_lib.train.alignment import target_encoder
-from xsent_lib.train.joint import JointConfig, LanguageEncoders, decoder_vocab, joint_nli, joint_sdae, train_sdae
-from xsent_lib.train.transfer import StudentConfig, contrastive_encoder, pca_targets, regress_encoder
+from xsent_lib.train.bitext_frameworks import (
+    BitextFrameworks,
+    PivotFamily,
+    curve_record,
+    encode_with,
+    frameworks_at,
+)
+from xsent_lib.train.joint import JointConfig, LanguageEncoders, decoder_vocab, joint_nli, train_sdae
+from xsent_lib.train.transfer import StudentConfig
 
 # SMOKE and BOOK train for a few hundred steps only: Adam at 3e-3 (not its default 1e-3) gets the small models
 # much further in that budget (English NLI test accuracy 72 vs 56 after 94 steps in the book profile).
@@ -202,28 +208,11 @@ def new_classifier(plan: AldarmakiPlan, seed: int) -> NLIClassifier:
 
 
 # ------------------------------------------------------------------------------------------------ scoring
-def _real_score(encoders: Mapping[str, Encode], data: RealBitextData) -> dict[str, Any]:
-    return pair_retrieval({lang: (encoders["en"], encoders[lang]) for lang in data.languages}, data.test)
-
-
 def _score(encoders: Mapping[str, Encode], data: AldarmakiData, seed: int) -> dict[str, Any]:
     return score(encoders, data.test, data.bench.dev, data.bench.test, seed)
 
 
-def _encode_fn(encoder: SentenceEncoder, device: str | torch.device) -> Callable[[list[str]], np.ndarray]:
-    return lambda sents: encoder.encode(list(sents), batch_size=256, device=device)
-
-
-def _mapped_fns(pivot: SentenceEncoder, targets: Mapping[str, SentenceEncoder],
-                maps: Mapping[str, SentenceMapping], device: str | torch.device) -> dict[str, Callable]:
-    first = next(iter(maps.values()))
-    fns: dict[str, Callable] = {"en": lambda s: first.transform_target(pivot.encode(list(s), batch_size=256, device=device))}
-    for lang, enc in targets.items():
-        fns[lang] = (lambda e, m: lambda s: m.transform(e.encode(list(s), batch_size=256, device=device)))(enc, maps[lang])
-    return fns
-
-
-def _bag_fn(encoder: Any, W: np.ndarray | None = None) -> Callable[[list[str]], np.ndarray]:
+def _bag_fn(encoder: Any, W: np.ndarray | None = None) -> Encode:
     def fn(sents: list[str]) -> np.ndarray:
         v = encoder.encode(list(sents))
         return v if W is None else v @ W.T
@@ -242,22 +231,19 @@ class SeedRun:
     seconds: dict[str, float]
 
 
-def _record(system: str, family: str, n: int | None, seed: int, scores: Mapping[str, Any], seconds: float) -> dict[str, Any]:
-    return {"system": system, "family": family, "n": n, "seed": seed, "seconds": seconds, **scores}
-
-
-def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Callable[[list[str]], np.ndarray] | None = None,
+def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Encode | None = None,
              device: str | torch.device = "cpu", log: Callable[[str], None] = print) -> SeedRun:
-    """Every framework and baseline for one seed over all of ``plan.sizes``; returns the records
-    (``system``, ``family``, ``n`` (``None`` for rows that use no bitext), ``seed``, scores, seconds).
+    """Every framework and baseline for one seed: the English pivots and the monolingual target encoders (SDAE and
+    InferSent), joint InferSent and the SIF static dictionary (no bitext), then at each of ``plan.sizes`` the
+    frameworks that use bitext (:func:`~xsent_lib.train.bitext_frameworks.frameworks_at`; SIF mapping too).
+    Records as :func:`~xsent_lib.train.bitext_frameworks.curve_record` makes them (``n = None``: no bitext).
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     targets = list(plan.languages)
     setups = language_setups(data, plan, seed)
     enc = lambda lang: new_encoder(setups[lang].pipeline, setups[lang].weights, plan, seed)  # noqa: E731
-    records: list[dict[str, Any]] = []
     secs: dict[str, float] = {}
-    fn = lambda e: _encode_fn(e, device)  # noqa: E731
+    fn = lambda e: encode_with(e, device)  # noqa: E731
     with single_thread(True), warnings.catch_warnings():
         # a max-pooled encoder with dead units has a rank-deficient cross-covariance; the map is still the
         # best rotation on the directions the vectors use (the warning would repeat for every fit)
@@ -265,19 +251,18 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
         # --- monolingual models: the English pivots and the target encoders that mapping aligns
         t0 = time.perf_counter()
         pivot_nli = joint_nli(LanguageEncoders({"en": enc("en")}), new_classifier(plan, seed),
-                              {"en": data.nli["en"]}, plan.pivot, device=device, seed=seed)
+                              {"en": data.nli["en"]}, plan.pivot, device=device, seed=seed).encoders["en"]
         secs["English InferSent"] = time.perf_counter() - t0
         en_vocab = decoder_vocab(data.mono["en"])
         t0 = time.perf_counter()
         pivot_sdae = train_sdae(enc("en"), new_decoder(en_vocab, plan, seed), en_vocab,
-                                data.mono["en"], plan.pivot, device=device, seed=seed)
+                                data.mono["en"], plan.pivot, device=device, seed=seed).encoders["en"]
         secs["English SDAE"] = time.perf_counter() - t0
         mono_nli, mono_sdae = {}, {}
         t0 = time.perf_counter()
         for lang in targets:
-            mono_nli[lang] = joint_nli(LanguageEncoders({lang: enc(lang)}),
-                                       new_classifier(plan, seed), {lang: data.nli[lang]}, plan.pivot, device=device,
-                                       seed=seed).encoders[lang]
+            mono_nli[lang] = joint_nli(LanguageEncoders({lang: enc(lang)}), new_classifier(plan, seed),
+                                       {lang: data.nli[lang]}, plan.pivot, device=device, seed=seed).encoders[lang]
         secs["target InferSent (for mapping)"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         for lang in targets:
@@ -291,9 +276,9 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
         joint = joint_nli(LanguageEncoders({lang: enc(lang) for lang in data.languages}),
                           new_classifier(plan, seed), data.nli, plan.pivot, device=device, seed=seed)
         secs["joint InferSent"] = time.perf_counter() - t0
-        records.append(_record("joint InferSent", "InferSent", None, seed,
-                               _score({lang: fn(joint.encoders[lang]) for lang in data.languages}, data, seed),
-                               secs["joint InferSent"]))
+        records = [curve_record("joint InferSent", "InferSent", None, seed,
+                                _score({lang: fn(joint.encoders[lang]) for lang in data.languages}, data, seed),
+                                secs["joint InferSent"])]
         # --- SIF with a static dictionary: no bitext either
         spaces = {lang: s.space for lang, s in setups.items()}
         t0 = time.perf_counter()
@@ -301,86 +286,37 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Ca
         lexicons = {lang: gold_lexicon_setting(data.world, spaces[lang], spaces["en"]) for lang in targets}
         static = {lang: supervised_map(lexicons[lang]) for lang in targets}
         static_fns = {lang: _bag_fn(sif[lang], static.get(lang)) for lang in data.languages}
-        rec_static = _record("SIF static dictionary", "SIF", None, seed, _score(static_fns, data, seed),
-                             time.perf_counter() - t0)
-        rec_static["word P@1"] = {lang: evaluate_map(lexicons[lang], static[lang], ("nn",), (1,))["nn"]["p@1"]
-                                  for lang in targets}
-        records.append(rec_static)
+        records.append(curve_record("SIF static dictionary", "SIF", None, seed, _score(static_fns, data, seed),
+                                    time.perf_counter() - t0))
+        records[-1]["word P@1"] = {lang: evaluate_map(lexicons[lang], static[lang], ("nn",), (1,))["nn"]["p@1"]
+                                   for lang in targets}
+        # --- the frameworks that use bitext, at every size
         shared = shared_setup(setups, shared_texts(data))
-        enc_shared = lambda: new_encoder(shared.pipeline, shared.weights, plan, seed)  # noqa: E731
         teacher_en = teacher(list(data.parallel[targets[0]][0])) if teacher is not None else None
+        families = {"SDAE": PivotFamily(fn(pivot_sdae), {lang: fn(e) for lang, e in mono_sdae.items()}, pivot_sdae),
+                    "InferSent": PivotFamily(fn(pivot_nli), {lang: fn(e) for lang, e in mono_nli.items()}, pivot_nli),
+                    "SIF": PivotFamily(_bag_fn(sif["en"]), {lang: _bag_fn(sif[lang]) for lang in targets})}
+        tables = {lang: (s.pipeline, s.weights) for lang, s in setups.items()} | {"shared": (shared.pipeline,
+                                                                                           shared.weights)}
+        fw = BitextFrameworks(targets, {lang: data.parallel[lang] for lang in targets}, families, tables,
+                              lambda pipeline, weights: new_encoder(pipeline, weights, plan, seed),
+                              lambda _: (en_vocab, new_decoder(en_vocab, plan, seed)), data.mono["en"][:plan.n_mono_joint],
+                              plan.joint, plan.student, multi_parallel=True,
+                              teacher=None if teacher_en is None else {targets[0]: teacher_en}, seed=seed, device=device)
         for n in plan.sizes:
-            par = {lang: (data.parallel[lang][0][:n], data.parallel[lang][1][:n]) for lang in targets}
-            en_side = par[targets[0]][0]
-            # joint SDAE / NMT from scratch on English text + the bitext
-            t0 = time.perf_counter()
-            jenc = LanguageEncoders({lang: enc(lang) for lang in data.languages})
-            jrun = joint_sdae(jenc, new_decoder(en_vocab, plan, seed), en_vocab, data.mono["en"][:plan.n_mono_joint],
-                              par, plan.joint, device=device, seed=seed)
-            records.append(_record("joint SDAE/NMT", "SDAE", n, seed,
-                                   _score({lang: fn(jrun.encoders[lang]) for lang in data.languages}, data, seed),
-                                   time.perf_counter() - t0))
-            for family, pivot, mono in (("SDAE", pivot_sdae.encoders["en"], mono_sdae),
-                                        ("InferSent", pivot_nli.encoders["en"], mono_nli)):
-                # representation transfer: a copy of the pivot with the target lookup table, regressed (L1)
-                t0 = time.perf_counter()
-                x = pivot.encode(en_side, batch_size=256, device=device)
-                students = {}
-                for lang in targets:
-                    student = target_encoder(pivot, setups[lang].pipeline, setups[lang].weights, fine_tune=True)
-                    students[lang] = regress_encoder(student, par[lang][1], x, plan.student, device=device,
-                                                     seed=seed).encoder
-                fns = {"en": fn(pivot), **{lang: fn(s) for lang, s in students.items()}}
-                records.append(_record(f"{family} transfer", family, n, seed, _score(fns, data, seed),
-                                       time.perf_counter() - t0))
-                # sentence mapping: an orthogonal map of the monolingual target encoder onto the pivot
-                t0 = time.perf_counter()
-                maps = {lang: SentenceMapping().fit(mono[lang].encode(par[lang][1], batch_size=256, device=device), x)
-                        for lang in targets}
-                fit_s = time.perf_counter() - t0
-                records.append(_record(f"{family} mapping", family, n, seed,
-                                       _score(_mapped_fns(pivot, mono, maps, device), data, seed), fit_s))
-            # SIF sentence mapping
-            t0 = time.perf_counter()
-            en_sif = sif["en"].encode(en_side)
-            smaps = {lang: SentenceMapping().fit(sif[lang].encode(par[lang][1]), en_sif) for lang in targets}
-            sfns: dict[str, Callable] = {"en": lambda s: smaps[targets[0]].transform_target(sif["en"].encode(list(s)))}
-            for lang in targets:
-                sfns[lang] = (lambda m, e: lambda s: m.transform(e.encode(list(s))))(smaps[lang], sif[lang])
-            fit_s = time.perf_counter() - t0
-            records.append(_record("SIF mapping", "SIF", n, seed, _score(sfns, data, seed), fit_s))
-            # beyond the paper: InfoNCE on the bitext with one shared encoder
-            t0 = time.perf_counter()
-            a_side = [s for lang in targets for s in par[lang][0]]
-            b_side = [s for lang in targets for s in par[lang][1]]
-            nce = contrastive_encoder(enc_shared(), (a_side, b_side), plan.student, device=device,
-                                      seed=seed).encoder
-            records.append(_record("InfoNCE (shared BiLSTM)", "beyond", n, seed,
-                                   _score({lang: fn(nce) for lang in data.languages}, data, seed),
-                                   time.perf_counter() - t0))
-            # beyond the paper: distillation of the teacher's English vectors into one shared student
-            if teacher_en is not None:
-                t0 = time.perf_counter()
-                tv = pca_targets(teacher_en[:n], 2 * plan.width)
-                texts = [*en_side, *(s for lang in targets for s in par[lang][1])]
-                goal = np.vstack([tv] * (1 + len(targets)))
-                dist = regress_encoder(enc_shared(), texts, goal,
-                                       replace(plan.student, loss="cosine"), device=device, seed=seed).encoder
-                records.append(_record("distillation", "beyond", n, seed,
-                                       _score({lang: fn(dist) for lang in data.languages}, data, seed),
-                                       time.perf_counter() - t0))
+            records += frameworks_at(fw, n, lambda pairs: _score(shared_english(pairs), data, seed))
             log(f"seed {seed}: {n:>6,} pairs done")
     return SeedRun(records, joint, secs)
 
 
-def teacher_record(teacher: Callable[[list[str]], np.ndarray], name: str, data: AldarmakiData) -> dict[str, Any]:
-    """The shipped teacher itself on the same test sets (a ceiling where it can read the languages).
-
-    Book: chapter 7 (Joint vs transfer vs mapping).
+def teacher_record(teacher: Encode, name: str, data: AldarmakiData | RealBitextData) -> dict[str, Any]:
+    """The shipped teacher itself on the same test sets, the synthetic world's or the real bitext's (a ceiling
+    where it can read the languages). Book: chapter 7 (Joint vs transfer vs mapping).
     """
     t0 = time.perf_counter()
-    scores = _score({lang: teacher for lang in data.languages}, data, 0)
-    return _record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
+    scores = (pair_retrieval({lang: (teacher, teacher) for lang in data.languages}, data.test)
+              if isinstance(data, RealBitextData) else _score({lang: teacher for lang in data.languages}, data, 0))
+    return curve_record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
 
 
 def load_teacher(name: str | None) -> tuple[Callable[[list[str]], np.ndarray] | None, str]:
@@ -633,11 +569,6 @@ def _real_pipeline(texts: Sequence[str], plan: RealPlan) -> TextPipeline:
     return TextPipeline.fit(list(texts), WordTokenizer(), max_size=plan.vocab_size, bos=BOS_TOKEN, eos=EOS_TOKEN)
 
 
-def _real_encoder(pipeline: TextPipeline, plan: RealPlan, seed: int) -> SentenceEncoder:
-    return new_encoder(pipeline, random_table(len(pipeline.vocab), plan.word_dim, [seed, len(pipeline.vocab)]), plan,
-                       seed)
-
-
 def _real_decoder(texts: Sequence[str], plan: RealPlan, seed: int) -> tuple[Vocab, LSTMDecoder]:
     vocab = decoder_vocab(texts, plan.vocab_size)
     return vocab, new_decoder(vocab, plan, seed)
@@ -662,105 +593,45 @@ def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
                   teacher_vectors: Mapping[str, np.ndarray] | None = None, device: str | torch.device = "cpu",
                   log: Callable[[str], None] = print) -> list[dict[str, Any]]:
     """The real-bitext curve records of one seed: an English SDAE pivot (on the English side of the first
-    bitext's training pool, unpaired), target SDAEs for mapping (each on its own side, unpaired), and at every
-    curve size joint SDAE/NMT, SDAE transfer (L1 onto the pivot), SDAE mapping, InfoNCE and, with
-    ``teacher_vectors`` (:func:`real_teacher_vectors`), distillation; every system scored by :func:`real_retrieval`. Records as in :func:`run_seed`.
+    bitext's training pool, unpaired), target SDAEs for mapping (each on its own side, unpaired), random starting
+    lookup tables, and at every curve size the frameworks that use bitext
+    (:func:`~xsent_lib.train.bitext_frameworks.frameworks_at`: joint SDAE/NMT, SDAE transfer, SDAE mapping, InfoNCE
+    and, with ``teacher_vectors`` (:func:`real_teacher_vectors`), distillation), each scored by
+    :func:`~xsent_lib.eval.alignment_curves.pair_retrieval`. Records as in :func:`run_seed`.
     Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
     langs = data.languages
-    available = min(len(data.train[lang][0]) for lang in langs)
-    sizes = plan.curve_sizes(available)
+    sizes = plan.curve_sizes(min(len(data.train[lang][0]) for lang in langs))
     en_mono = data.train[langs[0]][0][:plan.n_mono]
-    en_texts = [s for lang in langs for s in (*data.train[lang][0][:max(sizes)], *data.test[lang][0])]
-    pipes = {"en": _real_pipeline(en_texts, plan)}
-    for lang in langs:
-        pipes[lang] = _real_pipeline([*data.train[lang][1][:max(sizes)], *data.test[lang][1]], plan)
-    shared = _real_pipeline([s for p in ("en", *langs) for s in (en_texts if p == "en" else
-                            [*data.train[p][1][:max(sizes)], *data.test[p][1]])], replace(plan, vocab_size=2 * plan.vocab_size))
-    fn = lambda e: _encode_fn(e, device)  # noqa: E731
+    texts = {"en": [s for lang in langs for s in (*data.train[lang][0][:max(sizes)], *data.test[lang][0])]}
+    texts |= {lang: [*data.train[lang][1][:max(sizes)], *data.test[lang][1]] for lang in langs}
+    pipes = {p: _real_pipeline(texts[p], plan) for p in ("en", *langs)}
+    pipes["shared"] = _real_pipeline([s for p in ("en", *langs) for s in texts[p]],
+                                     replace(plan, vocab_size=2 * plan.vocab_size))
+    tables = {p: (pipe, random_table(len(pipe.vocab), plan.word_dim, [seed, len(pipe.vocab)]))
+              for p, pipe in pipes.items()}
+    build = lambda pipeline, weights: new_encoder(pipeline, weights, plan, seed)  # noqa: E731
     records: list[dict[str, Any]] = []
     with single_thread(True), warnings.catch_warnings():
         warnings.simplefilter("ignore", RankDeficientMapWarning)
         en_vocab, dec = _real_decoder(en_mono, plan, seed)
-        pivot = train_sdae(_real_encoder(pipes["en"], plan, seed), dec, en_vocab, en_mono, plan.pivot, device=device,
+        pivot = train_sdae(build(*tables["en"]), dec, en_vocab, en_mono, plan.pivot, device=device,
                            seed=seed).encoders["en"]
         mono = {}
         for lang in langs:
             text = data.train[lang][1][:plan.n_mono]
             vocab, d = _real_decoder(text, plan, seed)
-            mono[lang] = train_sdae(_real_encoder(pipes[lang], plan, seed), d, vocab, text, plan.pivot, device=device,
+            mono[lang] = train_sdae(build(*tables[lang]), d, vocab, text, plan.pivot, device=device,
                                     seed=seed).encoders["en"]
-        teacher_en = teacher_vectors
-        if teacher_en is not None and any(len(teacher_en[lang]) < max(sizes) for lang in langs):
-            raise ValueError(f"teacher_vectors must cover the first {max(sizes)} English sentences of every bitext.")
+        family = PivotFamily(encode_with(pivot, device), {lang: encode_with(e, device) for lang, e in mono.items()},
+                             pivot)
+        fw = BitextFrameworks(langs, data.train, {"SDAE": family}, tables, build, lambda par: _real_decoder(
+            [*en_mono, *(s for lang in langs for s in par[lang][0])], plan, seed), en_mono[:plan.n_mono_joint],
+            plan.joint, plan.student, multi_parallel=False, teacher=teacher_vectors, seed=seed, device=device)
         for n in sizes:
-            par = {lang: (data.train[lang][0][:n], data.train[lang][1][:n]) for lang in langs}
-            t0 = time.perf_counter()
-            enc = LanguageEncoders({p: _real_encoder(pipes[p], plan, seed) for p in ("en", *langs)})
-            jvocab, jdec = _real_decoder([*en_mono, *(s for lang in langs for s in par[lang][0])], plan, seed)
-            jrun = joint_sdae(enc, jdec, jvocab, en_mono[:plan.n_mono_joint], par, plan.joint, device=device, seed=seed)
-            records.append(_record("joint SDAE/NMT", "SDAE", n, seed,
-                                   _real_score({p: fn(jrun.encoders[p]) for p in ("en", *langs)}, data),
-                                   time.perf_counter() - t0))
-            t0 = time.perf_counter()
-            students = {}
-            for lang in langs:
-                x = pivot.encode(par[lang][0], batch_size=256, device=device)
-                student = target_encoder(pivot, pipes[lang], _real_encoder(pipes[lang], plan, seed).embedding.weight
-                                         .detach().numpy(), fine_tune=True)
-                students[lang] = regress_encoder(student, par[lang][1], x, plan.student, device=device, seed=seed).encoder
-            records.append(_record("SDAE transfer", "SDAE", n, seed,
-                                   _real_score({"en": fn(pivot), **{k: fn(v) for k, v in students.items()}}, data),
-                                   time.perf_counter() - t0))
-            t0 = time.perf_counter()
-            maps = {lang: SentenceMapping().fit(mono[lang].encode(par[lang][1], batch_size=256, device=device),
-                                                pivot.encode(par[lang][0], batch_size=256, device=device))
-                    for lang in langs}
-            fit_s = time.perf_counter() - t0
-            mapped: dict[str, Callable] = {"en": lambda s: np.asarray(pivot.encode(list(s), batch_size=256, device=device))}
-            for lang in langs:
-                mapped[lang] = (lambda e, m: lambda s: m.transform(e.encode(list(s), batch_size=256, device=device)))(
-                    mono[lang], maps[lang])
-            # every map's English side is the same pivot; the retrieval compares mapped target vectors with the
-            # pivot's vectors after that map's own centring of the English side
-            mapped_scores: dict[str, float] = {}
-            for lang in langs:
-                en, other = data.test[lang]
-                mapped_scores.update(retrieval_directions({"en": maps[lang].transform_target(mapped["en"](en)),
-                                                           lang: mapped[lang](other)}))
-            records.append(_record("SDAE mapping", "SDAE", n, seed, {"retrieval": mapped_scores,
-                                                                    "retrieval_avg": mean_over(mapped_scores)}, fit_s))
-            t0 = time.perf_counter()
-            a_side = [s for lang in langs for s in par[lang][0]]
-            b_side = [s for lang in langs for s in par[lang][1]]
-            nce = contrastive_encoder(_real_encoder(shared, plan, seed), (a_side, b_side), plan.student, device=device,
-                                      seed=seed).encoder
-            records.append(_record("InfoNCE (shared BiLSTM)", "beyond", n, seed,
-                                   _real_score({p: fn(nce) for p in ("en", *langs)}, data), time.perf_counter() - t0))
-            if teacher_en is not None:
-                t0 = time.perf_counter()
-                texts, goal = [], []
-                for lang in langs:
-                    tv = pca_targets(teacher_en[lang][:n], 2 * plan.width)
-                    texts += [*par[lang][0], *par[lang][1]]
-                    goal += [tv, tv]
-                dist = regress_encoder(_real_encoder(shared, plan, seed), texts, np.vstack(goal),
-                                       replace(plan.student, loss="cosine"), device=device, seed=seed).encoder
-                records.append(_record("distillation", "beyond", n, seed,
-                                       _real_score({p: fn(dist) for p in ("en", *langs)}, data),
-                                       time.perf_counter() - t0))
+            records += frameworks_at(fw, n, lambda pairs: pair_retrieval(pairs, data.test))
             log(f"real bitext, seed {seed}: {n:>6,} pairs done")
     return records
-
-
-def real_teacher_record(teacher: Callable[[list[str]], np.ndarray], name: str, data: RealBitextData) -> dict[str, Any]:
-    """The shipped teacher itself on the real test pairs: the ceiling line of the real-bitext curves.
-
-    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    t0 = time.perf_counter()
-    scores = _real_score({p: teacher for p in ("en", *data.languages)}, data)
-    return _record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
 
 
 def real_stop_note(plan: RealPlan, records: Sequence[Mapping[str, Any]], data: RealBitextData) -> str:
