@@ -11,6 +11,7 @@ import pytest
 from xsent_lib.eval.alignment_curves import curve_table
 from xsent_lib.data.held_out_bitext import load_real_bitext, prepare_text, split_bitext
 from xsent_lib.recipes import aldarmaki as rec
+from xsent_lib.train.bitext_frameworks import english_teacher_vectors
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -89,7 +90,7 @@ def real_run():
                 out[i, hash(w) % 24] += 1.0
         return out + 0.01
 
-    tv = rec.real_teacher_vectors(teacher, data, 80)
+    tv = english_teacher_vectors(teacher, data.train, 80)
     records = rec.run_real_seed(data, TINY, 0, teacher_vectors=tv, log=lambda _: None)
     return data, records, teacher, tv
 

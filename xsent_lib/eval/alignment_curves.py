@@ -199,3 +199,60 @@ def mean_at(records: Sequence[Mapping[str, Any]], system: str, n: int | None, me
     """
     vals = [r[metric] for r in records if r["system"] == system and (r["n"] is None or r["n"] == n)]
     return float(np.mean(vals)) if vals else None
+
+
+def size_lines(records: Sequence[Mapping[str, Any]], shown: Sequence[str] = ()) -> list[str]:
+    """One sentence per bitext size of ``records``: the system with the best mean retrieval P@1 (rows without
+    bitext take part at every size) and the means of the ``shown`` systems that ran. Book: chapter 7 (Joint vs
+    transfer vs mapping).
+    """
+    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    systems = list(dict.fromkeys(r["system"] for r in records))
+    out = []
+    for n in sizes:
+        means = {s: v for s in systems if (v := mean_at(records, s, n)) is not None}
+        best = max(means, key=means.get)
+        values = ", ".join(f"{s} {means[s]:.1f}" for s in shown if s in means)
+        out.append(f"{n:,} pairs: best average retrieval P@1 {means[best]:.1f} ({best}); {values}.")
+    return out
+
+
+def spread_line(records: Sequence[Mapping[str, Any]]) -> str:
+    """A sentence on how far seeds disagree: the largest and the median min-to-max spread of retrieval P@1 over
+    the systems and sizes run with more than one seed ("" when none was). Book: chapter 7 (Joint vs transfer vs
+    mapping).
+    """
+    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    spreads = []
+    for s in dict.fromkeys(r["system"] for r in records):
+        for n in sizes:
+            vals = [r["retrieval_avg"] for r in records if r["system"] == s and r["n"] == n]
+            if len(vals) > 1:
+                spreads.append((max(vals) - min(vals), s, n))
+    if not spreads:
+        return ""
+    w, s, n = max(spreads)
+    return (f"largest seed spread: {w:.1f} points ({s}, {n:,} pairs); median spread "
+            f"{float(np.median([x[0] for x in spreads])):.1f} points.")
+
+
+def reference_lines(records: Sequence[Mapping[str, Any]], prefix: str, n_test: int | None = None) -> list[str]:
+    """A sentence per reference row (a system whose name starts with ``prefix``, e.g. a shipped teacher): its mean
+    retrieval P@1, chance (1 in ``n_test``) and how many of the systems trained on the data score higher at the
+    largest size. Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    if not sizes:
+        return []
+    systems = list(dict.fromkeys(r["system"] for r in records))
+    trained = {s: v for s in systems if not s.startswith(prefix) and (v := mean_at(records, s, sizes[-1])) is not None}
+    out = []
+    for t in (s for s in systems if s.startswith(prefix)):
+        v = mean_at(records, t, None)
+        above = sum(x > v for x in trained.values())
+        where = ("below every one of them" if above == len(trained) else "above every one of them" if above == 0
+                 else f"{above} of the {len(trained)} score higher")
+        chance = f" (chance {100.0 / n_test:.1f})" if n_test else ""
+        out.append(f"{t}: average retrieval P@1 {v:.1f}{chance}; against the {len(trained)} systems trained on this "
+                   f"data at {sizes[-1]:,} pairs: {where}.")
+    return out

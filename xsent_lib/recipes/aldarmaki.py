@@ -35,7 +35,16 @@ from xsent_lib.data.xnli import XNLIBenchmark, synthetic_xnli
 from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
 from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.encoders.sif import sif_encoder
-from xsent_lib.eval.alignment_curves import Encode, mean_at, pair_retrieval, score, shared_english
+from xsent_lib.eval.alignment_curves import (
+    Encode,
+    mean_at,
+    pair_retrieval,
+    reference_lines,
+    score,
+    shared_english,
+    size_lines,
+    spread_line,
+)
 from xsent_lib.eval.word_maps import evaluate_map
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, Vocab, WordTokenizer
@@ -319,49 +328,52 @@ def teacher_record(teacher: Encode, name: str, data: AldarmakiData | RealBitextD
     return curve_record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
 
 
-def load_teacher(name: str | None) -> tuple[Callable[[list[str]], np.ndarray] | None, str]:
-    """The shipped reference encoder ``name`` (``"USE"``, ``"mE5-small"``) on one thread, or ``None`` with the
-    reason (no teacher asked for, or not in the data cache). Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    if name is None:
-        return None, "this profile runs no teacher"
-    from xsent_lib.encoders.baselines import reference_encoder
-
-    try:
-        return reference_encoder(name, threads=1).encode, f"{name} from the data cache"
-    except (FileNotFoundError, ImportError, OSError) as err:
-        return None, f"no teacher: {err}"
-
-
 # ------------------------------------------------------------------------------------------------ claims
+def _sdae_numbers(records: Sequence[Mapping[str, Any]]
+                  ) -> tuple[Callable[..., float | None], int | None, int | None, dict[str, float | None]]:
+    """``(at, fewest, most, numbers)``: ``at(system, n, metric)`` the mean over seeds (``None`` without sizes), the
+    fewest and the most pairs run, and the numbers both sets of claims compare: the SDAE family at the fewest and
+    the most pairs, the joint-minus-transfer gap and the first size where joint training reaches transfer.
+    """
+    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    lo, hi = (sizes[0], sizes[-1]) if sizes else (None, None)
+
+    def at(system: str, n: int | None, metric: str = "retrieval_avg") -> float | None:
+        return mean_at(records, system, n, metric) if n is not None else None
+
+    def gap(n: int | None) -> float | None:
+        joint, transfer = at("joint SDAE/NMT", n), at("SDAE transfer", n)
+        return None if joint is None or transfer is None else joint - transfer
+
+    crossover = next((n for n in sizes if (g := gap(n)) is not None and g >= 0), None)
+    best_small = [v for v in (at("SDAE transfer", lo), at("SDAE mapping", lo)) if v is not None]
+    return at, lo, hi, {
+        "best of SDAE transfer/mapping at fewest pairs": max(best_small) if best_small else None,
+        "joint SDAE/NMT at fewest pairs": at("joint SDAE/NMT", lo),
+        "gap joint - transfer at fewest pairs": gap(lo),
+        "gap joint - transfer at most pairs": gap(hi) if len(sizes) > 1 else None,
+        "joint >= transfer somewhere (1 = yes)": None if len(sizes) < 2 else float(crossover is not None),
+        "crossover pairs": None if crossover is None else float(crossover),
+        "SDAE transfer at most pairs": at("SDAE transfer", hi),
+    }
+
+
 def claim_numbers(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
     """The numbers the claims compare, from the curve records (means over seeds).
 
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
-    lo, hi = (sizes[0], sizes[-1]) if sizes else (None, None)
-    at = lambda s, n, m="retrieval_avg": mean_at(records, s, n, m) if n is not None else None  # noqa: E731
-    best_small = [v for v in (at("SDAE transfer", lo), at("SDAE mapping", lo)) if v is not None]
-    gap = lambda n: (at("joint SDAE/NMT", n) - at("SDAE transfer", n)) if n is not None and at(  # noqa: E731
-        "joint SDAE/NMT", n) is not None and at("SDAE transfer", n) is not None else None
-    crossover = next((n for n in sizes if gap(n) is not None and gap(n) >= 0), None)
+    at, lo, hi, out = _sdae_numbers(records)
     seconds = lambda s: float(np.mean([r["seconds"] for r in records if r["system"] == s])) if any(  # noqa: E731
         r["system"] == s for r in records) else None
     tr_hi, map_hi = at("InferSent transfer", hi), at("InferSent mapping", hi)
-    s_tr, s_map = at("SDAE transfer", hi), at("SDAE mapping", hi)
-    return {
-        "best of SDAE transfer/mapping at fewest pairs": max(best_small) if best_small else None,
-        "joint SDAE/NMT at fewest pairs": at("joint SDAE/NMT", lo),
+    s_tr, s_map = out["SDAE transfer at most pairs"], at("SDAE mapping", hi)
+    return out | {
         "InferSent transfer at fewest pairs": at("InferSent transfer", lo),
         "joint InferSent": at("joint InferSent", lo),
         "SIF mapping at fewest pairs": at("SIF mapping", lo),
-        "gap joint - transfer at fewest pairs": gap(lo),
-        "gap joint - transfer at most pairs": gap(hi) if len(sizes) > 1 else None,
-        "joint >= transfer somewhere (1 = yes)": (None if len(sizes) < 2 else float(crossover is not None)),
-        "crossover pairs": None if crossover is None else float(crossover),
         "InferSent transfer at most pairs": tr_hi, "InferSent mapping at most pairs": map_hi,
-        "SDAE transfer at most pairs": s_tr, "SDAE mapping at most pairs": s_map,
+        "SDAE mapping at most pairs": s_map,
         "mapping / transfer at most pairs (best family)": (
             max(map_hi / tr_hi if tr_hi else 0.0, s_map / s_tr if s_tr else 0.0)
             if None not in (tr_hi, map_hi, s_tr, s_map) else None),
@@ -438,51 +450,13 @@ def summary_lines(records: Sequence[Mapping[str, Any]], numbers: Mapping[str, fl
     each teacher row stands: against chance, 1 in ``n_test`` test sentences, and against the systems trained on
     this data at the largest size). Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    out = []
     sizes = sorted({r["n"] for r in records if r["n"] is not None})
-    systems = list(dict.fromkeys(r["system"] for r in records))
-    for n in sizes:
-        means = {s: mean_at(records, s, n) for s in systems}
-        means = {s: v for s, v in means.items() if v is not None}
-        best = max(means, key=means.get)
-        shown = [f"{s} {means[s]:.1f}" for s in ("joint SDAE/NMT", "SDAE transfer", "SDAE mapping",
-                                                  "InferSent transfer", "InferSent mapping") if s in means]
-        out.append(f"{n:,} pairs: best average retrieval P@1 {means[best]:.1f} ({best}); {', '.join(shown)}.")
     cross = numbers.get("crossover pairs")
-    out.append(f"joint SDAE/NMT reaches SDAE transfer at {cross:,.0f} pairs." if cross is not None else
-               f"no crossover: joint SDAE/NMT stays below SDAE transfer up to {sizes[-1]:,} pairs." if sizes else "")
-    spreads = []
-    for s in systems:
-        for n in sizes:
-            vals = [r["retrieval_avg"] for r in records if r["system"] == s and r["n"] == n]
-            if len(vals) > 1:
-                spreads.append((max(vals) - min(vals), s, n))
-    if spreads:
-        w, s, n = max(spreads)
-        out.append(f"largest seed spread: {w:.1f} points ({s}, {n:,} pairs); median spread "
-                   f"{float(np.median([x[0] for x in spreads])):.1f} points.")
-    out += _teacher_lines(records, systems, sizes, n_test)
-    return [line for line in out if line]
-
-
-def _teacher_lines(records: Sequence[Mapping[str, Any]], systems: Sequence[str], sizes: Sequence[int],
-                   n_test: int | None) -> list[str]:
-    if not sizes:
-        return []
-    trained = {s: v for s in systems
-               if not s.startswith(TEACHER_ROW) and (v := mean_at(records, s, sizes[-1])) is not None}
-    out = []
-    for t in (s for s in systems if s.startswith(TEACHER_ROW)):
-        v = mean_at(records, t, None)
-        above = sum(x > v for x in trained.values())
-        where = ("below every one of them" if above == len(trained) else "above every one of them" if above == 0
-                 else f"{above} of the {len(trained)} score higher")
-        chance = f" (chance {100.0 / n_test:.1f})" if n_test else ""
-        out.append(f"{t}: average retrieval P@1 {v:.1f}{chance}; against the {len(trained)} systems trained on this "
-                   f"data at {sizes[-1]:,} pairs: {where}.")
-    return out
-
-
+    crossing = (f"joint SDAE/NMT reaches SDAE transfer at {cross:,.0f} pairs." if cross is not None else
+                f"no crossover: joint SDAE/NMT stays below SDAE transfer up to {sizes[-1]:,} pairs." if sizes else "")
+    shown = ("joint SDAE/NMT", "SDAE transfer", "SDAE mapping", "InferSent transfer", "InferSent mapping")
+    lines = [*size_lines(records, shown), crossing, spread_line(records), *reference_lines(records, TEACHER_ROW, n_test)]
+    return [line for line in lines if line]
 
 
 # ------------------------------------------------------------------------------------------------ real bitext
@@ -574,21 +548,6 @@ def _real_decoder(texts: Sequence[str], plan: RealPlan, seed: int) -> tuple[Voca
     return vocab, new_decoder(vocab, plan, seed)
 
 
-def real_teacher_vectors(teacher: Callable[[list[str]], np.ndarray], data: RealBitextData,
-                         n: int | None = None) -> dict[str, np.ndarray]:
-    """The teacher's vectors of the English side of each bitext's first ``n`` training pairs (all by default),
-    each distinct sentence encoded once (the cached bitexts share their English side); computed once for every
-    seed of distillation. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    sides = {lang: data.train[lang][0][:n] for lang in data.languages}
-    unique = list(dict.fromkeys(s for side in sides.values() for s in side))
-    if not unique:
-        raise ValueError("no English training sentence to encode; load the bitext first.")
-    vecs = np.asarray(teacher(unique), np.float32)
-    row = {s: i for i, s in enumerate(unique)}
-    return {lang: vecs[[row[s] for s in side]] for lang, side in sides.items()}
-
-
 def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
                   teacher_vectors: Mapping[str, np.ndarray] | None = None, device: str | torch.device = "cpu",
                   log: Callable[[str], None] = print) -> list[dict[str, Any]]:
@@ -596,7 +555,8 @@ def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
     bitext's training pool, unpaired), target SDAEs for mapping (each on its own side, unpaired), random starting
     lookup tables, and at every curve size the frameworks that use bitext
     (:func:`~xsent_lib.train.bitext_frameworks.frameworks_at`: joint SDAE/NMT, SDAE transfer, SDAE mapping, InfoNCE
-    and, with ``teacher_vectors`` (:func:`real_teacher_vectors`), distillation), each scored by
+    and, with ``teacher_vectors``
+    (:func:`~xsent_lib.train.bitext_frameworks.english_teacher_vectors`), distillation), each scored by
     :func:`~xsent_lib.eval.alignment_curves.pair_retrieval`. Records as in :func:`run_seed`.
     Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
@@ -657,34 +617,13 @@ def real_claim_numbers(records: Sequence[Mapping[str, Any]], n_test: int | None 
     """
     if n_test is not None and n_test < 1:
         raise ValueError(f"n_test must be the number of test pairs (>= 1), got {n_test}.")
-    five_chance = None if n_test is None else 500.0 / n_test
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
-    if not sizes:
-        return {k: None for k in ("best of SDAE transfer/mapping at fewest pairs", "joint SDAE/NMT at fewest pairs",
-                                  "gap joint - transfer at fewest pairs", "gap joint - transfer at most pairs",
-                                  "joint >= transfer somewhere (1 = yes)", "crossover pairs",
-                                  "SDAE mapping / transfer at most pairs", "InfoNCE at most pairs",
-                                  "SDAE transfer at most pairs", "best trained system at most pairs")} | {
-            "5 x chance P@1": five_chance}
-    lo, hi = sizes[0], sizes[-1]
-    at = lambda s, n: mean_at([r for r in records if r["n"] is not None], s, n)  # noqa: E731
-    gap = lambda n: None if at("joint SDAE/NMT", n) is None or at("SDAE transfer", n) is None else (  # noqa: E731
-        at("joint SDAE/NMT", n) - at("SDAE transfer", n))
-    crossover = next((n for n in sizes if gap(n) is not None and gap(n) >= 0), None)
-    best_small = [v for v in (at("SDAE transfer", lo), at("SDAE mapping", lo)) if v is not None]
-    tr_hi, map_hi = at("SDAE transfer", hi), at("SDAE mapping", hi)
-    return {
-        "best of SDAE transfer/mapping at fewest pairs": max(best_small) if best_small else None,
-        "joint SDAE/NMT at fewest pairs": at("joint SDAE/NMT", lo),
-        "gap joint - transfer at fewest pairs": gap(lo),
-        "gap joint - transfer at most pairs": gap(hi) if len(sizes) > 1 else None,
-        "joint >= transfer somewhere (1 = yes)": None if len(sizes) < 2 else float(crossover is not None),
-        "crossover pairs": None if crossover is None else float(crossover),
+    at, _, hi, out = _sdae_numbers(records)
+    tr_hi, map_hi = out["SDAE transfer at most pairs"], at("SDAE mapping", hi)
+    return out | {
         "SDAE mapping / transfer at most pairs": (map_hi / tr_hi) if tr_hi and map_hi is not None else None,
         "InfoNCE at most pairs": at("InfoNCE (shared BiLSTM)", hi),
-        "SDAE transfer at most pairs": tr_hi,
         "best trained system at most pairs": max([v for s in REAL_SYSTEMS if (v := at(s, hi)) is not None], default=None),
-        "5 x chance P@1": five_chance,
+        "5 x chance P@1": None if n_test is None else 500.0 / n_test,
     }
 
 

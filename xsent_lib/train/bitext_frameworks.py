@@ -45,6 +45,20 @@ def encode_with(encoder: SentenceEncoder, device: str | torch.device) -> Encode:
     return lambda sentences: encoder.encode(list(sentences), batch_size=256, device=device)
 
 
+def english_teacher_vectors(teacher: Encode, bitext: Bitext, n: int | None = None) -> dict[str, np.ndarray]:
+    """A teacher's vectors of the English side of each bitext's first ``n`` pairs (all by default), each distinct
+    sentence encoded once (bitexts may share their English side): the targets of distillation, computed once for
+    every seed. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    sides = {lang: list(pair[0][:n]) for lang, pair in bitext.items()}
+    unique = list(dict.fromkeys(s for side in sides.values() for s in side))
+    if not unique:
+        raise ValueError("no English sentence to encode; pass a bitext with pairs.")
+    vecs = np.asarray(teacher(unique), np.float32)
+    row = {s: i for i, s in enumerate(unique)}
+    return {lang: vecs[[row[s] for s in side]] for lang, side in sides.items()}
+
+
 @dataclass(frozen=True)
 class PivotFamily:
     """One family of the curves: ``english`` encodes English (the pivot), ``targets[lang]`` a target language
