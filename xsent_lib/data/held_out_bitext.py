@@ -74,6 +74,24 @@ def split_bitext(english: Sequence[str], other: Sequence[str], n_test: int) -> t
     return ([a for a, _ in train], [b for _, b in train]), ([a for a, _ in test], [b for _, b in test])
 
 
+def curve_sizes(available: int, sizes: Sequence[int] | None = None, first: int = 1000) -> list[int]:
+    """The bitext sizes a curve runs when ``available`` training pairs exist: those of ``sizes`` up to
+    ``available``, or (``sizes=None``) ``first`` doubling while it fits; ``[available]`` when none fits.
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    if available < 2:
+        raise ValueError(f"need at least 2 training pairs for a curve, the bitext leaves {available}.")
+    if first < 1:
+        raise ValueError(f"first must be a positive pair count, got {first}.")
+    if sizes is not None:
+        return [n for n in sizes if n <= available] or [available]
+    out, n = [], first
+    while n <= available:
+        out.append(n)
+        n *= 2
+    return out or [available]
+
+
 def europarl_prefix(data_dir: str | Path, lang: str) -> Path:
     """Where the Europarl v7 ``lang``-English files sit in a data_dir: ``bitext/europarl-v7.<lang>-en`` (+ ``.en``,
     ``.<lang>``). Book: chapter 7 (Joint vs transfer vs mapping: real bitext).

@@ -73,3 +73,18 @@ def shared_setup(setups: Mapping[str, LanguageSetup], texts: Sequence[str]) -> L
                 weights[j] = setup.weights[i]
     weights[0] = 0.0
     return LanguageSetup(pipeline, first.space, weights)
+
+
+def random_setups(texts: Mapping[str, Sequence[str]], max_vocab: int, dim: int,
+                  seed: int) -> dict[str, tuple[TextPipeline, np.ndarray]]:
+    """Per key of ``texts`` (a language), a pipeline over its texts (``<s>``/``</s>`` added, at most ``max_vocab``
+    entries) and a random lookup table (:func:`random_table` with seed ``[seed, vocabulary size]``); under
+    ``"shared"`` the same over all the texts with twice the entries, for an encoder shared by every language.
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    """
+    def fit(sentences: Sequence[str], size: int) -> TextPipeline:
+        return TextPipeline.fit(list(sentences), WordTokenizer(), max_size=size, bos=BOS_TOKEN, eos=EOS_TOKEN)
+
+    pipelines = {key: fit(sentences, max_vocab) for key, sentences in texts.items()}
+    pipelines["shared"] = fit([s for sentences in texts.values() for s in sentences], 2 * max_vocab)
+    return {key: (p, random_table(len(p.vocab), dim, [seed, len(p.vocab)])) for key, p in pipelines.items()}

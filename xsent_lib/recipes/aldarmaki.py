@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -28,11 +28,11 @@ from xsent_lib.align.setting import gold_lexicon_setting
 from xsent_lib.base.runtime import seed_everything
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.formats import NLIData
-from xsent_lib.data.held_out_bitext import RealBitextData
-from xsent_lib.data.language_setup import LanguageSetup, language_setup, random_table, shared_setup
+from xsent_lib.data.held_out_bitext import RealBitextData, curve_sizes
+from xsent_lib.data.language_setup import LanguageSetup, language_setup, random_setups, shared_setup
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.data.xnli import XNLIBenchmark, synthetic_xnli
-from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
+from xsent_lib.encoders import LSTMDecoder, build_encoder
 from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.encoders.sif import sif_encoder
 from xsent_lib.eval.alignment_curves import (
@@ -47,7 +47,7 @@ from xsent_lib.eval.alignment_curves import (
 )
 from xsent_lib.eval.word_maps import evaluate_map
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
-from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, Vocab, WordTokenizer
+from xsent_lib.text import TextPipeline, Vocab
 from xsent_lib.train.bitext_frameworks import (
     BitextFrameworks,
     PivotFamily,
@@ -55,7 +55,7 @@ from xsent_lib.train.bitext_frameworks import (
     encode_with,
     frameworks_at,
 )
-from xsent_lib.train.joint import JointConfig, LanguageEncoders, decoder_vocab, joint_nli, train_sdae
+from xsent_lib.train.joint import JointConfig, JointRun, infersent_run, sdae_decoder, sdae_encoder
 from xsent_lib.train.transfer import StudentConfig
 
 # SMOKE and BOOK train for a few hundred steps only: Adam at 3e-3 (not its default 1e-3) gets the small models
@@ -200,20 +200,16 @@ def new_encoder(pipeline: TextPipeline, weights: np.ndarray, plan: AldarmakiPlan
                          freeze_embeddings=False, pipeline=pipeline, hidden_dim=plan.width)
 
 
-def new_decoder(vocab: Vocab, plan: AldarmakiPlan | RealPlan, seed: int) -> LSTMDecoder:
-    """A fresh one-layer LSTM decoder over ``vocab`` reading a ``2 * plan.width`` sentence vector.
-
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    seed_everything(seed + 1)
-    return LSTMDecoder(len(vocab), 2 * plan.width, bos_id=vocab.stoi[BOS_TOKEN], eos_id=vocab.stoi[EOS_TOKEN],
-                       embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim, n_layers=1)
+def _sdae(encoder: SentenceEncoder, texts: Sequence[str], plan: AldarmakiPlan | RealPlan, seed: int,
+          device: str | torch.device, max_vocab: int | None = None) -> SentenceEncoder:
+    return sdae_encoder(encoder, texts, plan.pivot, embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim,
+                        max_vocab=max_vocab, device=device, seed=seed)
 
 
-def new_classifier(plan: AldarmakiPlan, seed: int) -> NLIClassifier:
-    """InferSent's classifier on ``[u, v, |u-v|, u*v]`` (hidden layer ``4 * width``). Book: chapter 7."""
-    seed_everything(seed + 2)
-    return NLIClassifier(2 * plan.width, 4 * plan.width)
+def _joint_decoder(texts: Sequence[str], plan: AldarmakiPlan | RealPlan, seed: int,
+                   max_vocab: int | None = None) -> tuple[Vocab, LSTMDecoder]:
+    return sdae_decoder(texts, 2 * plan.width, embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim, seed=seed,
+                        max_vocab=max_vocab)
 
 
 # ------------------------------------------------------------------------------------------------ scoring
@@ -236,7 +232,7 @@ class SeedRun:
     """
 
     records: list[dict[str, Any]]
-    joint_nli: Any
+    joint_nli: JointRun
     seconds: dict[str, float]
 
 
@@ -259,31 +255,25 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: En
         warnings.simplefilter("ignore", RankDeficientMapWarning)
         # --- monolingual models: the English pivots and the target encoders that mapping aligns
         t0 = time.perf_counter()
-        pivot_nli = joint_nli(LanguageEncoders({"en": enc("en")}), new_classifier(plan, seed),
-                              {"en": data.nli["en"]}, plan.pivot, device=device, seed=seed).encoders["en"]
+        pivot_nli = infersent_run({"en": enc("en")}, {"en": data.nli["en"]}, plan.pivot, device=device,
+                                  seed=seed).encoders["en"]
         secs["English InferSent"] = time.perf_counter() - t0
-        en_vocab = decoder_vocab(data.mono["en"])
         t0 = time.perf_counter()
-        pivot_sdae = train_sdae(enc("en"), new_decoder(en_vocab, plan, seed), en_vocab,
-                                data.mono["en"], plan.pivot, device=device, seed=seed).encoders["en"]
+        pivot_sdae = _sdae(enc("en"), data.mono["en"], plan, seed, device)
         secs["English SDAE"] = time.perf_counter() - t0
-        mono_nli, mono_sdae = {}, {}
         t0 = time.perf_counter()
-        for lang in targets:
-            mono_nli[lang] = joint_nli(LanguageEncoders({lang: enc(lang)}), new_classifier(plan, seed),
-                                       {lang: data.nli[lang]}, plan.pivot, device=device, seed=seed).encoders[lang]
+        mono_nli = {lang: infersent_run({lang: enc(lang)}, {lang: data.nli[lang]}, plan.pivot, device=device,
+                                   seed=seed).encoders[lang]
+                    for lang in targets}
         secs["target InferSent (for mapping)"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        for lang in targets:
-            vocab = decoder_vocab(data.mono[lang])
-            mono_sdae[lang] = train_sdae(enc(lang), new_decoder(vocab, plan, seed), vocab,
-                                         data.mono[lang], plan.pivot, device=device, seed=seed).encoders["en"]
+        mono_sdae = {lang: _sdae(enc(lang), data.mono[lang], plan, seed, device) for lang in targets}
         secs["target SDAE (for mapping)"] = time.perf_counter() - t0
         log(f"seed {seed}: pivots and monolingual encoders in {sum(secs.values()):.0f} s")
         # --- joint InferSent: no bitext, one point per seed
         t0 = time.perf_counter()
-        joint = joint_nli(LanguageEncoders({lang: enc(lang) for lang in data.languages}),
-                          new_classifier(plan, seed), data.nli, plan.pivot, device=device, seed=seed)
+        joint = infersent_run({lang: enc(lang) for lang in data.languages}, data.nli, plan.pivot, device=device,
+                              seed=seed)
         secs["joint InferSent"] = time.perf_counter() - t0
         records = [curve_record("joint InferSent", "InferSent", None, seed,
                                 _score({lang: fn(joint.encoders[lang]) for lang in data.languages}, data, seed),
@@ -309,7 +299,7 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: En
                                                                                            shared.weights)}
         fw = BitextFrameworks(targets, {lang: data.parallel[lang] for lang in targets}, families, tables,
                               lambda pipeline, weights: new_encoder(pipeline, weights, plan, seed),
-                              lambda _: (en_vocab, new_decoder(en_vocab, plan, seed)), data.mono["en"][:plan.n_mono_joint],
+                              lambda _: _joint_decoder(data.mono["en"], plan, seed), data.mono["en"][:plan.n_mono_joint],
                               plan.joint, plan.student, multi_parallel=True,
                               teacher=None if teacher_en is None else {targets[0]: teacher_en}, seed=seed, device=device)
         for n in plan.sizes:
@@ -509,19 +499,10 @@ class RealPlan:
         return asdict(self)
 
     def curve_sizes(self, available: int) -> list[int]:
-        """The sizes this plan runs when ``available`` training pairs exist: ``sizes`` up to ``available``, or
-        (``sizes=None``) 1k doubling while it fits. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+        """The sizes this plan runs when ``available`` training pairs exist (:func:`curve_sizes`; ``sizes=None``: 1k
+        doubling). Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
         """
-        if available < 2:
-            raise ValueError(f"need at least 2 training pairs for a curve, the bitext leaves {available}.")
-        if self.sizes is not None:
-            fits = [n for n in self.sizes if n <= available]
-            return fits or [available]
-        out, n = [], 1000
-        while n <= available:
-            out.append(n)
-            n *= 2
-        return out or [available]
+        return curve_sizes(available, self.sizes)
 
 
 REAL_SMOKE = RealPlan(("fr", "de"), (100, 200), (0, 1, 2), 60, 150, 50, 400, 12, 600, 8, 16, 16,
@@ -537,15 +518,6 @@ REAL_FULL = RealPlan(("fr", "de"), None, (0, 1, 2), 2000, 20_000, 20_000, None, 
                      JointConfig(batch_size=128, epochs=5, max_steps=20_000),
                      JointConfig(batch_size=128, epochs=5, max_steps=50_000),
                      StudentConfig(batch_size=128, epochs=5, max_steps=50_000), "USE")
-
-
-def _real_pipeline(texts: Sequence[str], plan: RealPlan) -> TextPipeline:
-    return TextPipeline.fit(list(texts), WordTokenizer(), max_size=plan.vocab_size, bos=BOS_TOKEN, eos=EOS_TOKEN)
-
-
-def _real_decoder(texts: Sequence[str], plan: RealPlan, seed: int) -> tuple[Vocab, LSTMDecoder]:
-    vocab = decoder_vocab(texts, plan.vocab_size)
-    return vocab, new_decoder(vocab, plan, seed)
 
 
 def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
@@ -565,28 +537,18 @@ def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
     en_mono = data.train[langs[0]][0][:plan.n_mono]
     texts = {"en": [s for lang in langs for s in (*data.train[lang][0][:max(sizes)], *data.test[lang][0])]}
     texts |= {lang: [*data.train[lang][1][:max(sizes)], *data.test[lang][1]] for lang in langs}
-    pipes = {p: _real_pipeline(texts[p], plan) for p in ("en", *langs)}
-    pipes["shared"] = _real_pipeline([s for p in ("en", *langs) for s in texts[p]],
-                                     replace(plan, vocab_size=2 * plan.vocab_size))
-    tables = {p: (pipe, random_table(len(pipe.vocab), plan.word_dim, [seed, len(pipe.vocab)]))
-              for p, pipe in pipes.items()}
+    tables = random_setups(texts, plan.vocab_size, plan.word_dim, seed)
     build = lambda pipeline, weights: new_encoder(pipeline, weights, plan, seed)  # noqa: E731
     records: list[dict[str, Any]] = []
     with single_thread(True), warnings.catch_warnings():
         warnings.simplefilter("ignore", RankDeficientMapWarning)
-        en_vocab, dec = _real_decoder(en_mono, plan, seed)
-        pivot = train_sdae(build(*tables["en"]), dec, en_vocab, en_mono, plan.pivot, device=device,
-                           seed=seed).encoders["en"]
-        mono = {}
-        for lang in langs:
-            text = data.train[lang][1][:plan.n_mono]
-            vocab, d = _real_decoder(text, plan, seed)
-            mono[lang] = train_sdae(build(*tables[lang]), d, vocab, text, plan.pivot, device=device,
-                                    seed=seed).encoders["en"]
+        pivot = _sdae(build(*tables["en"]), en_mono, plan, seed, device, plan.vocab_size)
+        mono = {lang: _sdae(build(*tables[lang]), data.train[lang][1][:plan.n_mono], plan, seed, device,
+                                 plan.vocab_size) for lang in langs}
         family = PivotFamily(encode_with(pivot, device), {lang: encode_with(e, device) for lang, e in mono.items()},
                              pivot)
-        fw = BitextFrameworks(langs, data.train, {"SDAE": family}, tables, build, lambda par: _real_decoder(
-            [*en_mono, *(s for lang in langs for s in par[lang][0])], plan, seed), en_mono[:plan.n_mono_joint],
+        fw = BitextFrameworks(langs, data.train, {"SDAE": family}, tables, build, lambda par: _joint_decoder(
+            [*en_mono, *(s for lang in langs for s in par[lang][0])], plan, seed, plan.vocab_size), en_mono[:plan.n_mono_joint],
             plan.joint, plan.student, multi_parallel=False, teacher=teacher_vectors, seed=seed, device=device)
         for n in sizes:
             records += frameworks_at(fw, n, lambda pairs: pair_retrieval(pairs, data.test))
