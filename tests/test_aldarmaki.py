@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from xsent_lib.align.pipeline import supervised_map
-from xsent_lib.align.procrustes import SentenceMapping
+from xsent_lib.align.procrustes import SentenceMapping, mapped_encoders
 from xsent_lib.align.setting import gold_lexicon_setting
 from xsent_lib.data.formats import NLIData
 from xsent_lib.data.language_setup import language_setup, random_table, shared_setup
@@ -20,10 +20,13 @@ from xsent_lib.encoders.baselines import optional_reference_encoder
 from xsent_lib.encoders.sif import sif_encoder
 from xsent_lib.eval.alignment_curves import (
     classification_directions,
+    crossover,
     curve_table,
+    gap_at,
     mean_over,
     nearest_neighbours,
     pair_retrieval,
+    record_sizes,
     retrieval_directions,
     score,
     teacher_on_real_bitext,
@@ -307,6 +310,33 @@ def test_language_setups_start_from_word_vectors_and_share_them():
         random_table(0, 3, 0)
     with pytest.raises(ValueError, match="at least one"):
         shared_setup({}, text)
+
+
+def test_mapped_encoders_centre_each_pairs_english_side_with_its_own_map():
+    rng = np.random.default_rng(1)
+    english = rng.normal(size=(50, 4))
+    maps = {"fr": SentenceMapping().fit(rng.normal(size=(25, 4)), english[:25] + 3.0),
+            "de": SentenceMapping().fit(rng.normal(size=(25, 4)), english[25:] - 3.0)}
+    encode = _lookup(english, "e")
+    pairs = mapped_encoders(encode, {"fr": _lookup(english, "e"), "de": _lookup(english, "e")}, maps)
+    sents = [f"e{i}" for i in range(5)]
+    for lang in ("fr", "de"):
+        assert np.allclose(pairs[lang][0](sents), maps[lang].transform_target(english[:5]))
+        assert np.allclose(pairs[lang][1](sents), maps[lang].transform(english[:5]))
+    assert not np.allclose(pairs["fr"][0](sents), pairs["de"][0](sents))
+    with pytest.raises(ValueError, match="no fitted map"):
+        mapped_encoders(encode, {"es": encode}, maps)
+
+
+def test_curve_analysis_finds_where_one_system_reaches_another():
+    records = [{"system": s, "n": n, "seed": 0, "retrieval_avg": v}
+               for s, n, v in (("a", 1000, 1.0), ("b", 1000, 5.0), ("a", 2000, 9.0), ("b", 2000, 8.0))]
+    records.append({"system": "flat", "n": None, "seed": 0, "retrieval_avg": 3.0})
+    assert record_sizes(records) == [1000, 2000]
+    assert gap_at(records, "a", "b", 1000) == -4.0 and gap_at(records, "a", "b", None) is None
+    assert gap_at(records, "a", "missing", 1000) is None
+    assert crossover(records, "a", "b") == 2000 and crossover(records, "b", "a") == 1000
+    assert crossover(records, "flat", "a") == 1000 and crossover(records, "a", "missing") is None
 
 
 # ------------------------------------------------------------------------------------------- recipe

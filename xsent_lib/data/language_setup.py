@@ -18,8 +18,8 @@ from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
 class LanguageSetup:
     """One language's text pipeline (``<s>``/``</s>`` added) and word vectors: CBOW vectors trained on its
     monolingual text (the paper's per-language fastText), which start every lookup table of that language
-    (``weights``, one row per vocabulary entry) and feed the SIF baselines. Book: chapter 7 (Joint vs transfer vs
-    mapping).
+    (``weights``, one row per vocabulary entry) and feed the SIF baselines.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
 
     pipeline: TextPipeline
@@ -41,8 +41,8 @@ def random_table(n_words: int, dim: int, seed: int | Sequence[int]) -> np.ndarra
 def language_setup(lang: str, texts: Sequence[str], mono: Sequence[str], dim: int, seed: int) -> LanguageSetup:
     """``lang``'s pipeline over ``texts`` (everything the language's encoders will read), ``dim``-d CBOW vectors
     trained on ``mono`` (``seed``, 5 epochs, every word kept), and a lookup table that holds a word's CBOW vector
-    where it has one and a seeded random row (:func:`random_table`) elsewhere. Book: chapter 7 (Joint vs transfer
-    vs mapping).
+    where it has one and a seeded random row (:func:`random_table`) elsewhere.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     pipeline = TextPipeline.fit(list(texts), WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
     space = cbow_space(lang, list(mono), dim=dim, seed=seed, epochs=5, min_count=1)
@@ -58,8 +58,8 @@ def language_setup(lang: str, texts: Sequence[str], mono: Sequence[str], dim: in
 def shared_setup(setups: Mapping[str, LanguageSetup], texts: Sequence[str]) -> LanguageSetup:
     """One pipeline over ``texts`` (every language's) and one lookup table holding each language's rows side by side
     (a word in several vocabularies takes the last language's row; a word in none a random one), for an encoder
-    shared by all languages; its word space is the first language's. Book: chapter 7 (Joint vs transfer vs
-    mapping).
+    shared by all languages; its word space is the first language's.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if not setups:
         raise ValueError("need the setup of at least one language.")

@@ -178,10 +178,11 @@ def reference_encoder(name: str, threads: int | None = None, cache_dir: str | Pa
     return CachedEncoder(model.query)
 
 
-def optional_reference_encoder(name: str | None, threads: int = 1) -> tuple[Callable[[list[str]], np.ndarray] | None, str]:
+def optional_reference_encoder(name: str | None,
+                               threads: int = 1) -> tuple[Callable[[list[str]], np.ndarray] | None, str]:
     """The ``encode`` of :func:`reference_encoder` ``name`` on ``threads`` threads, or ``None`` with the reason (no
-    encoder asked for, or not in the data cache), and a note saying which. Book: chapter 7 (Joint vs transfer vs
-    mapping).
+    encoder asked for, or not in the data cache), and a note saying which.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if name is None:
         return None, "this profile runs no teacher"

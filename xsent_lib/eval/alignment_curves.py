@@ -88,8 +88,8 @@ def mean_over(scores: Mapping[str, float], directions: list[str] | None = None) 
 def nearest_neighbours(queries: np.ndarray, pool: np.ndarray, k: int = 3,
                        exclude_same_row: bool = False) -> np.ndarray:
     """Row indices of the ``k`` nearest ``pool`` rows by cosine for each query (``exclude_same_row``: a query
-    never returns its own row, for a query set that is the pool itself). Book: chapter 7 (Joint vs transfer vs
-    mapping: Tables 1-2).
+    never returns its own row, for a query set that is the pool itself).
+    Book: chapter 7 (Joint vs transfer vs mapping: Tables 1-2).
     """
     queries, pool = np.asarray(queries, np.float32), np.asarray(pool, np.float32)
     extra = 1 if exclude_same_row else 0
@@ -131,8 +131,8 @@ def score(encoders: Mapping[str, Encode], retrieval: Mapping[str, Sequence[str]]
 def shared_english(pairs: Mapping[str, tuple[Encode, Encode]]) -> dict[str, Encode]:
     """Per-language encoders for a multi-parallel test (:func:`score`) from per-pair ones (``pairs[lang] = (English
     encoder, target encoder)``): English through the first pair's English encoder, which every pair shares when
-    the bitexts share their English side, each target through its own. Book: chapter 7 (Joint vs transfer vs
-    mapping).
+    the bitexts share their English side, each target through its own.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if not pairs:
         raise ValueError("need the encoders of at least one English-target pair.")
@@ -175,12 +175,19 @@ def teacher_on_real_bitext(teacher: Encode, n: int = 300, names: Sequence[str] =
     return out
 
 
+def record_sizes(records: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The bitext sizes of ``records``, increasing (rows without bitext have none).
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    return sorted({r["n"] for r in records if r["n"] is not None})
+
+
 def curve_table(records: Sequence[Mapping[str, Any]], metric: str = "retrieval_avg") -> dict[str, dict[str, Any]]:
     """Mean (over seeds) of ``metric`` per system and bitext size; rows without bitext fill every size.
 
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    sizes = record_sizes(records)
     systems = list(dict.fromkeys(r["system"] for r in records))
     out: dict[str, dict[str, Any]] = {}
     for system in systems:
@@ -203,10 +210,10 @@ def mean_at(records: Sequence[Mapping[str, Any]], system: str, n: int | None, me
 
 def size_lines(records: Sequence[Mapping[str, Any]], shown: Sequence[str] = ()) -> list[str]:
     """One sentence per bitext size of ``records``: the system with the best mean retrieval P@1 (rows without
-    bitext take part at every size) and the means of the ``shown`` systems that ran. Book: chapter 7 (Joint vs
-    transfer vs mapping).
+    bitext take part at every size) and the means of the ``shown`` systems that ran.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    sizes = record_sizes(records)
     systems = list(dict.fromkeys(r["system"] for r in records))
     out = []
     for n in sizes:
@@ -219,10 +226,10 @@ def size_lines(records: Sequence[Mapping[str, Any]], shown: Sequence[str] = ()) 
 
 def spread_line(records: Sequence[Mapping[str, Any]]) -> str:
     """A sentence on how far seeds disagree: the largest and the median min-to-max spread of retrieval P@1 over
-    the systems and sizes run with more than one seed ("" when none was). Book: chapter 7 (Joint vs transfer vs
-    mapping).
+    the systems and sizes run with more than one seed ("" when none was).
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    sizes = record_sizes(records)
     spreads = []
     for s in dict.fromkeys(r["system"] for r in records):
         for n in sizes:
@@ -241,7 +248,7 @@ def reference_lines(records: Sequence[Mapping[str, Any]], prefix: str, n_test: i
     retrieval P@1, chance (1 in ``n_test``) and how many of the systems trained on the data score higher at the
     largest size. Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    sizes = record_sizes(records)
     if not sizes:
         return []
     systems = list(dict.fromkeys(r["system"] for r in records))
@@ -256,3 +263,22 @@ def reference_lines(records: Sequence[Mapping[str, Any]], prefix: str, n_test: i
         out.append(f"{t}: average retrieval P@1 {v:.1f}{chance}; against the {len(trained)} systems trained on this "
                    f"data at {sizes[-1]:,} pairs: {where}.")
     return out
+
+
+def gap_at(records: Sequence[Mapping[str, Any]], a: str, b: str, n: int | None,
+           metric: str = "retrieval_avg") -> float | None:
+    """Mean ``metric`` of system ``a`` minus that of system ``b`` at ``n`` bitext pairs (:func:`mean_at`); ``None``
+    when ``n`` is ``None`` or either has no value there. Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    if n is None:
+        return None
+    x, y = mean_at(records, a, n, metric), mean_at(records, b, n, metric)
+    return None if x is None or y is None else x - y
+
+
+def crossover(records: Sequence[Mapping[str, Any]], a: str, b: str, metric: str = "retrieval_avg") -> int | None:
+    """The fewest bitext pairs at which system ``a`` reaches system ``b`` (:func:`gap_at` >= 0); ``None`` if it
+    never does within the sizes run. Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    return next((n for n in record_sizes(records) if (g := gap_at(records, a, b, n, metric)) is not None and g >= 0),
+                None)

@@ -18,7 +18,8 @@ from xsent_lib.train.joint import JointRun
 
 
 def nli_accuracy_table(joint: JointRun, bench: XNLIBenchmark, languages: Sequence[str],
-                       columns: Mapping[str, str] | None = None, device: str | torch.device = "cpu") -> dict[str, float]:
+                       columns: Mapping[str, str] | None = None,
+                       device: str | torch.device = "cpu") -> dict[str, float]:
     """The joint model's NLI test accuracy (``bench.test``, percent) with premise and hypothesis in the same
     language (one entry per language, named ``columns.get(lang, lang)``) and in different languages
     (``cross-lingual``: the average over all ordered pairs of ``languages``); the test sets translate each other,
@@ -48,7 +49,8 @@ def nli_accuracy_table(joint: JointRun, bench: XNLIBenchmark, languages: Sequenc
 
 
 def neighbour_tables(joint: JointRun, bench: XNLIBenchmark, languages: Sequence[str], queries: Sequence[int] = (0, 1),
-                     k: int = 3, device: str | torch.device = "cpu") -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+                     k: int = 3, device: str | torch.device = "cpu"
+                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Tables 1-2 from a joint model: for the English test hypotheses ``queries`` of ``bench``, the ``k`` nearest
     hypotheses in each of ``languages`` (English first; Table 1: the query's own language English, and its
     translation's neighbours in each other language = monolingual; Table 2: the English query against the other

@@ -37,8 +37,11 @@ from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.encoders.sif import sif_encoder
 from xsent_lib.eval.alignment_curves import (
     Encode,
+    crossover,
+    gap_at,
     mean_at,
     pair_retrieval,
+    record_sizes,
     reference_lines,
     score,
     shared_english,
@@ -190,7 +193,8 @@ def shared_texts(data: AldarmakiData) -> list[str]:
     return texts + list(data.parallel[data.languages[1]][0])
 
 
-def new_encoder(pipeline: TextPipeline, weights: np.ndarray, plan: AldarmakiPlan | RealPlan, seed: int) -> SentenceEncoder:
+def new_encoder(pipeline: TextPipeline, weights: np.ndarray, plan: AldarmakiPlan | RealPlan,
+                seed: int) -> SentenceEncoder:
     """A fresh BiLSTM-max (``plan.width`` units per direction) over the trainable lookup table ``weights``.
 
     Book: chapter 7 (Joint vs transfer vs mapping).
@@ -299,9 +303,10 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: En
                                                                                            shared.weights)}
         fw = BitextFrameworks(targets, {lang: data.parallel[lang] for lang in targets}, families, tables,
                               lambda pipeline, weights: new_encoder(pipeline, weights, plan, seed),
-                              lambda _: _joint_decoder(data.mono["en"], plan, seed), data.mono["en"][:plan.n_mono_joint],
-                              plan.joint, plan.student, multi_parallel=True,
-                              teacher=None if teacher_en is None else {targets[0]: teacher_en}, seed=seed, device=device)
+                              lambda _: _joint_decoder(data.mono["en"], plan, seed),
+                              data.mono["en"][:plan.n_mono_joint], plan.joint, plan.student, multi_parallel=True,
+                              teacher=None if teacher_en is None else {targets[0]: teacher_en}, seed=seed,
+                              device=device)
         for n in plan.sizes:
             records += frameworks_at(fw, n, lambda pairs: _score(shared_english(pairs), data, seed))
             log(f"seed {seed}: {n:>6,} pairs done")
@@ -325,25 +330,19 @@ def _sdae_numbers(records: Sequence[Mapping[str, Any]]
     fewest and the most pairs run, and the numbers both sets of claims compare: the SDAE family at the fewest and
     the most pairs, the joint-minus-transfer gap and the first size where joint training reaches transfer.
     """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    sizes = record_sizes(records)
     lo, hi = (sizes[0], sizes[-1]) if sizes else (None, None)
-
-    def at(system: str, n: int | None, metric: str = "retrieval_avg") -> float | None:
-        return mean_at(records, system, n, metric) if n is not None else None
-
-    def gap(n: int | None) -> float | None:
-        joint, transfer = at("joint SDAE/NMT", n), at("SDAE transfer", n)
-        return None if joint is None or transfer is None else joint - transfer
-
-    crossover = next((n for n in sizes if (g := gap(n)) is not None and g >= 0), None)
+    at = lambda s, n, m="retrieval_avg": mean_at(records, s, n, m) if n is not None else None  # noqa: E731
+    gap = lambda n: gap_at(records, "joint SDAE/NMT", "SDAE transfer", n)  # noqa: E731
+    first = crossover(records, "joint SDAE/NMT", "SDAE transfer")
     best_small = [v for v in (at("SDAE transfer", lo), at("SDAE mapping", lo)) if v is not None]
     return at, lo, hi, {
         "best of SDAE transfer/mapping at fewest pairs": max(best_small) if best_small else None,
         "joint SDAE/NMT at fewest pairs": at("joint SDAE/NMT", lo),
         "gap joint - transfer at fewest pairs": gap(lo),
         "gap joint - transfer at most pairs": gap(hi) if len(sizes) > 1 else None,
-        "joint >= transfer somewhere (1 = yes)": None if len(sizes) < 2 else float(crossover is not None),
-        "crossover pairs": None if crossover is None else float(crossover),
+        "joint >= transfer somewhere (1 = yes)": None if len(sizes) < 2 else float(first is not None),
+        "crossover pairs": None if first is None else float(first),
         "SDAE transfer at most pairs": at("SDAE transfer", hi),
     }
 
@@ -440,7 +439,7 @@ def summary_lines(records: Sequence[Mapping[str, Any]], numbers: Mapping[str, fl
     each teacher row stands: against chance, 1 in ``n_test`` test sentences, and against the systems trained on
     this data at the largest size). Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    sizes = record_sizes(records)
     cross = numbers.get("crossover pairs")
     crossing = (f"joint SDAE/NMT reaches SDAE transfer at {cross:,.0f} pairs." if cross is not None else
                 f"no crossover: joint SDAE/NMT stays below SDAE transfer up to {sizes[-1]:,} pairs." if sizes else "")
@@ -544,12 +543,14 @@ def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
         warnings.simplefilter("ignore", RankDeficientMapWarning)
         pivot = _sdae(build(*tables["en"]), en_mono, plan, seed, device, plan.vocab_size)
         mono = {lang: _sdae(build(*tables[lang]), data.train[lang][1][:plan.n_mono], plan, seed, device,
-                                 plan.vocab_size) for lang in langs}
+                            plan.vocab_size) for lang in langs}
         family = PivotFamily(encode_with(pivot, device), {lang: encode_with(e, device) for lang, e in mono.items()},
                              pivot)
-        fw = BitextFrameworks(langs, data.train, {"SDAE": family}, tables, build, lambda par: _joint_decoder(
-            [*en_mono, *(s for lang in langs for s in par[lang][0])], plan, seed, plan.vocab_size), en_mono[:plan.n_mono_joint],
-            plan.joint, plan.student, multi_parallel=False, teacher=teacher_vectors, seed=seed, device=device)
+        joint_decoder = lambda par: _joint_decoder([*en_mono, *(s for lang in langs for s in par[lang][0])],  # noqa: E731
+                                                   plan, seed, plan.vocab_size)
+        fw = BitextFrameworks(langs, data.train, {"SDAE": family}, tables, build, joint_decoder,
+                              en_mono[:plan.n_mono_joint], plan.joint, plan.student, multi_parallel=False,
+                              teacher=teacher_vectors, seed=seed, device=device)
         for n in sizes:
             records += frameworks_at(fw, n, lambda pairs: pair_retrieval(pairs, data.test))
             log(f"real bitext, seed {seed}: {n:>6,} pairs done")
@@ -561,7 +562,7 @@ def real_stop_note(plan: RealPlan, records: Sequence[Mapping[str, Any]], data: R
 
     Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    sizes = record_sizes(records)
     if not sizes:
         raise ValueError("no record has a bitext size; run run_real_seed first.")
     steps = f"at most {plan.student.max_steps} student / {plan.joint.max_steps} joint / {plan.pivot.max_steps} SDAE steps"

@@ -39,8 +39,8 @@ def curve_record(system: str, family: str, n: int | None, seed: int, scores: Map
 
 
 def encode_with(encoder: SentenceEncoder, device: str | torch.device) -> Encode:
-    """``sentences -> vectors`` with ``encoder`` on ``device`` (batches of 256). Book: chapter 7 (Joint vs transfer
-    vs mapping).
+    """``sentences -> vectors`` with ``encoder`` on ``device`` (batches of 256).
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     return lambda sentences: encoder.encode(list(sentences), batch_size=256, device=device)
 
@@ -105,7 +105,8 @@ class BitextFrameworks:
                              f"(missing tables: {sorted(missing)}).")
 
 
-def frameworks_at(fw: BitextFrameworks, n: int, score: Callable[[EncoderPairs], dict[str, Any]]) -> list[dict[str, Any]]:
+def frameworks_at(fw: BitextFrameworks, n: int,
+                  score: Callable[[EncoderPairs], dict[str, Any]]) -> list[dict[str, Any]]:
     """The curve records of every framework trained on the first ``n`` pairs of ``fw.bitext``: joint SDAE/NMT,
     then per family transfer (L1 onto the pivot's vectors; families with a pivot) and sentence mapping, InfoNCE
     and, with a teacher, distillation (cosine onto the teacher's English vectors, reduced by PCA to the student's

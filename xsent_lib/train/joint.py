@@ -195,8 +195,8 @@ def joint_nli(encoders: LanguageEncoders, classifier: NLIClassifier, train: Mapp
 
 def decoder_vocab(english: Sequence[str], max_size: int | None = None) -> Vocab:
     """The shared decoder's output vocabulary: whitespace tokens of ``english`` (the ``max_size`` most frequent
-    entries, specials included; ``None``: all) plus padding, ``<unk>``, ``<s>`` and ``</s>``. Book: chapter 7
-    (Joint vs transfer vs mapping).
+    entries, specials included; ``None``: all) plus padding, ``<unk>``, ``<s>`` and ``</s>``.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     from xsent_lib.train.seq2seq import target_vocab
 
@@ -304,7 +304,8 @@ def sdae_encoder(encoder: SentenceEncoder, sentences: Sequence[str], config: Joi
 
 
 def infersent_run(encoders: Mapping[str, SentenceEncoder], train: Mapping[str, NLIData],
-                  config: JointConfig = JointConfig(), *, device: str | torch.device = "auto", seed: int = 0) -> JointRun:
+                  config: JointConfig = JointConfig(), *, device: str | torch.device = "auto",
+                  seed: int = 0) -> JointRun:
     """``encoders`` (one language or several) trained on ``train`` through one fresh InferSent classifier
     (:func:`joint_nli`; hidden layer twice the sentence vector's size, initialised from seed ``seed + 2``): an
     English pivot, a target encoder that sentence mapping aligns, or joint InferSent.
