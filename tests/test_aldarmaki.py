@@ -32,7 +32,7 @@ from xsent_lib.eval.alignment_curves import (
     teacher_on_real_bitext,
 )
 from xsent_lib.eval.joint_nli import neighbour_tables, nli_accuracy_table
-from xsent_lib.eval.word_maps import evaluate_map
+from xsent_lib.eval.word_maps import evaluate_map, gold_lexicon_maps
 from xsent_lib.recipes import aldarmaki as rec
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
 from xsent_lib.train.joint import (
@@ -233,6 +233,8 @@ def test_gold_lexicon_map_is_exact_on_a_rotated_copy():
     p1 = lambda M: evaluate_map(setting, M, ("nn",), (1,))["nn"]["p@1"]  # noqa: E731
     assert p1(W) == 100.0
     assert p1(np.eye(16)) < 20.0  # without the map: no translation
+    maps, word_p1 = gold_lexicon_maps(world, {"en": en, "xa": src})
+    assert set(maps) == {"xa"} and np.array_equal(maps["xa"], W) and word_p1 == {"xa": 100.0}
     few = make_space("xa", ["zzz", "yyy"], rng.normal(size=(2, 16)))
     with pytest.raises(ValueError, match="no test pair"):
         gold_lexicon_setting(world, few, en)

@@ -22,9 +22,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from xsent_lib.align.pipeline import supervised_map
 from xsent_lib.align.procrustes import RankDeficientMapWarning
-from xsent_lib.align.setting import gold_lexicon_setting
 from xsent_lib.base.runtime import seed_everything
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.formats import NLIData
@@ -48,7 +46,7 @@ from xsent_lib.eval.alignment_curves import (
     size_lines,
     spread_line,
 )
-from xsent_lib.eval.word_maps import evaluate_map
+from xsent_lib.eval.word_maps import gold_lexicon_maps
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
 from xsent_lib.text import TextPipeline, Vocab
 from xsent_lib.train.bitext_frameworks import (
@@ -286,13 +284,10 @@ def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: En
         spaces = {lang: s.space for lang, s in setups.items()}
         t0 = time.perf_counter()
         sif = {lang: sif_encoder(spaces[lang], data.mono[lang]) for lang in data.languages}
-        lexicons = {lang: gold_lexicon_setting(data.world, spaces[lang], spaces["en"]) for lang in targets}
-        static = {lang: supervised_map(lexicons[lang]) for lang in targets}
+        static, word_p1 = gold_lexicon_maps(data.world, spaces)
         static_fns = {lang: _bag_fn(sif[lang], static.get(lang)) for lang in data.languages}
         records.append(curve_record("SIF static dictionary", "SIF", None, seed, _score(static_fns, data, seed),
-                                    time.perf_counter() - t0))
-        records[-1]["word P@1"] = {lang: evaluate_map(lexicons[lang], static[lang], ("nn",), (1,))["nn"]["p@1"]
-                                   for lang in targets}
+                                    time.perf_counter() - t0) | {"word P@1": word_p1})
         # --- the frameworks that use bitext, at every size
         shared = shared_setup(setups, shared_texts(data))
         teacher_en = teacher(list(data.parallel[targets[0]][0])) if teacher is not None else None
