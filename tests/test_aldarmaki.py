@@ -9,17 +9,30 @@ import numpy as np
 import pytest
 import torch
 
-from xsent_lib.align.procrustes import SentenceMapping
+from xsent_lib.align.pipeline import supervised_map
+from xsent_lib.align.procrustes import SentenceMapping, mapped_encoders
+from xsent_lib.align.setting import gold_lexicon_setting
 from xsent_lib.data.formats import NLIData
+from xsent_lib.data.language_setup import language_setup, random_table, shared_setup
 from xsent_lib.data.word_spaces import make_space
 from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
+from xsent_lib.encoders.baselines import optional_reference_encoder
 from xsent_lib.encoders.sif import sif_encoder
 from xsent_lib.eval.alignment_curves import (
     classification_directions,
+    crossover,
+    curve_table,
+    gap_at,
     mean_over,
     nearest_neighbours,
+    pair_retrieval,
+    record_sizes,
     retrieval_directions,
+    score,
+    teacher_on_real_bitext,
 )
+from xsent_lib.eval.joint_nli import neighbour_tables, nli_accuracy_table
+from xsent_lib.eval.word_maps import evaluate_map, gold_lexicon_maps
 from xsent_lib.recipes import aldarmaki as rec
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
 from xsent_lib.train.joint import (
@@ -199,7 +212,7 @@ def test_sif_encoder_and_static_map():
         sif_encoder({"a": 1}, ["a"])
 
 
-def test_static_dictionary_map_is_exact_on_a_rotated_copy():
+def test_gold_lexicon_map_is_exact_on_a_rotated_copy():
     """The world's gold lexicon (train split) fits the map; words on one-to-one lexicon entries only, so the rotated
     copy is exact, and the held-out (test split) words are then translated perfectly."""
     from xsent_lib.data.synthetic import SyntheticWorld
@@ -214,13 +227,17 @@ def test_static_dictionary_map_is_exact_on_a_rotated_copy():
     rot, _ = np.linalg.qr(rng.normal(size=(16, 16)))
     en = make_space("en", [b for _, b in one_to_one], en_vectors)
     src = make_space("xa", [a for a, _ in one_to_one], en_vectors @ rot.T)
-    W = rec.static_dictionary_map(world, "xa", src, en)
+    setting = gold_lexicon_setting(world, src, en)
+    W = supervised_map(setting)
     assert np.allclose(src.vectors @ W.T, en.vectors, atol=1e-5)
-    assert rec.dictionary_precision(world, "xa", src, en, W) == 100.0
-    assert rec.dictionary_precision(world, "xa", src, en, np.eye(16)) < 20.0  # without the map: no translation
+    p1 = lambda M: evaluate_map(setting, M, ("nn",), (1,))["nn"]["p@1"]  # noqa: E731
+    assert p1(W) == 100.0
+    assert p1(np.eye(16)) < 20.0  # without the map: no translation
+    maps, word_p1 = gold_lexicon_maps(world, {"en": en, "xa": src})
+    assert set(maps) == {"xa"} and np.array_equal(maps["xa"], W) and word_p1 == {"xa": 100.0}
     few = make_space("xa", ["zzz", "yyy"], rng.normal(size=(2, 16)))
-    with pytest.raises(ValueError, match="fewer than 2 pairs"):
-        rec.static_dictionary_map(world, "xa", few, en)
+    with pytest.raises(ValueError, match="no test pair"):
+        gold_lexicon_setting(world, few, en)
 
 
 def test_sif_mapping_is_drawn_as_a_sif_row_not_a_neural_mapping():
@@ -254,6 +271,76 @@ def test_scores_in_every_direction():
     assert idx.shape == (3, 2) and all(i not in row for i, row in enumerate(idx))
 
 
+def _lookup(vectors: np.ndarray, prefix: str):
+    """A fake encoder: sentence ``f"{prefix}{i}"`` -> row ``i`` of ``vectors``."""
+    return lambda sents: vectors[[int(s[len(prefix):]) for s in sents]]
+
+
+def test_score_and_pair_retrieval_use_the_right_encoder_for_each_side():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(30, 6))
+    rot, _ = np.linalg.qr(rng.normal(size=(6, 6)))
+    names = {p: [f"{p}{i}" for i in range(30)] for p in ("e", "a")}
+    labels = np.arange(30) % 3
+    nli = {lang: NLIData(names[p][:15], names[p][15:], labels[:15]) for lang, p in (("en", "e"), ("xa", "a"))}
+    encoders = {"en": _lookup(base, "e"), "xa": _lookup(base + 0.01, "a")}
+    out = score(encoders, {"en": names["e"], "xa": names["a"]}, nli, nli, seed=0)
+    assert out["retrieval"] == {"en→xa": 100.0, "xa→en": 100.0} and out["retrieval_avg"] == 100.0
+    assert set(out["cls"]) == {"en→xa", "xa→en"} and out["cls_avg"] == pytest.approx(np.mean(list(out["cls"].values())))
+    # two pairs with English spaces of their own: each target is compared with its own English encoder
+    test = {"fr": (names["e"], names["a"]), "de": (names["e"], names["a"])}
+    en_fr, en_de = _lookup(base @ rot.T, "e"), _lookup(base, "e")
+    pairs = {"fr": (en_fr, _lookup(base @ rot.T, "a")), "de": (en_de, _lookup(base, "a"))}
+    assert pair_retrieval(pairs, test)["retrieval_avg"] == 100.0
+    swapped = {"fr": (en_de, pairs["fr"][1]), "de": (en_fr, pairs["de"][1])}
+    assert pair_retrieval(swapped, test)["retrieval_avg"] < 50.0
+
+
+def test_language_setups_start_from_word_vectors_and_share_them():
+    text = ["the cat sleeps", "a dog runs", "the dog sleeps"] * 4
+    en = language_setup("en", text, text, 4, 0)
+    xa = language_setup("xa", ["la gato dormas", "un hundo kuras"] * 4, ["la gato dormas", "un hundo kuras"] * 4, 4, 0)
+    assert np.array_equal(en.weights[en.pipeline.vocab.stoi["cat"]], en.space.vectors[en.space.word2id["cat"]])
+    assert not en.weights[0].any()
+    shared = shared_setup({"en": en, "xa": xa}, [*text, "la gato dormas", "un hundo kuras"])
+    for setup in (en, xa):
+        for word in ("cat", "dog") if setup is en else ("gato", "hundo"):
+            row = shared.weights[shared.pipeline.vocab.stoi[word]]
+            assert np.array_equal(row, setup.weights[setup.pipeline.vocab.stoi[word]])
+    assert np.array_equal(random_table(5, 3, [1, 2]), random_table(5, 3, [1, 2])) and not random_table(5, 3, 0)[0].any()
+    with pytest.raises(ValueError, match="n_words"):
+        random_table(0, 3, 0)
+    with pytest.raises(ValueError, match="at least one"):
+        shared_setup({}, text)
+
+
+def test_mapped_encoders_centre_each_pairs_english_side_with_its_own_map():
+    rng = np.random.default_rng(1)
+    english = rng.normal(size=(50, 4))
+    maps = {"fr": SentenceMapping().fit(rng.normal(size=(25, 4)), english[:25] + 3.0),
+            "de": SentenceMapping().fit(rng.normal(size=(25, 4)), english[25:] - 3.0)}
+    encode = _lookup(english, "e")
+    pairs = mapped_encoders(encode, {"fr": _lookup(english, "e"), "de": _lookup(english, "e")}, maps)
+    sents = [f"e{i}" for i in range(5)]
+    for lang in ("fr", "de"):
+        assert np.allclose(pairs[lang][0](sents), maps[lang].transform_target(english[:5]))
+        assert np.allclose(pairs[lang][1](sents), maps[lang].transform(english[:5]))
+    assert not np.allclose(pairs["fr"][0](sents), pairs["de"][0](sents))
+    with pytest.raises(ValueError, match="no fitted map"):
+        mapped_encoders(encode, {"es": encode}, maps)
+
+
+def test_curve_analysis_finds_where_one_system_reaches_another():
+    records = [{"system": s, "n": n, "seed": 0, "retrieval_avg": v}
+               for s, n, v in (("a", 1000, 1.0), ("b", 1000, 5.0), ("a", 2000, 9.0), ("b", 2000, 8.0))]
+    records.append({"system": "flat", "n": None, "seed": 0, "retrieval_avg": 3.0})
+    assert record_sizes(records) == [1000, 2000]
+    assert gap_at(records, "a", "b", 1000) == -4.0 and gap_at(records, "a", "b", None) is None
+    assert gap_at(records, "a", "missing", 1000) is None
+    assert crossover(records, "a", "b") == 2000 and crossover(records, "b", "a") == 1000
+    assert crossover(records, "flat", "a") == 1000 and crossover(records, "a", "missing") is None
+
+
 # ------------------------------------------------------------------------------------------- recipe
 TINY = replace(rec.SMOKE, sizes=(100, 200), seeds=(0,), n_mono=150, n_mono_joint=80, n_nli=120, n_test=60, n_cls=60,
                width=8, word_dim=8, decoder_dim=16,
@@ -274,16 +361,16 @@ def test_recipe_smoke_path_draws_from_records():
         assert 0.0 <= r["retrieval_avg"] <= 100.0 and 0.0 <= r["cls_avg"] <= 100.0
         assert r["n"] in (None, 100, 200)
     records = out.records + [rec.teacher_record(fake_teacher, "fake", data)]
-    table = rec.curve_table(records)
+    table = curve_table(records)
     assert set(table["joint InferSent"]) == {"100", "200"} and table["joint InferSent"]["100"] == table["joint InferSent"]["200"]
     from xsent_lib.viz import aldarmaki as viz
     fig = viz.alignment_curves(records, {"SDAE": rec.FAMILIES["SDAE"]}, note="tiny")
     assert len(fig.axes[0].lines) == 3
     grid = viz.direction_grid(records, ["SDAE transfer"], ["en→xa", "xa→xe"])
     assert sum(ax.get_visible() for ax in grid.axes) == 2
-    nli = rec.nli_accuracy_table(out.joint_nli, data)
+    nli = nli_accuracy_table(out.joint_nli, data.bench, data.languages, rec.PAPER_LANGUAGE)
     assert set(nli) == {"en", "es", "de", "cross-lingual"}
-    mono, cross = rec.neighbour_tables(out.joint_nli, data, queries=(0,))
+    mono, cross = neighbour_tables(out.joint_nli, data.bench, data.languages, queries=(0,))
     assert len(mono) == 3 and len(cross) == 2 and all("NN3" in row for row in mono + cross)
     claims = rec.aldarmaki_claims(rec.claim_numbers(records), nli)
     assert all(c["holds"] in (True, False, None) for c in claims)
@@ -344,9 +431,9 @@ def test_plans_double_from_1k_and_teacher_is_optional():
     for plan in (rec.BOOK, rec.FULL):
         assert plan.sizes[0] == 1000 and all(b == 2 * a for a, b in zip(plan.sizes, plan.sizes[1:]))
         assert len(plan.seeds) >= 3 and "stop" not in plan.stop_note
-    assert rec.load_teacher(None) == (None, "this profile runs no teacher")
+    assert optional_reference_encoder(None) == (None, "this profile runs no teacher")
 
 
 def test_teacher_on_real_bitext_lists_what_it_cannot_read():
-    out = rec.teacher_on_real_bitext(lambda s: np.ones((len(s), 3)), names=("freedict-en-de",))
+    out = teacher_on_real_bitext(lambda s: np.ones((len(s), 3)), names=("freedict-en-de",))
     assert out["scores"] == {} and out["pairs"] == {} and "freedict-en-de" in out["missing"][0]

@@ -8,11 +8,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from xsent_lib.eval.alignment_curves import curve_table
+from xsent_lib.data.held_out_bitext import load_real_bitext, prepare_text, split_bitext
 from xsent_lib.recipes import aldarmaki as rec
+from xsent_lib.train.bitext_frameworks import english_teacher_vectors
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
 TINY = replace(rec.REAL_SMOKE, sizes=(40, 80), seeds=(0,), n_test=20, n_mono=60, n_mono_joint=20, max_pairs=140)
+
+
+def _load(plan: rec.RealPlan, data_dir: Path | None = None, **kwargs):
+    return load_real_bitext(plan.languages, rec.REAL_CURVE_BITEXTS, n_test=plan.n_test, max_len=plan.max_len,
+                            max_pairs=plan.max_pairs, data_dir=data_dir, **kwargs)
 
 
 def test_curve_sizes_double_to_the_most_the_bitext_allows():
@@ -30,19 +38,19 @@ def test_curve_sizes_double_to_the_most_the_bitext_allows():
 
 
 def test_prepare_and_split_drop_repeats_and_hold_out_the_tail():
-    assert rec.prepare_text(["Hello, World and more words!"], 3) == ["hello , world"]
+    assert prepare_text(["Hello, World and more words!"], 3) == ["hello , world"]
     with pytest.raises(ValueError, match="max_len"):
-        rec.prepare_text(["a"], 0)
+        prepare_text(["a"], 0)
     en = ["a", "b", "a", "", "c", "d", "e", "f"]
     xx = ["A", "B", "Z", "Y", "B", "D", "E", "F"]
-    (tr_en, tr_x), (te_en, te_x) = rec.split_bitext(en, xx, 2)
+    (tr_en, tr_x), (te_en, te_x) = split_bitext(en, xx, 2)
     assert (tr_en, tr_x) == (["a", "b", "d"], ["A", "B", "D"])  # "a" repeated, "" empty, "B" repeated: dropped
     assert (te_en, te_x) == (["e", "f"], ["E", "F"])
     assert not set(te_en) & set(tr_en)
     with pytest.raises(ValueError, match="not aligned"):
-        rec.split_bitext(["a"], [], 1)
+        split_bitext(["a"], [], 1)
     with pytest.raises(ValueError, match="too few"):
-        rec.split_bitext(en, xx, 5)
+        split_bitext(en, xx, 5)
 
 
 def _europarl(root: Path, lang: str, n: int) -> None:
@@ -56,7 +64,7 @@ def _europarl(root: Path, lang: str, n: int) -> None:
 
 def test_load_real_bitext_reads_europarl_from_data_dir_and_falls_back_to_the_cache(tmp_path: Path):
     _europarl(tmp_path, "fr", 200)
-    data = rec.load_real_bitext(TINY, tmp_path)
+    data = _load(TINY, tmp_path)
     assert "Europarl" in data.source["fr"] and "data cache" in data.source["de"]
     assert len(data.test["fr"][0]) == TINY.n_test and len(data.train["fr"][0]) == TINY.max_pairs - TINY.n_test
     assert data.train["fr"][1][0].split()[0].startswith("frw")
@@ -64,16 +72,16 @@ def test_load_real_bitext_reads_europarl_from_data_dir_and_falls_back_to_the_cac
     # a broken Europarl pair (sides of different lengths) falls back with its reason
     (tmp_path / "bitext" / "europarl-v7.fr-en.fr").write_text("only one line\n")
     heard = []
-    data = rec.load_real_bitext(TINY, tmp_path, on_fallback=lambda lang, why: heard.append((lang, why)))
+    data = _load(TINY, tmp_path, on_fallback=lambda lang, why: heard.append((lang, why)))
     assert heard and heard[0][0] == "fr" and "not aligned" in heard[0][1]
     assert "data cache" in data.source["fr"]
     with pytest.raises(ValueError, match="no cached bitext"):
-        rec.load_real_bitext(replace(TINY, languages=("xx",)), tmp_path)
+        _load(replace(TINY, languages=("xx",)), tmp_path)
 
 
 @pytest.fixture(scope="module")
 def real_run():
-    data = rec.load_real_bitext(TINY)
+    data = _load(TINY)
 
     def teacher(sents: list[str]) -> np.ndarray:  # a stand-in teacher: hashed bag of words, 24-d
         out = np.zeros((len(sents), 24), np.float32)
@@ -82,7 +90,7 @@ def real_run():
                 out[i, hash(w) % 24] += 1.0
         return out + 0.01
 
-    tv = rec.real_teacher_vectors(teacher, data, 80)
+    tv = english_teacher_vectors(teacher, data.train, 80)
     records = rec.run_real_seed(data, TINY, 0, teacher_vectors=tv, log=lambda _: None)
     return data, records, teacher, tv
 
@@ -96,7 +104,7 @@ def test_real_run_scores_every_framework_in_both_directions(real_run):
         assert 0.0 <= r["retrieval_avg"] <= 100.0
         assert r["retrieval_avg"] == pytest.approx(np.mean(list(r["retrieval"].values())))
     assert tv["fr"].shape == (80, 24)
-    top = rec.real_teacher_record(teacher, "bag", data)
+    top = rec.teacher_record(teacher, "bag", data)
     assert top["n"] is None and top["system"] == f"{rec.TEACHER_ROW} bag" and set(top["retrieval"]) == set(r["retrieval"])
     note = rec.real_stop_note(TINY, records, data)
     assert "40 to 80" in note and "1 seeds" in note
@@ -112,7 +120,7 @@ def test_real_records_draw_with_the_chapter_viz(real_run):
     _, records, _, _ = real_run
     fig = viz.alignment_curves(records, {"real": rec.REAL_SYSTEMS}, note="tiny")
     assert len(fig.axes[0].get_lines()) == len(rec.REAL_SYSTEMS)
-    table = rec.curve_table(records)
+    table = curve_table(records)
     assert set(table["SDAE transfer"]) == {"40", "80"}
 
 

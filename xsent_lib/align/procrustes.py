@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -186,3 +187,24 @@ class SentenceMapping:
         """
         self._require_fitted()
         return self._prepare(tgt, self.tgt_mean)
+
+
+Encode = Callable[[list[str]], np.ndarray]
+
+
+def mapped_encoders(english: Encode, targets: Mapping[str, Encode],
+                    maps: Mapping[str, SentenceMapping]) -> dict[str, tuple[Encode, Encode]]:
+    """Encoders into the spaces of fitted sentence maps, per target language: ``(English side, target side)``, the
+    English encoder prepared as that language's map prepared its English side when it was fitted
+    (:meth:`SentenceMapping.transform_target`: unit rows, that map's English mean removed) and the target encoder
+    mapped (:meth:`SentenceMapping.transform`). Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    missing = set(targets) - set(maps)
+    if missing:
+        raise ValueError(f"no fitted map for {sorted(missing)}; fit one SentenceMapping per target language.")
+
+    def side(encode: Encode, prepare: Callable[[np.ndarray], np.ndarray]) -> Encode:
+        return lambda sentences: prepare(encode(list(sentences)))
+
+    return {lang: (side(english, maps[lang].transform_target), side(encode, maps[lang].transform))
+            for lang, encode in targets.items()}

@@ -126,6 +126,18 @@ def synthetic_pair_setting(world: SyntheticWorld, src: str, tgt: str, *, n_sente
                         n_train=None, n_test=None, seed=seed)
 
 
+def gold_lexicon_setting(world: SyntheticWorld, src: LanguageSpace, tgt: LanguageSpace) -> WordTranslationSetting:
+    """Two given spaces of synthetic-world languages with the world's gold lexicon (inflected forms) between them:
+    its train split is the seed dictionary, its test split (held-out concepts) the test words, every pair that
+    both vocabularies cover kept. Smith et al.'s static-dictionary alignment is
+    :func:`xsent_lib.align.pipeline.supervised_map` on it.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    lex = world.lexicon(src.lang, tgt.lang, inflected=True)
+    return make_setting(src, tgt, lex.train, lex.test, dictionary=f"synthetic gold lexicon {src.lang}-{tgt.lang}",
+                        n_train=None, n_test=None)
+
+
 def text_pair_setting(src_lang: str, src_text: Sequence[str], tgt_lang: str, tgt_text: Sequence[str], *,
                       train_pairs: WordPairs | None = None, test_pairs: WordPairs | None = None,
                       dictionary: str = "identical words", dim: int = 50, seed: int = 0, max_vocab: int = 20_000,

@@ -178,6 +178,20 @@ def reference_encoder(name: str, threads: int | None = None, cache_dir: str | Pa
     return CachedEncoder(model.query)
 
 
+def optional_reference_encoder(name: str | None,
+                               threads: int = 1) -> tuple[Callable[[list[str]], np.ndarray] | None, str]:
+    """The ``encode`` of :func:`reference_encoder` ``name`` on ``threads`` threads, or ``None`` with the reason (no
+    encoder asked for, or not in the data cache), and a note saying which.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    if name is None:
+        return None, "this profile runs no teacher"
+    try:
+        return reference_encoder(name, threads=threads).encode, f"{name} from the data cache"
+    except (FileNotFoundError, ImportError, OSError) as err:
+        return None, f"no teacher: {err}"
+
+
 def sif_prepare(encoder: BagOfVectorsEncoder) -> Callable[[Any, list], None]:
     """SentEval ``prepare`` for SIF: fit (and from then on remove) the first principal
     component on the task's sentences.

@@ -4,7 +4,8 @@ Book: chapter 5 (Word translation without parallel data).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -12,13 +13,16 @@ import torch
 from xsent_lib.align.adversarial import AdversarialConfig
 from xsent_lib.align.pipeline import criterion_of, supervised_map, unsupervised_align
 from xsent_lib.align.procrustes import apply_map, procrustes
-from xsent_lib.align.setting import WordTranslationSetting, shared_identity_pairs
+from xsent_lib.align.setting import WordTranslationSetting, gold_lexicon_setting, shared_identity_pairs
 from xsent_lib.align.vecmap import VecMapConfig, vecmap_unsupervised
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.word_spaces import LanguageSpace
 from xsent_lib.eval.crosslingual import word_translation
 from xsent_lib.eval.hubness import RETRIEVAL_METHODS, top1_targets
 from xsent_lib.text.tokenizers import word_tokens
+
+if TYPE_CHECKING:
+    from xsent_lib.data.synthetic import SyntheticWorld
 
 
 def evaluate_map(setting: WordTranslationSetting, W: np.ndarray, methods: tuple[str, ...] = RETRIEVAL_METHODS,
@@ -28,6 +32,20 @@ def evaluate_map(setting: WordTranslationSetting, W: np.ndarray, methods: tuple[
     Book: chapter 5 (Word translation without parallel data).
     """
     return word_translation(apply_map(setting.src.vectors, W), setting.tgt.vectors, setting.test, methods, ks)
+
+
+def gold_lexicon_maps(world: SyntheticWorld, spaces: Mapping[str, LanguageSpace],
+                      target: str = "en") -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """Smith et al.'s static-dictionary alignment of every other space of ``spaces`` onto ``spaces[target]``:
+    orthogonal Procrustes on the world's gold lexicon (:func:`~xsent_lib.align.setting.gold_lexicon_setting`,
+    :func:`~xsent_lib.align.pipeline.supervised_map`), and each map's word-translation P@1 (nearest neighbour,
+    :func:`evaluate_map`) on the lexicon's held-out concepts. Returns ``(maps, p1)`` keyed by language.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    settings = {lang: gold_lexicon_setting(world, space, spaces[target]) for lang, space in spaces.items()
+                if lang != target}
+    maps = {lang: supervised_map(setting) for lang, setting in settings.items()}
+    return maps, {lang: evaluate_map(settings[lang], maps[lang], ("nn",), (1,))["nn"]["p@1"] for lang in maps}
 
 
 def p1_monitor(setting: WordTranslationSetting, methods: tuple[str, ...] = ("nn", "csls")

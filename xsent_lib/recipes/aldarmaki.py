@@ -14,37 +14,50 @@ Book: chapter 7 (Joint vs transfer vs mapping).
 from __future__ import annotations
 
 import time
-from pathlib import Path
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 import torch
 
-from xsent_lib.align.procrustes import RankDeficientMapWarning, SentenceMapping, procrustes
+from xsent_lib.align.procrustes import RankDeficientMapWarning
 from xsent_lib.base.runtime import seed_everything
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.formats import NLIData
+from xsent_lib.data.held_out_bitext import RealBitextData, curve_sizes
+from xsent_lib.data.language_setup import LanguageSetup, language_setup, random_setups, shared_setup
 from xsent_lib.data.synthetic import SyntheticWorld
-from xsent_lib.data.word_spaces import LanguageSpace, cbow_space
 from xsent_lib.data.xnli import XNLIBenchmark, synthetic_xnli
-from xsent_lib.encoders import LSTMDecoder, NLIClassifier, build_encoder
+from xsent_lib.encoders import LSTMDecoder, build_encoder
 from xsent_lib.encoders.base import SentenceEncoder
 from xsent_lib.encoders.sif import sif_encoder
 from xsent_lib.eval.alignment_curves import (
-    classification_directions,
-    mean_over,
-    nearest_neighbours,
-    retrieval_directions,
+    Encode,
+    crossover,
+    gap_at,
+    mean_at,
+    pair_retrieval,
+    record_sizes,
+    reference_lines,
+    score,
+    shared_english,
+    size_lines,
+    spread_line,
 )
-from xsent_lib.eval.transfer import pair_features
+from xsent_lib.eval.word_maps import gold_lexicon_maps
 from xsent_lib.results.claims import Claim, PaperCell, check_claims
-from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
-from xsent_lib.train.alignment import target_encoder
-from xsent_lib.train.joint import JointConfig, LanguageEncoders, decoder_vocab, joint_nli, joint_sdae, train_sdae
-from xsent_lib.train.transfer import StudentConfig, contrastive_encoder, pca_targets, regress_encoder
+from xsent_lib.text import TextPipeline, Vocab
+from xsent_lib.train.bitext_frameworks import (
+    BitextFrameworks,
+    PivotFamily,
+    curve_record,
+    encode_with,
+    frameworks_at,
+)
+from xsent_lib.train.joint import JointConfig, JointRun, infersent_run, sdae_decoder, sdae_encoder
+from xsent_lib.train.transfer import StudentConfig
 
 # SMOKE and BOOK train for a few hundred steps only: Adam at 3e-3 (not its default 1e-3) gets the small models
 # much further in that budget (English NLI test accuracy 72 vs 56 after 94 steps in the book profile).
@@ -154,147 +167,63 @@ def build_data(plan: AldarmakiPlan, world_seed: int) -> AldarmakiData:
 
 
 # ------------------------------------------------------------------------------------------------ models
-@dataclass
-class LanguageSetup:
-    """One language's text pipeline (``<s>``/``</s>`` added) and word vectors: skip-gram-free CBOW vectors
-    trained on its monolingual text (the paper's per-language fastText), used to start every lookup table of
-    that language and by the SIF baselines. Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-
-    pipeline: TextPipeline
-    space: LanguageSpace
-    weights: np.ndarray
-
-
 def language_setups(data: AldarmakiData, plan: AldarmakiPlan, seed: int) -> dict[str, LanguageSetup]:
-    """Pipelines and monolingual word vectors for every language. Book: chapter 7 (Joint vs transfer vs mapping)."""
-    out = {}
-    for lang in data.languages:
-        texts = [*data.mono[lang], *data.test[lang], *data.nli[lang].premises, *data.nli[lang].hypotheses,
-                 *data.bench.dev[lang].premises, *data.bench.dev[lang].hypotheses,
-                 *data.bench.test[lang].premises, *data.bench.test[lang].hypotheses,
-                 *(data.parallel[lang][1] if lang != "en" else data.parallel[data.languages[1]][0])]
-        pipeline = TextPipeline.fit(texts, WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
-        space = cbow_space(lang, data.mono[lang], dim=plan.word_dim, seed=seed, epochs=5, min_count=1)
-        rng = np.random.default_rng([seed, len(lang)])
-        weights = rng.normal(0, 0.1, (len(pipeline.vocab), plan.word_dim)).astype(np.float32)
-        for i, word in enumerate(pipeline.vocab.itos):
-            row = space.word2id.get(word)
-            if row is not None:
-                weights[i] = space.vectors[row]
-        weights[0] = 0.0
-        out[lang] = LanguageSetup(pipeline, space, weights)
-    return out
-
-
-def new_encoder(setup: LanguageSetup, plan: AldarmakiPlan, seed: int) -> SentenceEncoder:
-    """A fresh BiLSTM-max (``plan.width`` units per direction) over ``setup``'s trainable word vectors.
-
-    Book: chapter 7 (Joint vs transfer vs mapping).
+    """Pipelines, CBOW vectors and lookup tables for every language (:func:`language_setup`) over all the text
+    its encoders read. Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    seed_everything(seed)
-    return build_encoder("bilstm-max", len(setup.pipeline.vocab), word_dim=plan.word_dim, embeddings=setup.weights,
-                         freeze_embeddings=False, pipeline=setup.pipeline, hidden_dim=plan.width)
+    def texts(lang: str) -> list[str]:
+        return [*data.mono[lang], *data.test[lang], *data.nli[lang].premises, *data.nli[lang].hypotheses,
+                *data.bench.dev[lang].premises, *data.bench.dev[lang].hypotheses, *data.bench.test[lang].premises,
+                *data.bench.test[lang].hypotheses,
+                *(data.parallel[lang][1] if lang != "en" else data.parallel[data.languages[1]][0])]
+
+    return {lang: language_setup(lang, texts(lang), data.mono[lang], plan.word_dim, seed) for lang in data.languages}
 
 
-def new_decoder(vocab: Vocab, plan: AldarmakiPlan, seed: int) -> LSTMDecoder:
-    """A fresh one-layer LSTM decoder over ``vocab`` reading a ``2 * plan.width`` sentence vector.
+def shared_texts(data: AldarmakiData) -> list[str]:
+    """Every language's text, the pipeline of the shared students (InfoNCE, distillation; :func:`shared_setup`).
 
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    seed_everything(seed + 1)
-    return LSTMDecoder(len(vocab), 2 * plan.width, bos_id=vocab.stoi[BOS_TOKEN], eos_id=vocab.stoi[EOS_TOKEN],
-                       embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim, n_layers=1)
-
-
-def new_classifier(plan: AldarmakiPlan, seed: int) -> NLIClassifier:
-    """InferSent's classifier on ``[u, v, |u-v|, u*v]`` (hidden layer ``4 * width``). Book: chapter 7."""
-    seed_everything(seed + 2)
-    return NLIClassifier(2 * plan.width, 4 * plan.width)
-
-
-def shared_setup(setups: Mapping[str, LanguageSetup], data: AldarmakiData) -> LanguageSetup:
-    """One pipeline over every language's text (the invented languages share no word with English) and their
-    word vectors side by side, for the shared students (InfoNCE, distillation).
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     texts = [s for lang in data.languages for s in (*data.mono[lang], *data.test[lang], *data.parallel.get(
         lang, ([], []))[1], *data.bench.dev[lang].premises, *data.bench.dev[lang].hypotheses,
         *data.bench.test[lang].premises, *data.bench.test[lang].hypotheses)]
-    texts += list(data.parallel[data.languages[1]][0])
-    pipeline = TextPipeline.fit(texts, WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
-    first = next(iter(setups.values()))
-    weights = np.random.default_rng(0).normal(0, 0.1, (len(pipeline.vocab), first.weights.shape[1])).astype(np.float32)
-    for setup in setups.values():
-        for i, word in enumerate(setup.pipeline.vocab.itos[2:], start=2):
-            j = pipeline.vocab.stoi.get(word)
-            if j is not None:
-                weights[j] = setup.weights[i]
-    weights[0] = 0.0
-    return LanguageSetup(pipeline, first.space, weights)
+    return texts + list(data.parallel[data.languages[1]][0])
 
 
-# ------------------------------------------------------------------------------------------------ scoring
-Vectors = dict[str, np.ndarray]
-
-
-def encode_all(encoders: Mapping[str, Callable[[list[str]], np.ndarray]], data: AldarmakiData) -> tuple[Vectors, Vectors, Vectors]:
-    """Vectors of the retrieval test set, and of the premises and hypotheses of the classification sets
-    (dev = train, test), per language, with ``encoders[lang](sentences)``. Book: chapter 7.
-    """
-    ret = {lang: encoders[lang](data.test[lang]) for lang in data.languages}
-    feats_train, feats_test = {}, {}
-    for lang in data.languages:
-        for store, d in ((feats_train, data.bench.dev[lang]), (feats_test, data.bench.test[lang])):
-            store[lang] = pair_features(encoders[lang](list(d.premises)), encoders[lang](list(d.hypotheses)))
-    return ret, feats_train, feats_test
-
-
-def score(encoders: Mapping[str, Callable[[list[str]], np.ndarray]], data: AldarmakiData, seed: int) -> dict[str, Any]:
-    """Retrieval P@1 in every direction and classification transfer in every direction, with their averages.
+def new_encoder(pipeline: TextPipeline, weights: np.ndarray, plan: AldarmakiPlan | RealPlan,
+                seed: int) -> SentenceEncoder:
+    """A fresh BiLSTM-max (``plan.width`` units per direction) over the trainable lookup table ``weights``.
 
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    ret, ftr, fte = encode_all(encoders, data)
-    retrieval = retrieval_directions(ret)
-    y_tr = {lang: np.asarray(data.bench.dev[lang].labels) for lang in data.languages}
-    y_te = {lang: np.asarray(data.bench.test[lang].labels) for lang in data.languages}
-    cls = classification_directions({lang: (ftr[lang], y_tr[lang]) for lang in data.languages},
-                                    {lang: (fte[lang], y_te[lang]) for lang in data.languages}, seed=seed)
-    return {"retrieval": retrieval, "retrieval_avg": mean_over(retrieval), "cls": cls, "cls_avg": mean_over(cls)}
+    seed_everything(seed)
+    return build_encoder("bilstm-max", len(pipeline.vocab), word_dim=plan.word_dim, embeddings=weights,
+                         freeze_embeddings=False, pipeline=pipeline, hidden_dim=plan.width)
 
 
-def _encode_fn(encoder: SentenceEncoder, device: str | torch.device) -> Callable[[list[str]], np.ndarray]:
-    return lambda sents: encoder.encode(list(sents), batch_size=256, device=device)
+def _sdae(encoder: SentenceEncoder, texts: Sequence[str], plan: AldarmakiPlan | RealPlan, seed: int,
+          device: str | torch.device, max_vocab: int | None = None) -> SentenceEncoder:
+    return sdae_encoder(encoder, texts, plan.pivot, embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim,
+                        max_vocab=max_vocab, device=device, seed=seed)
 
 
-def _mapped_fns(pivot: SentenceEncoder, targets: Mapping[str, SentenceEncoder],
-                maps: Mapping[str, SentenceMapping], device: str | torch.device) -> dict[str, Callable]:
-    first = next(iter(maps.values()))
-    fns: dict[str, Callable] = {"en": lambda s: first.transform_target(pivot.encode(list(s), batch_size=256, device=device))}
-    for lang, enc in targets.items():
-        fns[lang] = (lambda e, m: lambda s: m.transform(e.encode(list(s), batch_size=256, device=device)))(enc, maps[lang])
-    return fns
+def _joint_decoder(texts: Sequence[str], plan: AldarmakiPlan | RealPlan, seed: int,
+                   max_vocab: int | None = None) -> tuple[Vocab, LSTMDecoder]:
+    return sdae_decoder(texts, 2 * plan.width, embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim, seed=seed,
+                        max_vocab=max_vocab)
 
 
-def _bag_fn(encoder: Any, W: np.ndarray | None = None) -> Callable[[list[str]], np.ndarray]:
+# ------------------------------------------------------------------------------------------------ scoring
+def _score(encoders: Mapping[str, Encode], data: AldarmakiData, seed: int) -> dict[str, Any]:
+    return score(encoders, data.test, data.bench.dev, data.bench.test, seed)
+
+
+def _bag_fn(encoder: Any, W: np.ndarray | None = None) -> Encode:
     def fn(sents: list[str]) -> np.ndarray:
         v = encoder.encode(list(sents))
         return v if W is None else v @ W.T
     return fn
-
-
-def static_dictionary_map(world: SyntheticWorld, lang: str, src: LanguageSpace, en: LanguageSpace) -> np.ndarray:
-    """Word-level orthogonal map from ``lang``'s word space onto English's, fitted by Procrustes on the world's
-    gold bilingual lexicon (train split, inflected forms), Smith et al.'s static-dictionary alignment.
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    lex = world.lexicon(lang, "en", inflected=True)
-    pairs = [(src.word2id[a], en.word2id[b]) for a, b in lex.train if a in src.word2id and b in en.word2id]
-    if len(pairs) < 2:
-        raise ValueError(f"the lexicon {lang}-en has fewer than 2 pairs covered by the word spaces.")
-    i, j = np.asarray(pairs).T
-    return procrustes(src.vectors[i], en.vectors[j])
 
 
 # ------------------------------------------------------------------------------------------------ the run
@@ -305,318 +234,130 @@ class SeedRun:
     """
 
     records: list[dict[str, Any]]
-    joint_nli: Any
+    joint_nli: JointRun
     seconds: dict[str, float]
 
 
-def _record(system: str, family: str, n: int | None, seed: int, scores: Mapping[str, Any], seconds: float) -> dict[str, Any]:
-    return {"system": system, "family": family, "n": n, "seed": seed, "seconds": seconds, **scores}
-
-
-def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Callable[[list[str]], np.ndarray] | None = None,
+def run_seed(data: AldarmakiData, plan: AldarmakiPlan, seed: int, *, teacher: Encode | None = None,
              device: str | torch.device = "cpu", log: Callable[[str], None] = print) -> SeedRun:
-    """Every framework and baseline for one seed over all of ``plan.sizes``; returns the records
-    (``system``, ``family``, ``n`` (``None`` for rows that use no bitext), ``seed``, scores, seconds).
+    """Every framework and baseline for one seed: the English pivots and the monolingual target encoders (SDAE and
+    InferSent), joint InferSent and the SIF static dictionary (no bitext), then at each of ``plan.sizes`` the
+    frameworks that use bitext (:func:`~xsent_lib.train.bitext_frameworks.frameworks_at`; SIF mapping too).
+    Records as :func:`~xsent_lib.train.bitext_frameworks.curve_record` makes them (``n = None``: no bitext).
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     targets = list(plan.languages)
     setups = language_setups(data, plan, seed)
-    records: list[dict[str, Any]] = []
+    enc = lambda lang: new_encoder(setups[lang].pipeline, setups[lang].weights, plan, seed)  # noqa: E731
     secs: dict[str, float] = {}
-    fn = lambda e: _encode_fn(e, device)  # noqa: E731
+    fn = lambda e: encode_with(e, device)  # noqa: E731
     with single_thread(True), warnings.catch_warnings():
         # a max-pooled encoder with dead units has a rank-deficient cross-covariance; the map is still the
         # best rotation on the directions the vectors use (the warning would repeat for every fit)
         warnings.simplefilter("ignore", RankDeficientMapWarning)
         # --- monolingual models: the English pivots and the target encoders that mapping aligns
         t0 = time.perf_counter()
-        pivot_nli = joint_nli(LanguageEncoders({"en": new_encoder(setups["en"], plan, seed)}), new_classifier(plan, seed),
-                              {"en": data.nli["en"]}, plan.pivot, device=device, seed=seed)
+        pivot_nli = infersent_run({"en": enc("en")}, {"en": data.nli["en"]}, plan.pivot, device=device,
+                                  seed=seed).encoders["en"]
         secs["English InferSent"] = time.perf_counter() - t0
-        en_vocab = decoder_vocab(data.mono["en"])
         t0 = time.perf_counter()
-        pivot_sdae = train_sdae(new_encoder(setups["en"], plan, seed), new_decoder(en_vocab, plan, seed), en_vocab,
-                                data.mono["en"], plan.pivot, device=device, seed=seed)
+        pivot_sdae = _sdae(enc("en"), data.mono["en"], plan, seed, device)
         secs["English SDAE"] = time.perf_counter() - t0
-        mono_nli, mono_sdae = {}, {}
         t0 = time.perf_counter()
-        for lang in targets:
-            mono_nli[lang] = joint_nli(LanguageEncoders({lang: new_encoder(setups[lang], plan, seed)}),
-                                       new_classifier(plan, seed), {lang: data.nli[lang]}, plan.pivot, device=device,
-                                       seed=seed).encoders[lang]
+        mono_nli = {lang: infersent_run({lang: enc(lang)}, {lang: data.nli[lang]}, plan.pivot, device=device,
+                                   seed=seed).encoders[lang]
+                    for lang in targets}
         secs["target InferSent (for mapping)"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        for lang in targets:
-            vocab = decoder_vocab(data.mono[lang])
-            mono_sdae[lang] = train_sdae(new_encoder(setups[lang], plan, seed), new_decoder(vocab, plan, seed), vocab,
-                                         data.mono[lang], plan.pivot, device=device, seed=seed).encoders["en"]
+        mono_sdae = {lang: _sdae(enc(lang), data.mono[lang], plan, seed, device) for lang in targets}
         secs["target SDAE (for mapping)"] = time.perf_counter() - t0
         log(f"seed {seed}: pivots and monolingual encoders in {sum(secs.values()):.0f} s")
         # --- joint InferSent: no bitext, one point per seed
         t0 = time.perf_counter()
-        joint = joint_nli(LanguageEncoders({lang: new_encoder(setups[lang], plan, seed) for lang in data.languages}),
-                          new_classifier(plan, seed), data.nli, plan.pivot, device=device, seed=seed)
+        joint = infersent_run({lang: enc(lang) for lang in data.languages}, data.nli, plan.pivot, device=device,
+                              seed=seed)
         secs["joint InferSent"] = time.perf_counter() - t0
-        records.append(_record("joint InferSent", "InferSent", None, seed,
-                               score({lang: fn(joint.encoders[lang]) for lang in data.languages}, data, seed),
-                               secs["joint InferSent"]))
+        records = [curve_record("joint InferSent", "InferSent", None, seed,
+                                _score({lang: fn(joint.encoders[lang]) for lang in data.languages}, data, seed),
+                                secs["joint InferSent"])]
         # --- SIF with a static dictionary: no bitext either
         spaces = {lang: s.space for lang, s in setups.items()}
         t0 = time.perf_counter()
         sif = {lang: sif_encoder(spaces[lang], data.mono[lang]) for lang in data.languages}
-        static = {lang: (static_dictionary_map(data.world, lang, spaces[lang], spaces["en"]) if lang != "en" else None)
-                  for lang in data.languages}
-        static_fns = {lang: _bag_fn(sif[lang], static[lang]) for lang in data.languages}
-        rec_static = _record("SIF static dictionary", "SIF", None, seed, score(static_fns, data, seed),
-                             time.perf_counter() - t0)
-        rec_static["word P@1"] = {lang: dictionary_precision(data.world, lang, spaces[lang], spaces["en"], static[lang])
-                                  for lang in targets}
-        records.append(rec_static)
-        shared = shared_setup(setups, data)
+        static, word_p1 = gold_lexicon_maps(data.world, spaces)
+        static_fns = {lang: _bag_fn(sif[lang], static.get(lang)) for lang in data.languages}
+        records.append(curve_record("SIF static dictionary", "SIF", None, seed, _score(static_fns, data, seed),
+                                    time.perf_counter() - t0) | {"word P@1": word_p1})
+        # --- the frameworks that use bitext, at every size
+        shared = shared_setup(setups, shared_texts(data))
         teacher_en = teacher(list(data.parallel[targets[0]][0])) if teacher is not None else None
+        families = {"SDAE": PivotFamily(fn(pivot_sdae), {lang: fn(e) for lang, e in mono_sdae.items()}, pivot_sdae),
+                    "InferSent": PivotFamily(fn(pivot_nli), {lang: fn(e) for lang, e in mono_nli.items()}, pivot_nli),
+                    "SIF": PivotFamily(_bag_fn(sif["en"]), {lang: _bag_fn(sif[lang]) for lang in targets})}
+        tables = {lang: (s.pipeline, s.weights) for lang, s in setups.items()} | {"shared": (shared.pipeline,
+                                                                                           shared.weights)}
+        fw = BitextFrameworks(targets, {lang: data.parallel[lang] for lang in targets}, families, tables,
+                              lambda pipeline, weights: new_encoder(pipeline, weights, plan, seed),
+                              lambda _: _joint_decoder(data.mono["en"], plan, seed),
+                              data.mono["en"][:plan.n_mono_joint], plan.joint, plan.student, multi_parallel=True,
+                              teacher=None if teacher_en is None else {targets[0]: teacher_en}, seed=seed,
+                              device=device)
         for n in plan.sizes:
-            par = {lang: (data.parallel[lang][0][:n], data.parallel[lang][1][:n]) for lang in targets}
-            en_side = par[targets[0]][0]
-            # joint SDAE / NMT from scratch on English text + the bitext
-            t0 = time.perf_counter()
-            jenc = LanguageEncoders({lang: new_encoder(setups[lang], plan, seed) for lang in data.languages})
-            jrun = joint_sdae(jenc, new_decoder(en_vocab, plan, seed), en_vocab, data.mono["en"][:plan.n_mono_joint],
-                              par, plan.joint, device=device, seed=seed)
-            records.append(_record("joint SDAE/NMT", "SDAE", n, seed,
-                                   score({lang: fn(jrun.encoders[lang]) for lang in data.languages}, data, seed),
-                                   time.perf_counter() - t0))
-            for family, pivot, mono in (("SDAE", pivot_sdae.encoders["en"], mono_sdae),
-                                        ("InferSent", pivot_nli.encoders["en"], mono_nli)):
-                # representation transfer: a copy of the pivot with the target lookup table, regressed (L1)
-                t0 = time.perf_counter()
-                x = pivot.encode(en_side, batch_size=256, device=device)
-                students = {}
-                for lang in targets:
-                    student = target_encoder(pivot, setups[lang].pipeline, setups[lang].weights, fine_tune=True)
-                    students[lang] = regress_encoder(student, par[lang][1], x, plan.student, device=device,
-                                                     seed=seed).encoder
-                fns = {"en": fn(pivot), **{lang: fn(s) for lang, s in students.items()}}
-                records.append(_record(f"{family} transfer", family, n, seed, score(fns, data, seed),
-                                       time.perf_counter() - t0))
-                # sentence mapping: an orthogonal map of the monolingual target encoder onto the pivot
-                t0 = time.perf_counter()
-                maps = {lang: SentenceMapping().fit(mono[lang].encode(par[lang][1], batch_size=256, device=device), x)
-                        for lang in targets}
-                fit_s = time.perf_counter() - t0
-                records.append(_record(f"{family} mapping", family, n, seed,
-                                       score(_mapped_fns(pivot, mono, maps, device), data, seed), fit_s))
-            # SIF sentence mapping
-            t0 = time.perf_counter()
-            en_sif = sif["en"].encode(en_side)
-            smaps = {lang: SentenceMapping().fit(sif[lang].encode(par[lang][1]), en_sif) for lang in targets}
-            sfns: dict[str, Callable] = {"en": lambda s: smaps[targets[0]].transform_target(sif["en"].encode(list(s)))}
-            for lang in targets:
-                sfns[lang] = (lambda m, e: lambda s: m.transform(e.encode(list(s))))(smaps[lang], sif[lang])
-            fit_s = time.perf_counter() - t0
-            records.append(_record("SIF mapping", "SIF", n, seed, score(sfns, data, seed), fit_s))
-            # beyond the paper: InfoNCE on the bitext with one shared encoder
-            t0 = time.perf_counter()
-            a_side = [s for lang in targets for s in par[lang][0]]
-            b_side = [s for lang in targets for s in par[lang][1]]
-            nce = contrastive_encoder(new_encoder(shared, plan, seed), (a_side, b_side), plan.student, device=device,
-                                      seed=seed).encoder
-            records.append(_record("InfoNCE (shared BiLSTM)", "beyond", n, seed,
-                                   score({lang: fn(nce) for lang in data.languages}, data, seed),
-                                   time.perf_counter() - t0))
-            # beyond the paper: distillation of the teacher's English vectors into one shared student
-            if teacher_en is not None:
-                t0 = time.perf_counter()
-                tv = pca_targets(teacher_en[:n], 2 * plan.width)
-                texts = [*en_side, *(s for lang in targets for s in par[lang][1])]
-                goal = np.vstack([tv] * (1 + len(targets)))
-                dist = regress_encoder(new_encoder(shared, plan, seed), texts, goal,
-                                       replace(plan.student, loss="cosine"), device=device, seed=seed).encoder
-                records.append(_record("distillation", "beyond", n, seed,
-                                       score({lang: fn(dist) for lang in data.languages}, data, seed),
-                                       time.perf_counter() - t0))
+            records += frameworks_at(fw, n, lambda pairs: _score(shared_english(pairs), data, seed))
             log(f"seed {seed}: {n:>6,} pairs done")
     return SeedRun(records, joint, secs)
 
 
-def teacher_record(teacher: Callable[[list[str]], np.ndarray], name: str, data: AldarmakiData) -> dict[str, Any]:
-    """The shipped teacher itself on the same test sets (a ceiling where it can read the languages).
-
-    Book: chapter 7 (Joint vs transfer vs mapping).
+def teacher_record(teacher: Encode, name: str, data: AldarmakiData | RealBitextData) -> dict[str, Any]:
+    """The shipped teacher itself on the same test sets, the synthetic world's or the real bitext's (a ceiling
+    where it can read the languages). Book: chapter 7 (Joint vs transfer vs mapping).
     """
     t0 = time.perf_counter()
-    scores = score({lang: teacher for lang in data.languages}, data, 0)
-    return _record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
-
-
-def load_teacher(name: str | None) -> tuple[Callable[[list[str]], np.ndarray] | None, str]:
-    """The shipped reference encoder ``name`` (``"USE"``, ``"mE5-small"``) on one thread, or ``None`` with the
-    reason (no teacher asked for, or not in the data cache). Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    if name is None:
-        return None, "this profile runs no teacher"
-    from xsent_lib.encoders.baselines import reference_encoder
-
-    try:
-        return reference_encoder(name, threads=1).encode, f"{name} from the data cache"
-    except (FileNotFoundError, ImportError, OSError) as err:
-        return None, f"no teacher: {err}"
-
-
-def dictionary_precision(world: SyntheticWorld, lang: str, src: LanguageSpace, en: LanguageSpace, W: np.ndarray) -> float:
-    """P@1 (percent) of word translation ``lang`` -> English with the static map ``W`` on the held-out concepts
-    of the gold lexicon: how good the word-level alignment under the SIF static baseline is.
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    lex = world.lexicon(lang, "en", inflected=True)
-    gold: dict[str, set[str]] = {}
-    for a, b in lex.test:
-        if a in src.word2id and b in en.word2id:
-            gold.setdefault(a, set()).add(b)
-    if not gold:
-        return float("nan")
-    words = list(gold)
-    x = src.vectors[[src.word2id[w] for w in words]] @ np.asarray(W).T
-    best = np.argmax(x @ en.vectors.T, axis=1)
-    return 100.0 * float(np.mean([en.words[j] in gold[w] for w, j in zip(words, best)]))
-
-
-REAL_BITEXTS: tuple[str, ...] = ("nlp-en-de", "bible-en-es")
-
-
-def teacher_on_real_bitext(teacher: Callable[[list[str]], np.ndarray], n: int = 300,
-                           names: Sequence[str] = REAL_BITEXTS) -> dict[str, Any]:
-    """The teacher's translation-retrieval P@1 on real bitext from the data cache (the first ``n`` pairs with
-    distinct sides of each corpus, both directions): the ceiling the synthetic languages cannot show, since the
-    teacher was never trained on them. A corpus missing from the cache is listed under ``"missing"``.
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    from xsent_lib.data.corpora import load_bitext
-
-    out: dict[str, Any] = {"scores": {}, "pairs": {}, "missing": []}
-    for name in names:
-        try:
-            src, tgt = load_bitext(name, max_pairs=4 * n)
-        except (FileNotFoundError, KeyError, ValueError) as err:
-            out["missing"].append(f"{name}: {err}")
-            continue
-        seen_s, seen_t, pairs = set(), set(), []
-        for a, b in zip(src, tgt):
-            if a not in seen_s and b not in seen_t:
-                seen_s.add(a), seen_t.add(b), pairs.append((a, b))
-        pairs = pairs[:n]
-        langs = name.split("-")[-2:]
-        scores = retrieval_directions({langs[0]: teacher([p[0] for p in pairs]), langs[1]: teacher([p[1] for p in pairs])})
-        out["scores"].update(scores)
-        out["pairs"][name] = len(pairs)
-    return out
-
-
-# ------------------------------------------------------------------------------------------------ tables
-def curve_table(records: Sequence[Mapping[str, Any]], metric: str = "retrieval_avg") -> dict[str, dict[str, Any]]:
-    """Mean (over seeds) of ``metric`` per system and bitext size; rows without bitext fill every size.
-
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
-    systems = list(dict.fromkeys(r["system"] for r in records))
-    out: dict[str, dict[str, Any]] = {}
-    for system in systems:
-        rows = [r for r in records if r["system"] == system]
-        out[system] = {}
-        for n in sizes:
-            vals = [r[metric] for r in rows if r["n"] == n or r["n"] is None]
-            out[system][f"{n:,}"] = float(np.mean(vals)) if vals else None
-    return out
-
-
-def mean_at(records: Sequence[Mapping[str, Any]], system: str, n: int | None, metric: str = "retrieval_avg") -> float | None:
-    """Mean over seeds of ``metric`` for ``system`` at bitext size ``n`` (rows without bitext match any size).
-
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    vals = [r[metric] for r in records if r["system"] == system and (r["n"] is None or r["n"] == n)]
-    return float(np.mean(vals)) if vals else None
-
-
-def nli_accuracy_table(joint: Any, data: AldarmakiData, device: str | torch.device = "cpu") -> dict[str, float]:
-    """Joint InferSent's NLI test accuracy with premise and hypothesis in the same language (per language) and
-    in different languages (``cross-lingual``: the average over all ordered pairs), keyed by the paper's
-    language columns (``es`` = xa, ``de`` = xe). Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    out: dict[str, float] = {}
-    cross = []
-    vecs = {lang: (joint.encoders[lang].encode(list(data.bench.test[lang].premises), device=device),
-                   joint.encoders[lang].encode(list(data.bench.test[lang].hypotheses), device=device))
-            for lang in data.languages}
-    labels = np.asarray(data.bench.test["en"].labels)
-    clf = joint.head.eval()
-    with torch.no_grad():
-        for a in data.languages:
-            for b in data.languages:
-                logits = clf(torch.from_numpy(vecs[a][0]), torch.from_numpy(vecs[b][1]))
-                acc = 100.0 * float((logits.argmax(1).numpy() == labels).mean())
-                if a == b:
-                    out[PAPER_LANGUAGE.get(a, a)] = acc
-                else:
-                    cross.append(acc)
-    out["cross-lingual"] = float(np.mean(cross))
-    return out
-
-
-def neighbour_tables(joint: Any, data: AldarmakiData, queries: Sequence[int] = (0, 1), k: int = 3,
-                     device: str | torch.device = "cpu") -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Tables 1-2 from the joint InferSent model: for English test hypotheses ``queries``, the ``k`` nearest
-    hypotheses in each language (Table 1: the query's own language English, and its translation's neighbours
-    in each other language = monolingual; Table 2: the English query against the other languages' hypotheses =
-    cross-lingual), non-English neighbours shown through their exact English translations.
-    Book: chapter 7 (Joint vs transfer vs mapping).
-    """
-    hyps = {lang: list(data.bench.test[lang].hypotheses) for lang in data.languages}
-    vecs = {lang: joint.encoders[lang].encode(hyps[lang], device=device) for lang in data.languages}
-    gloss = lambda lang, s: s if lang == "en" else data.bench.translate([s], lang, "en")[0]  # noqa: E731
-    mono, cross = [], []
-    for q in queries:
-        for lang in data.languages:
-            idx = [j for j in nearest_neighbours(vecs[lang][[q]], vecs[lang], k + 1)[0] if j != q][:k]
-            mono.append({"query": hyps["en"][q], "language": lang, **{f"NN{i + 1}": gloss(lang, hyps[lang][j])
-                                                                      for i, j in enumerate(idx)}})
-            if lang != "en":
-                cidx = nearest_neighbours(vecs["en"][[q]], vecs[lang], k)[0]
-                cross.append({"query": hyps["en"][q], "language": lang,
-                              **{f"NN{i + 1}": gloss(lang, hyps[lang][j]) for i, j in enumerate(cidx)},
-                              "translation found": bool(q in cidx)})
-    return mono, cross
+    scores = (pair_retrieval({lang: (teacher, teacher) for lang in data.languages}, data.test)
+              if isinstance(data, RealBitextData) else _score({lang: teacher for lang in data.languages}, data, 0))
+    return curve_record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
 
 
 # ------------------------------------------------------------------------------------------------ claims
+def _sdae_numbers(records: Sequence[Mapping[str, Any]]
+                  ) -> tuple[Callable[..., float | None], int | None, int | None, dict[str, float | None]]:
+    """``(at, fewest, most, numbers)``: ``at(system, n, metric)`` the mean over seeds (``None`` without sizes), the
+    fewest and the most pairs run, and the numbers both sets of claims compare: the SDAE family at the fewest and
+    the most pairs, the joint-minus-transfer gap and the first size where joint training reaches transfer.
+    """
+    sizes = record_sizes(records)
+    lo, hi = (sizes[0], sizes[-1]) if sizes else (None, None)
+    at = lambda s, n, m="retrieval_avg": mean_at(records, s, n, m) if n is not None else None  # noqa: E731
+    gap = lambda n: gap_at(records, "joint SDAE/NMT", "SDAE transfer", n)  # noqa: E731
+    first = crossover(records, "joint SDAE/NMT", "SDAE transfer")
+    best_small = [v for v in (at("SDAE transfer", lo), at("SDAE mapping", lo)) if v is not None]
+    return at, lo, hi, {
+        "best of SDAE transfer/mapping at fewest pairs": max(best_small) if best_small else None,
+        "joint SDAE/NMT at fewest pairs": at("joint SDAE/NMT", lo),
+        "gap joint - transfer at fewest pairs": gap(lo),
+        "gap joint - transfer at most pairs": gap(hi) if len(sizes) > 1 else None,
+        "joint >= transfer somewhere (1 = yes)": None if len(sizes) < 2 else float(first is not None),
+        "crossover pairs": None if first is None else float(first),
+        "SDAE transfer at most pairs": at("SDAE transfer", hi),
+    }
+
+
 def claim_numbers(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
     """The numbers the claims compare, from the curve records (means over seeds).
 
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
-    lo, hi = (sizes[0], sizes[-1]) if sizes else (None, None)
-    at = lambda s, n, m="retrieval_avg": mean_at(records, s, n, m) if n is not None else None  # noqa: E731
-    best_small = [v for v in (at("SDAE transfer", lo), at("SDAE mapping", lo)) if v is not None]
-    gap = lambda n: (at("joint SDAE/NMT", n) - at("SDAE transfer", n)) if n is not None and at(  # noqa: E731
-        "joint SDAE/NMT", n) is not None and at("SDAE transfer", n) is not None else None
-    crossover = next((n for n in sizes if gap(n) is not None and gap(n) >= 0), None)
+    at, lo, hi, out = _sdae_numbers(records)
     seconds = lambda s: float(np.mean([r["seconds"] for r in records if r["system"] == s])) if any(  # noqa: E731
         r["system"] == s for r in records) else None
     tr_hi, map_hi = at("InferSent transfer", hi), at("InferSent mapping", hi)
-    s_tr, s_map = at("SDAE transfer", hi), at("SDAE mapping", hi)
-    return {
-        "best of SDAE transfer/mapping at fewest pairs": max(best_small) if best_small else None,
-        "joint SDAE/NMT at fewest pairs": at("joint SDAE/NMT", lo),
+    s_tr, s_map = out["SDAE transfer at most pairs"], at("SDAE mapping", hi)
+    return out | {
         "InferSent transfer at fewest pairs": at("InferSent transfer", lo),
         "joint InferSent": at("joint InferSent", lo),
         "SIF mapping at fewest pairs": at("SIF mapping", lo),
-        "gap joint - transfer at fewest pairs": gap(lo),
-        "gap joint - transfer at most pairs": gap(hi) if len(sizes) > 1 else None,
-        "joint >= transfer somewhere (1 = yes)": (None if len(sizes) < 2 else float(crossover is not None)),
-        "crossover pairs": None if crossover is None else float(crossover),
         "InferSent transfer at most pairs": tr_hi, "InferSent mapping at most pairs": map_hi,
-        "SDAE transfer at most pairs": s_tr, "SDAE mapping at most pairs": s_map,
+        "SDAE mapping at most pairs": s_map,
         "mapping / transfer at most pairs (best family)": (
             max(map_hi / tr_hi if tr_hi else 0.0, s_map / s_tr if s_tr else 0.0)
             if None not in (tr_hi, map_hi, s_tr, s_map) else None),
@@ -634,7 +375,7 @@ def claim_numbers(records: Sequence[Mapping[str, Any]]) -> dict[str, float | Non
 
 def aldarmaki_claims(numbers: Mapping[str, float | None], nli: Mapping[str, float] | None = None) -> list[dict[str, Any]]:
     """The paper's claims checked on ``numbers`` (:func:`claim_numbers`) and the joint model's NLI accuracies
-    (:func:`nli_accuracy_table`); rows for the claims table. Book: chapter 7 (Joint vs transfer vs mapping).
+    (:func:`xsent_lib.eval.joint_nli.nli_accuracy_table`); rows for the claims table. Book: chapter 7 (Joint vs transfer vs mapping).
     """
     nli = dict(nli or {})
     ours = dict(numbers)
@@ -693,55 +434,18 @@ def summary_lines(records: Sequence[Mapping[str, Any]], numbers: Mapping[str, fl
     each teacher row stands: against chance, 1 in ``n_test`` test sentences, and against the systems trained on
     this data at the largest size). Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    out = []
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
-    systems = list(dict.fromkeys(r["system"] for r in records))
-    for n in sizes:
-        means = {s: mean_at(records, s, n) for s in systems}
-        means = {s: v for s, v in means.items() if v is not None}
-        best = max(means, key=means.get)
-        shown = [f"{s} {means[s]:.1f}" for s in ("joint SDAE/NMT", "SDAE transfer", "SDAE mapping",
-                                                  "InferSent transfer", "InferSent mapping") if s in means]
-        out.append(f"{n:,} pairs: best average retrieval P@1 {means[best]:.1f} ({best}); {', '.join(shown)}.")
+    sizes = record_sizes(records)
     cross = numbers.get("crossover pairs")
-    out.append(f"joint SDAE/NMT reaches SDAE transfer at {cross:,.0f} pairs." if cross is not None else
-               f"no crossover: joint SDAE/NMT stays below SDAE transfer up to {sizes[-1]:,} pairs." if sizes else "")
-    spreads = []
-    for s in systems:
-        for n in sizes:
-            vals = [r["retrieval_avg"] for r in records if r["system"] == s and r["n"] == n]
-            if len(vals) > 1:
-                spreads.append((max(vals) - min(vals), s, n))
-    if spreads:
-        w, s, n = max(spreads)
-        out.append(f"largest seed spread: {w:.1f} points ({s}, {n:,} pairs); median spread "
-                   f"{float(np.median([x[0] for x in spreads])):.1f} points.")
-    out += _teacher_lines(records, systems, sizes, n_test)
-    return [line for line in out if line]
-
-
-def _teacher_lines(records: Sequence[Mapping[str, Any]], systems: Sequence[str], sizes: Sequence[int],
-                   n_test: int | None) -> list[str]:
-    if not sizes:
-        return []
-    trained = {s: v for s in systems
-               if not s.startswith(TEACHER_ROW) and (v := mean_at(records, s, sizes[-1])) is not None}
-    out = []
-    for t in (s for s in systems if s.startswith(TEACHER_ROW)):
-        v = mean_at(records, t, None)
-        above = sum(x > v for x in trained.values())
-        where = ("below every one of them" if above == len(trained) else "above every one of them" if above == 0
-                 else f"{above} of the {len(trained)} score higher")
-        chance = f" (chance {100.0 / n_test:.1f})" if n_test else ""
-        out.append(f"{t}: average retrieval P@1 {v:.1f}{chance}; against the {len(trained)} systems trained on this "
-                   f"data at {sizes[-1]:,} pairs: {where}.")
-    return out
-
-
+    crossing = (f"joint SDAE/NMT reaches SDAE transfer at {cross:,.0f} pairs." if cross is not None else
+                f"no crossover: joint SDAE/NMT stays below SDAE transfer up to {sizes[-1]:,} pairs." if sizes else "")
+    shown = ("joint SDAE/NMT", "SDAE transfer", "SDAE mapping", "InferSent transfer", "InferSent mapping")
+    lines = [*size_lines(records, shown), crossing, spread_line(records), *reference_lines(records, TEACHER_ROW, n_test)]
+    return [line for line in lines if line]
 
 
 # ------------------------------------------------------------------------------------------------ real bitext
-#: the real bitexts of the real-bitext curves: target language -> the data cache's name (English on the left)
+#: the real bitexts of the real-bitext curves: target language -> the data cache's name (English on the left), read
+#: by :func:`xsent_lib.data.held_out_bitext.load_real_bitext` when data_dir holds no Europarl
 REAL_CURVE_BITEXTS: dict[str, str] = {"fr": "nlp-en-fr", "de": "nlp-en-de"}
 #: the real-bitext systems, named as on the synthetic curves so the same styles and claims apply
 REAL_SYSTEMS: tuple[str, ...] = ("joint SDAE/NMT", "SDAE transfer", "SDAE mapping", "InfoNCE (shared BiLSTM)",
@@ -789,19 +493,10 @@ class RealPlan:
         return asdict(self)
 
     def curve_sizes(self, available: int) -> list[int]:
-        """The sizes this plan runs when ``available`` training pairs exist: ``sizes`` up to ``available``, or
-        (``sizes=None``) 1k doubling while it fits. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+        """The sizes this plan runs when ``available`` training pairs exist (:func:`curve_sizes`; ``sizes=None``: 1k
+        doubling). Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
         """
-        if available < 2:
-            raise ValueError(f"need at least 2 training pairs for a curve, the bitext leaves {available}.")
-        if self.sizes is not None:
-            fits = [n for n in self.sizes if n <= available]
-            return fits or [available]
-        out, n = [], 1000
-        while n <= available:
-            out.append(n)
-            n *= 2
-        return out or [available]
+        return curve_sizes(available, self.sizes)
 
 
 REAL_SMOKE = RealPlan(("fr", "de"), (100, 200), (0, 1, 2), 60, 150, 50, 400, 12, 600, 8, 16, 16,
@@ -819,249 +514,42 @@ REAL_FULL = RealPlan(("fr", "de"), None, (0, 1, 2), 2000, 20_000, 20_000, None, 
                      StudentConfig(batch_size=128, epochs=5, max_steps=50_000), "USE")
 
 
-@dataclass
-class RealBitextData:
-    """Real bitext per target language: ``train[lang] = (english, lang)`` (the curve uses prefixes; its first
-    ``n_mono`` sentences of each side, unpaired, also train the monolingual SDAEs), ``test[lang]`` the held-out
-    pairs (the last ones read, distinct on both sides), and ``source[lang]`` where they came from.
-    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-
-    languages: list[str]
-    train: dict[str, tuple[list[str], list[str]]]
-    test: dict[str, tuple[list[str], list[str]]]
-    source: dict[str, str]
-
-    def sizes(self) -> list[dict[str, Any]]:
-        """One row per language pair: source, training and test pairs. Book: chapter 7 (real bitext)."""
-        return [{"pair": f"en-{lang}", "source": self.source[lang], "training pairs": len(self.train[lang][0]),
-                 "test pairs": len(self.test[lang][0])} for lang in self.languages]
-
-
-def prepare_text(sentences: Sequence[str], max_len: int) -> list[str]:
-    """Real sentences as the small models read them: lower-cased word tokens (:class:`WordTokenizer`), at most
-    ``max_len`` of them, joined by spaces (so the decoder's whitespace vocabulary sees the same tokens).
-    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    if max_len < 1:
-        raise ValueError(f"max_len must be >= 1, got {max_len}.")
-    tok = WordTokenizer()
-    return [" ".join(tok.tokenize(s)[:max_len]) for s in sentences]
-
-
-def split_bitext(english: Sequence[str], other: Sequence[str], n_test: int) -> tuple[tuple[list[str], list[str]],
-                                                                                     tuple[list[str], list[str]]]:
-    """``(train, test)`` from aligned sentences: pairs with an empty side are dropped, a pair repeating an earlier
-    English or target sentence too (retrieval needs one answer per query); the last ``n_test`` pairs are the
-    test set, all before them the training pool (no test sentence occurs in it).
-    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    if len(english) != len(other):
-        raise ValueError(f"the two sides are not aligned: {len(english)} English and {len(other)} target sentences.")
-    seen_e, seen_o, pairs = set(), set(), []
-    for a, b in zip(english, other):
-        if a and b and a not in seen_e and b not in seen_o:
-            seen_e.add(a), seen_o.add(b), pairs.append((a, b))
-    if len(pairs) < n_test + 2:
-        raise ValueError(f"{len(pairs)} distinct pairs are too few for {n_test} test pairs and a training pool of 2; "
-                         "read more pairs or lower n_test.")
-    cut = len(pairs) - n_test
-    train, test = pairs[:cut], pairs[cut:]
-    return ([a for a, _ in train], [b for _, b in train]), ([a for a, _ in test], [b for _, b in test])
-
-
-def europarl_prefix(data_dir: str | Path, lang: str) -> Path:
-    """Where the Europarl v7 ``lang``-English files sit in a data_dir: ``bitext/europarl-v7.<lang>-en`` (+ ``.en``,
-    ``.<lang>``). Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    return Path(data_dir) / "bitext" / f"europarl-v7.{lang}-en"
-
-
-def load_real_bitext(plan: RealPlan, data_dir: str | Path | None = None, max_pairs: int | None = None,
-                     on_fallback: Callable[[str, str], None] | None = None) -> RealBitextData:
-    """The real-bitext curves' data: for each target language, Europarl v7 from ``data_dir``
-    (:func:`europarl_prefix`) when its two files are there, else the data cache's nlp-corpus bitext
-    (:data:`REAL_CURVE_BITEXTS`); at most ``max_pairs`` pairs read (``None``: ``plan.max_pairs``), prepared by
-    :func:`prepare_text` and split by :func:`split_bitext`. ``on_fallback(lang, reason)`` hears when Europarl was
-    there but unusable. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    from xsent_lib.data.corpora import load_bitext as load_cached
-    from xsent_lib.data.formats import load_moses_bitext
-
-    limit = plan.max_pairs if max_pairs is None else max_pairs
-    train, test, source = {}, {}, {}
-    for lang in plan.languages:
-        prefix = europarl_prefix(data_dir, lang) if data_dir is not None else None
-        en = other = None
-        if prefix is not None and Path(f"{prefix}.en").is_file() and Path(f"{prefix}.{lang}").is_file():
-            try:
-                bi = load_moses_bitext(prefix, "en", lang, limit)
-                en, other = prepare_text(bi.source, plan.max_len), prepare_text(bi.target, plan.max_len)
-                train[lang], test[lang] = split_bitext(en, other, plan.n_test)
-                source[lang] = f"Europarl v7 {lang}-en from data_dir ({len(bi)} pairs read)"
-                continue
-            except ValueError as err:
-                if on_fallback is not None:
-                    on_fallback(lang, str(err))
-        if lang not in REAL_CURVE_BITEXTS:
-            raise ValueError(f"no cached bitext for {lang!r} (have {sorted(REAL_CURVE_BITEXTS)}) and none in data_dir.")
-        name = REAL_CURVE_BITEXTS[lang]
-        src, tgt = load_cached(name, max_pairs=limit)
-        train[lang], test[lang] = split_bitext(prepare_text(src, plan.max_len), prepare_text(tgt, plan.max_len),
-                                               plan.n_test)
-        source[lang] = f"{name} from the data cache ({len(src)} pairs read)"
-    return RealBitextData(list(plan.languages), train, test, source)
-
-
-def _real_pipeline(texts: Sequence[str], plan: RealPlan) -> TextPipeline:
-    return TextPipeline.fit(list(texts), WordTokenizer(), max_size=plan.vocab_size, bos=BOS_TOKEN, eos=EOS_TOKEN)
-
-
-def _real_encoder(pipeline: TextPipeline, plan: RealPlan, seed: int) -> SentenceEncoder:
-    seed_everything(seed)
-    weights = np.random.default_rng([seed, len(pipeline.vocab)]).normal(0, 0.1, (len(pipeline.vocab), plan.word_dim))
-    weights[0] = 0.0
-    return build_encoder("bilstm-max", len(pipeline.vocab), word_dim=plan.word_dim, embeddings=weights.astype(np.float32),
-                         freeze_embeddings=False, pipeline=pipeline, hidden_dim=plan.width)
-
-
-def _real_decoder(texts: Sequence[str], plan: RealPlan, seed: int) -> tuple[Vocab, LSTMDecoder]:
-    specials = (PAD_TOKEN, UNK_TOKEN, BOS_TOKEN, EOS_TOKEN)
-    vocab = Vocab.build([t.split() for t in texts], max_size=plan.vocab_size, specials=specials)
-    seed_everything(seed + 1)
-    return vocab, LSTMDecoder(len(vocab), 2 * plan.width, bos_id=vocab.stoi[BOS_TOKEN], eos_id=vocab.stoi[EOS_TOKEN],
-                              embed_dim=plan.word_dim, hidden_dim=plan.decoder_dim, n_layers=1)
-
-
-def real_retrieval(encoders: Mapping[str, Callable[[list[str]], np.ndarray]], data: RealBitextData) -> dict[str, Any]:
-    """Translation retrieval P@1 in both directions of every English-target pair, each on its own held-out test
-    pairs (the bitexts need not share their English side), and the average. Book: chapter 7 (real bitext).
-    """
-    out: dict[str, float] = {}
-    for lang in data.languages:
-        en, other = data.test[lang]
-        out.update(retrieval_directions({"en": encoders["en"](en), lang: encoders[lang](other)}))
-    return {"retrieval": out, "retrieval_avg": mean_over(out)}
-
-
-def real_teacher_vectors(teacher: Callable[[list[str]], np.ndarray], data: RealBitextData,
-                         n: int | None = None) -> dict[str, np.ndarray]:
-    """The teacher's vectors of the English side of each bitext's first ``n`` training pairs (all by default),
-    each distinct sentence encoded once (the cached bitexts share their English side); computed once for every
-    seed of distillation. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    sides = {lang: data.train[lang][0][:n] for lang in data.languages}
-    unique = list(dict.fromkeys(s for side in sides.values() for s in side))
-    if not unique:
-        raise ValueError("no English training sentence to encode; load the bitext first.")
-    vecs = np.asarray(teacher(unique), np.float32)
-    row = {s: i for i, s in enumerate(unique)}
-    return {lang: vecs[[row[s] for s in side]] for lang, side in sides.items()}
-
-
 def run_real_seed(data: RealBitextData, plan: RealPlan, seed: int, *,
                   teacher_vectors: Mapping[str, np.ndarray] | None = None, device: str | torch.device = "cpu",
                   log: Callable[[str], None] = print) -> list[dict[str, Any]]:
     """The real-bitext curve records of one seed: an English SDAE pivot (on the English side of the first
-    bitext's training pool, unpaired), target SDAEs for mapping (each on its own side, unpaired), and at every
-    curve size joint SDAE/NMT, SDAE transfer (L1 onto the pivot), SDAE mapping, InfoNCE and, with
-    ``teacher_vectors`` (:func:`real_teacher_vectors`), distillation; every system scored by :func:`real_retrieval`. Records as in :func:`run_seed`.
+    bitext's training pool, unpaired), target SDAEs for mapping (each on its own side, unpaired), random starting
+    lookup tables, and at every curve size the frameworks that use bitext
+    (:func:`~xsent_lib.train.bitext_frameworks.frameworks_at`: joint SDAE/NMT, SDAE transfer, SDAE mapping, InfoNCE
+    and, with ``teacher_vectors``
+    (:func:`~xsent_lib.train.bitext_frameworks.english_teacher_vectors`), distillation), each scored by
+    :func:`~xsent_lib.eval.alignment_curves.pair_retrieval`. Records as in :func:`run_seed`.
     Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
     langs = data.languages
-    available = min(len(data.train[lang][0]) for lang in langs)
-    sizes = plan.curve_sizes(available)
+    sizes = plan.curve_sizes(min(len(data.train[lang][0]) for lang in langs))
     en_mono = data.train[langs[0]][0][:plan.n_mono]
-    en_texts = [s for lang in langs for s in (*data.train[lang][0][:max(sizes)], *data.test[lang][0])]
-    pipes = {"en": _real_pipeline(en_texts, plan)}
-    for lang in langs:
-        pipes[lang] = _real_pipeline([*data.train[lang][1][:max(sizes)], *data.test[lang][1]], plan)
-    shared = _real_pipeline([s for p in ("en", *langs) for s in (en_texts if p == "en" else
-                            [*data.train[p][1][:max(sizes)], *data.test[p][1]])], replace(plan, vocab_size=2 * plan.vocab_size))
-    fn = lambda e: _encode_fn(e, device)  # noqa: E731
+    texts = {"en": [s for lang in langs for s in (*data.train[lang][0][:max(sizes)], *data.test[lang][0])]}
+    texts |= {lang: [*data.train[lang][1][:max(sizes)], *data.test[lang][1]] for lang in langs}
+    tables = random_setups(texts, plan.vocab_size, plan.word_dim, seed)
+    build = lambda pipeline, weights: new_encoder(pipeline, weights, plan, seed)  # noqa: E731
     records: list[dict[str, Any]] = []
     with single_thread(True), warnings.catch_warnings():
         warnings.simplefilter("ignore", RankDeficientMapWarning)
-        en_vocab, dec = _real_decoder(en_mono, plan, seed)
-        pivot = train_sdae(_real_encoder(pipes["en"], plan, seed), dec, en_vocab, en_mono, plan.pivot, device=device,
-                           seed=seed).encoders["en"]
-        mono = {}
-        for lang in langs:
-            text = data.train[lang][1][:plan.n_mono]
-            vocab, d = _real_decoder(text, plan, seed)
-            mono[lang] = train_sdae(_real_encoder(pipes[lang], plan, seed), d, vocab, text, plan.pivot, device=device,
-                                    seed=seed).encoders["en"]
-        teacher_en = teacher_vectors
-        if teacher_en is not None and any(len(teacher_en[lang]) < max(sizes) for lang in langs):
-            raise ValueError(f"teacher_vectors must cover the first {max(sizes)} English sentences of every bitext.")
+        pivot = _sdae(build(*tables["en"]), en_mono, plan, seed, device, plan.vocab_size)
+        mono = {lang: _sdae(build(*tables[lang]), data.train[lang][1][:plan.n_mono], plan, seed, device,
+                            plan.vocab_size) for lang in langs}
+        family = PivotFamily(encode_with(pivot, device), {lang: encode_with(e, device) for lang, e in mono.items()},
+                             pivot)
+        joint_decoder = lambda par: _joint_decoder([*en_mono, *(s for lang in langs for s in par[lang][0])],  # noqa: E731
+                                                   plan, seed, plan.vocab_size)
+        fw = BitextFrameworks(langs, data.train, {"SDAE": family}, tables, build, joint_decoder,
+                              en_mono[:plan.n_mono_joint], plan.joint, plan.student, multi_parallel=False,
+                              teacher=teacher_vectors, seed=seed, device=device)
         for n in sizes:
-            par = {lang: (data.train[lang][0][:n], data.train[lang][1][:n]) for lang in langs}
-            t0 = time.perf_counter()
-            enc = LanguageEncoders({p: _real_encoder(pipes[p], plan, seed) for p in ("en", *langs)})
-            jvocab, jdec = _real_decoder([*en_mono, *(s for lang in langs for s in par[lang][0])], plan, seed)
-            jrun = joint_sdae(enc, jdec, jvocab, en_mono[:plan.n_mono_joint], par, plan.joint, device=device, seed=seed)
-            records.append(_record("joint SDAE/NMT", "SDAE", n, seed,
-                                   real_retrieval({p: fn(jrun.encoders[p]) for p in ("en", *langs)}, data),
-                                   time.perf_counter() - t0))
-            t0 = time.perf_counter()
-            students = {}
-            for lang in langs:
-                x = pivot.encode(par[lang][0], batch_size=256, device=device)
-                student = target_encoder(pivot, pipes[lang], _real_encoder(pipes[lang], plan, seed).embedding.weight
-                                         .detach().numpy(), fine_tune=True)
-                students[lang] = regress_encoder(student, par[lang][1], x, plan.student, device=device, seed=seed).encoder
-            records.append(_record("SDAE transfer", "SDAE", n, seed,
-                                   real_retrieval({"en": fn(pivot), **{k: fn(v) for k, v in students.items()}}, data),
-                                   time.perf_counter() - t0))
-            t0 = time.perf_counter()
-            maps = {lang: SentenceMapping().fit(mono[lang].encode(par[lang][1], batch_size=256, device=device),
-                                                pivot.encode(par[lang][0], batch_size=256, device=device))
-                    for lang in langs}
-            fit_s = time.perf_counter() - t0
-            mapped: dict[str, Callable] = {"en": lambda s: np.asarray(pivot.encode(list(s), batch_size=256, device=device))}
-            for lang in langs:
-                mapped[lang] = (lambda e, m: lambda s: m.transform(e.encode(list(s), batch_size=256, device=device)))(
-                    mono[lang], maps[lang])
-            # every map's English side is the same pivot; the retrieval compares mapped target vectors with the
-            # pivot's vectors after that map's own centring of the English side
-            mapped_scores: dict[str, float] = {}
-            for lang in langs:
-                en, other = data.test[lang]
-                mapped_scores.update(retrieval_directions({"en": maps[lang].transform_target(mapped["en"](en)),
-                                                           lang: mapped[lang](other)}))
-            records.append(_record("SDAE mapping", "SDAE", n, seed, {"retrieval": mapped_scores,
-                                                                    "retrieval_avg": mean_over(mapped_scores)}, fit_s))
-            t0 = time.perf_counter()
-            a_side = [s for lang in langs for s in par[lang][0]]
-            b_side = [s for lang in langs for s in par[lang][1]]
-            nce = contrastive_encoder(_real_encoder(shared, plan, seed), (a_side, b_side), plan.student, device=device,
-                                      seed=seed).encoder
-            records.append(_record("InfoNCE (shared BiLSTM)", "beyond", n, seed,
-                                   real_retrieval({p: fn(nce) for p in ("en", *langs)}, data), time.perf_counter() - t0))
-            if teacher_en is not None:
-                t0 = time.perf_counter()
-                texts, goal = [], []
-                for lang in langs:
-                    tv = pca_targets(teacher_en[lang][:n], 2 * plan.width)
-                    texts += [*par[lang][0], *par[lang][1]]
-                    goal += [tv, tv]
-                dist = regress_encoder(_real_encoder(shared, plan, seed), texts, np.vstack(goal),
-                                       replace(plan.student, loss="cosine"), device=device, seed=seed).encoder
-                records.append(_record("distillation", "beyond", n, seed,
-                                       real_retrieval({p: fn(dist) for p in ("en", *langs)}, data),
-                                       time.perf_counter() - t0))
+            records += frameworks_at(fw, n, lambda pairs: pair_retrieval(pairs, data.test))
             log(f"real bitext, seed {seed}: {n:>6,} pairs done")
     return records
-
-
-def real_teacher_record(teacher: Callable[[list[str]], np.ndarray], name: str, data: RealBitextData) -> dict[str, Any]:
-    """The shipped teacher itself on the real test pairs: the ceiling line of the real-bitext curves.
-
-    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
-    """
-    t0 = time.perf_counter()
-    scores = real_retrieval({p: teacher for p in ("en", *data.languages)}, data)
-    return _record(f"{TEACHER_ROW} {name}", "beyond", None, 0, scores, time.perf_counter() - t0)
 
 
 def real_stop_note(plan: RealPlan, records: Sequence[Mapping[str, Any]], data: RealBitextData) -> str:
@@ -1069,7 +557,7 @@ def real_stop_note(plan: RealPlan, records: Sequence[Mapping[str, Any]], data: R
 
     Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
+    sizes = record_sizes(records)
     if not sizes:
         raise ValueError("no record has a bitext size; run run_real_seed first.")
     steps = f"at most {plan.student.max_steps} student / {plan.joint.max_steps} joint / {plan.pivot.max_steps} SDAE steps"
@@ -1087,34 +575,13 @@ def real_claim_numbers(records: Sequence[Mapping[str, Any]], n_test: int | None 
     """
     if n_test is not None and n_test < 1:
         raise ValueError(f"n_test must be the number of test pairs (>= 1), got {n_test}.")
-    five_chance = None if n_test is None else 500.0 / n_test
-    sizes = sorted({r["n"] for r in records if r["n"] is not None})
-    if not sizes:
-        return {k: None for k in ("best of SDAE transfer/mapping at fewest pairs", "joint SDAE/NMT at fewest pairs",
-                                  "gap joint - transfer at fewest pairs", "gap joint - transfer at most pairs",
-                                  "joint >= transfer somewhere (1 = yes)", "crossover pairs",
-                                  "SDAE mapping / transfer at most pairs", "InfoNCE at most pairs",
-                                  "SDAE transfer at most pairs", "best trained system at most pairs")} | {
-            "5 x chance P@1": five_chance}
-    lo, hi = sizes[0], sizes[-1]
-    at = lambda s, n: mean_at([r for r in records if r["n"] is not None], s, n)  # noqa: E731
-    gap = lambda n: None if at("joint SDAE/NMT", n) is None or at("SDAE transfer", n) is None else (  # noqa: E731
-        at("joint SDAE/NMT", n) - at("SDAE transfer", n))
-    crossover = next((n for n in sizes if gap(n) is not None and gap(n) >= 0), None)
-    best_small = [v for v in (at("SDAE transfer", lo), at("SDAE mapping", lo)) if v is not None]
-    tr_hi, map_hi = at("SDAE transfer", hi), at("SDAE mapping", hi)
-    return {
-        "best of SDAE transfer/mapping at fewest pairs": max(best_small) if best_small else None,
-        "joint SDAE/NMT at fewest pairs": at("joint SDAE/NMT", lo),
-        "gap joint - transfer at fewest pairs": gap(lo),
-        "gap joint - transfer at most pairs": gap(hi) if len(sizes) > 1 else None,
-        "joint >= transfer somewhere (1 = yes)": None if len(sizes) < 2 else float(crossover is not None),
-        "crossover pairs": None if crossover is None else float(crossover),
+    at, _, hi, out = _sdae_numbers(records)
+    tr_hi, map_hi = out["SDAE transfer at most pairs"], at("SDAE mapping", hi)
+    return out | {
         "SDAE mapping / transfer at most pairs": (map_hi / tr_hi) if tr_hi and map_hi is not None else None,
         "InfoNCE at most pairs": at("InfoNCE (shared BiLSTM)", hi),
-        "SDAE transfer at most pairs": tr_hi,
         "best trained system at most pairs": max([v for s in REAL_SYSTEMS if (v := at(s, hi)) is not None], default=None),
-        "5 x chance P@1": five_chance,
+        "5 x chance P@1": None if n_test is None else 500.0 / n_test,
     }
 
 

@@ -34,7 +34,7 @@ from xsent_lib.encoders import LSTMDecoder, NLIClassifier, SentenceEncoder
 from xsent_lib.encoders.decoder import sdae_noise, teacher_forcing_pair
 from xsent_lib.losses.nli import nli_loss
 from xsent_lib.losses.seq2seq import sequence_cross_entropy
-from xsent_lib.text import Vocab
+from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, Vocab
 from xsent_lib.text.batching import pad_csr
 from xsent_lib.train.history import History
 from xsent_lib.train.loop import fit
@@ -193,13 +193,14 @@ def joint_nli(encoders: LanguageEncoders, classifier: NLIClassifier, train: Mapp
     return JointRun(encoders, classifier, config, steps, history, time.perf_counter() - start)
 
 
-def decoder_vocab(english: Sequence[str]) -> Vocab:
-    """The shared decoder's output vocabulary: whitespace tokens of ``english`` plus padding, ``<unk>``,
-    ``<s>`` and ``</s>``. Book: chapter 7 (Joint vs transfer vs mapping).
+def decoder_vocab(english: Sequence[str], max_size: int | None = None) -> Vocab:
+    """The shared decoder's output vocabulary: whitespace tokens of ``english`` (the ``max_size`` most frequent
+    entries, specials included; ``None``: all) plus padding, ``<unk>``, ``<s>`` and ``</s>``.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     from xsent_lib.train.seq2seq import target_vocab
 
-    return target_vocab(list(english))
+    return target_vocab(list(english), max_size)
 
 
 class _SeqJointModel(nn.Module):
@@ -276,3 +277,43 @@ def train_sdae(encoder: SentenceEncoder, decoder: LSTMDecoder, vocab: Vocab, sen
     """
     return joint_sdae(LanguageEncoders({"en": encoder}), decoder, vocab, sentences, {}, config, device=device,
                       seed=seed)
+
+
+def sdae_decoder(texts: Sequence[str], input_dim: int, *, embed_dim: int, hidden_dim: int, seed: int = 0,
+                 max_vocab: int | None = None) -> tuple[Vocab, LSTMDecoder]:
+    """The output vocabulary of ``texts`` (:func:`decoder_vocab`, at most ``max_vocab`` entries) and a fresh
+    one-layer LSTM decoder over it (``embed_dim``-d word vectors, ``hidden_dim`` units, initialised from seed
+    ``seed + 1``) reading ``input_dim``-d sentence vectors. Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    vocab = decoder_vocab(texts, max_vocab)
+    seed_everything(seed + 1)
+    return vocab, LSTMDecoder(len(vocab), input_dim, bos_id=vocab.stoi[BOS_TOKEN], eos_id=vocab.stoi[EOS_TOKEN],
+                              embed_dim=embed_dim, hidden_dim=hidden_dim, n_layers=1)
+
+
+def sdae_encoder(encoder: SentenceEncoder, sentences: Sequence[str], config: JointConfig = JointConfig(), *,
+                 embed_dim: int, hidden_dim: int, max_vocab: int | None = None, device: str | torch.device = "auto",
+                 seed: int = 0) -> SentenceEncoder:
+    """``encoder`` trained as a monolingual SDAE on ``sentences`` (:func:`train_sdae`) with a fresh decoder over
+    their vocabulary (:func:`sdae_decoder`): an English pivot, or a target encoder that sentence mapping aligns.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    vocab, decoder = sdae_decoder(sentences, encoder.output_dim, embed_dim=embed_dim, hidden_dim=hidden_dim, seed=seed,
+                                  max_vocab=max_vocab)
+    return train_sdae(encoder, decoder, vocab, sentences, config, device=device, seed=seed).encoders["en"]
+
+
+def infersent_run(encoders: Mapping[str, SentenceEncoder], train: Mapping[str, NLIData],
+                  config: JointConfig = JointConfig(), *, device: str | torch.device = "auto",
+                  seed: int = 0) -> JointRun:
+    """``encoders`` (one language or several) trained on ``train`` through one fresh InferSent classifier
+    (:func:`joint_nli`; hidden layer twice the sentence vector's size, initialised from seed ``seed + 2``): an
+    English pivot, a target encoder that sentence mapping aligns, or joint InferSent.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    if not encoders:
+        raise ValueError("need at least one encoder to train.")
+    language_encoders = LanguageEncoders(dict(encoders))
+    dim = next(iter(encoders.values())).output_dim
+    seed_everything(seed + 2)
+    return joint_nli(language_encoders, NLIClassifier(dim, 2 * dim), train, config, device=device, seed=seed)

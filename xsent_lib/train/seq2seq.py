@@ -100,12 +100,13 @@ def seq2seq_corpus(world: SyntheticWorld, task: str, n_train: int, n_dev: int,
     return Seq2SeqCorpus(task, src, tgt, what[task])
 
 
-def target_vocab(texts: Sequence[str]) -> Vocab:
-    """Whitespace-token vocabulary of seq2seq targets with padding, ``<unk>``, ``<s>``, ``</s>``.
+def target_vocab(texts: Sequence[str], max_size: int | None = None) -> Vocab:
+    """Whitespace-token vocabulary of seq2seq targets with padding, ``<unk>``, ``<s>``, ``</s>`` (at most
+    ``max_size`` entries, specials included; ``None``: every token).
 
     Book: chapter 4 (Probing: the seq2seq training tasks).
     """
-    return Vocab.build([t.split() for t in texts],
+    return Vocab.build([t.split() for t in texts], max_size=max_size,
                        specials=(PAD_TOKEN, UNK_TOKEN, BOS_TOKEN, EOS_TOKEN))
 
 
