@@ -110,8 +110,9 @@ def frameworks_at(fw: BitextFrameworks, n: int,
     """The curve records of every framework trained on the first ``n`` pairs of ``fw.bitext``: joint SDAE/NMT,
     then per family transfer (L1 onto the pivot's vectors; families with a pivot) and sentence mapping, InfoNCE
     and, with a teacher, distillation (cosine onto the teacher's English vectors, reduced by PCA to the student's
-    size, for both sides). ``seconds`` runs from the start of a system's training to the end of its scoring; a
-    sentence mapping's counts its fit only. Book: chapter 7 (Joint vs transfer vs mapping).
+    size, for both sides). ``seconds`` is a system's training time only, scoring excluded, the same for every
+    system; the pivot's English vectors, which transfer and mapping both fit to, are computed before either is
+    timed. Book: chapter 7 (Joint vs transfer vs mapping).
     """
     targets, seed, device = list(fw.targets), fw.seed, fw.device
     if fw.teacher is not None and any(len(fw.teacher[t]) < n for t in (targets[:1] if fw.multi_parallel else targets)):
@@ -119,10 +120,9 @@ def frameworks_at(fw: BitextFrameworks, n: int,
     par = {lang: (list(fw.bitext[lang][0][:n]), list(fw.bitext[lang][1][:n])) for lang in targets}
     records: list[dict[str, Any]] = []
 
-    def add(system: str, family: str, pairs: EncoderPairs, start: float, fitted: float | None = None) -> None:
-        scores = score(pairs)
-        end = time.perf_counter() if fitted is None else fitted
-        records.append(curve_record(system, family, n, seed, scores, end - start))
+    def add(system: str, family: str, pairs: EncoderPairs, start: float) -> None:
+        fitted = time.perf_counter()
+        records.append(curve_record(system, family, n, seed, score(pairs), fitted - start))
 
     def shared_space(encoder: SentenceEncoder) -> EncoderPairs:
         encode = encode_with(encoder, device)
@@ -135,15 +135,13 @@ def frameworks_at(fw: BitextFrameworks, n: int,
     add("joint SDAE/NMT", "SDAE", {lang: (encode_with(joint["en"], device), encode_with(joint[lang], device))
                                    for lang in targets}, t0)
     for name, family in fw.families.items():
-        t0 = time.perf_counter()
-        english: dict[str, np.ndarray] = {}
+        english = {lang: family.english(par[targets[0] if fw.multi_parallel else lang][0]) for lang in
+                   (targets[:1] if fw.multi_parallel else targets)}
 
         def english_vectors(lang: str) -> np.ndarray:
-            key = targets[0] if fw.multi_parallel else lang
-            if key not in english:
-                english[key] = family.english(par[key][0])
-            return english[key]
+            return english[targets[0] if fw.multi_parallel else lang]
 
+        t0 = time.perf_counter()
         if family.pivot is not None:
             students = {}
             for lang in targets:
@@ -155,7 +153,7 @@ def frameworks_at(fw: BitextFrameworks, n: int,
             t0 = time.perf_counter()
         maps = {lang: SentenceMapping().fit(family.targets[lang](par[lang][1]), english_vectors(lang))
                 for lang in targets}
-        add(f"{name} mapping", name, mapped_encoders(family.english, family.targets, maps), t0, time.perf_counter())
+        add(f"{name} mapping", name, mapped_encoders(family.english, family.targets, maps), t0)
     t0 = time.perf_counter()
     pairs = ([s for lang in targets for s in par[lang][0]], [s for lang in targets for s in par[lang][1]])
     nce = contrastive_encoder(fw.build(*fw.tables["shared"]), pairs, fw.student, device=device, seed=seed).encoder
