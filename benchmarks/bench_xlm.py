@@ -9,8 +9,9 @@ warm-up schedule, clipping; bf16 autocast on a GPU) and its throughput is the re
 tokens of the training batches divided by the training seconds (held-out evaluations excluded, batch
 drawing and masking included). Each setting runs ``--repeat`` times after a short warm-up; the best is kept
 (background load on a shared machine only ever slows a run). Torch runs on ``--threads`` threads
-(default 1). Sizes (``--size``): ``book`` the book profile's model (d_model 64, 2 layers, streams of 64, batch 32; the
-default with ``--quick``); ``medium`` d_model 256, 4 layers, 8 heads, streams of 128, batch 32 (the default on
+(default 1). Sizes (``--size``): ``book`` the book profile's model width and depth (d_model 64, 2 layers),
+streams of 64, batch 32 (the committed records' setting; the book plan now reads 64 streams of 32; the default
+with ``--quick``); ``medium`` d_model 256, 4 layers, 8 heads, streams of 128, batch 32 (the default on
 a CPU); ``large`` d_model 512, 6 layers, streams of 256, batch 64 (the default on a GPU). The same size on two
 devices gives their ratio. Writes ``_build/benchmarks/xlm.json`` (or ``--out``) with provenance.
 Book: chapter 10 (Cross-lingual language models, XLM).

@@ -208,9 +208,10 @@ def test_word_pair_distances(small):
 
 def test_recipe_smoke_path(tmp_path):
     plan = replace(rec.SMOKE, n_mono=300, n_parallel=200, n_train=150, n_dev=40, n_test=40, vocab_size=300,
-                   bilstm_width=8)
+                   bilstm_width=8, heldout_rows=5)
     bench, world, mono, bitext = rec.synthetic_data(plan, 0)
     corpus = rec.lm_corpus(mono, bitext, plan.vocab_size, plan, tmp_path, 0)
+    assert all(rows.shape == (5, plan.stream_len) for rows in corpus.heldout.values())  # the plan's held-out size
     runs = {obj: rec.pretrain(corpus, replace(plan.pretrain, steps=20, eval_every=10), obj, device="cpu", seed=0)
             for obj in ("mlm", "mlm+tlm")}
     rows = {obj: rec.zero_shot(run, bench, plan, device="cpu", seed=0)[1] for obj, run in runs.items()}
@@ -228,11 +229,28 @@ def test_recipe_smoke_path(tmp_path):
     tlm = panels[1]
     reset = tlm["positions"].index(0, 1)
     assert set(tlm["langs"][:reset]) == {"en"} and set(tlm["langs"][reset:]) == {"xa"}
-    lm = rec.lm_table({x: world.sentences(150, x) for x in ("xa", "xe", "xb")},
-                      replace(plan.lm_synthetic, config=replace(plan.lm_synthetic.config, steps=10, eval_every=10)),
+    lm_plan = replace(plan.lm_synthetic, config=replace(plan.lm_synthetic.config, steps=10, eval_every=10))
+    lm = rec.lm_table({x: world.sentences(150, x) for x in ("xa", "xe", "xb")}, lm_plan,
                       world.sentences(200, "xa")[150:], tmp_path / "lm", stream_len=16, device="cpu", seed=0)
     assert [r["training languages"] for r in lm] == list(rec.LM_ROWS) and all(r["perplexity"] > 1 for r in lm)
+    # equal exposure of the low-resource language: k languages, k times the steps; the cost sums what ran
+    assert [r["steps"] for r in lm] == [10, 20, 20, 30]
+    assert rec.lm_table_cost(lm_plan, 16) == {"models": 4, "steps": 80,
+                                              "pieces processed": 80 * lm_plan.config.batch_size * 16}
+    with pytest.raises(ValueError, match="stream_len"):
+        rec.lm_table_cost(lm_plan, 0)
     assert side_by_side("thesis", "table_4_15", rec.lm_table_ours(lm, "Nepali perplexity")).shape == (4, 2)
+
+
+def test_full_keeps_xlm_settings_and_book_leaves_the_real_lm_table_to_full():
+    """XLM's count ** -0.5 targets and streams of 256 stay in full; the book's smaller choices are its own."""
+    assert rec.FULL.pretrain.target_exponent == rec.FULL.real_pretrain.target_exponent == 0.5
+    assert rec.FULL.stream_len == 256 and rec.FULL.lm_real is not None and rec.BOOK.lm_real is None
+    assert rec.BOOK.pretrain.target_exponent == 0.0 and rec.BOOK.stream_len < rec.FULL.stream_len
+    # the held-out streams give every language at least 2,048 pieces to score in book and full
+    assert all(p.heldout_rows * p.stream_len >= 2048 for p in (rec.BOOK, rec.FULL))
+    full_real = rec.lm_table_cost(rec.FULL.lm_real, rec.FULL.stream_len)
+    assert full_real["steps"] == 8 * rec.FULL.lm_real.config.steps
 
 
 def test_real_xnli_layout_keeps_the_languages_it_has():
