@@ -64,7 +64,7 @@ PROFILES: dict[str, InferSentProfile] = {
     "smoke": InferSentProfile(1500, 300, 300, width=16, epochs=2, word_dim=32, sweep=(8, 16), rank=(400, 100, 200),
                               extra_words=0, suite=SuiteSizes(single=200, nli=(200, 50, 50), sts=(200, 50, 100)),
                               transfer_mode="fast", maxpool_sentences=100, sweep_others=(8,)),
-    "book": InferSentProfile(20000, 2000, 2000, width=64, epochs=5, word_dim=50, sweep=(16, 32, 64),
+    "book": InferSentProfile(20000, 2000, 2000, width=64, epochs=4, word_dim=50, sweep=(16, 32, 64),
                              rank=(5000, 1000, 2000), extra_words=20000,
                              suite=SuiteSizes(single=3000, nli=(2000, 500, 500), sts=(1500, 500, 1000)),
                              transfer_mode="fast", maxpool_sentences=1000, sweep_others=(16,)),

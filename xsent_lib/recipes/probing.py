@@ -161,11 +161,11 @@ PLANS: dict[str, ProbingPlan] = {
         extra_nmt=(), size_dims=(8,), curve_sizes=(40, 20, 30), downstream_single=100,
         downstream_pairs=(60, 20, 30), brown_sizes=None, baseline_mode="fast", real_data=False),
     "book": ProbingPlan(
-        probe_sizes=(1000, 200, 400), wc_sizes=(2000, 400, 400), wc_classes=100, n_train=4800, n_eval=300,
+        probe_sizes=(800, 200, 400), wc_sizes=(1600, 400, 400), wc_classes=100, n_train=4800, n_eval=300,
         settings=TrainSettings(epochs=2, batch_size=64, decoder_dim=128, conv_layers=4, curve_points=3),
         dims={"bilstm-last": 256, "bilstm-max": 256, "gated-convnet": 128},
         tasks=("autoencoder", "nmt-fr", "seq2tree", "skipthought", "nli"), extra_nmt=("nmt-de", "nmt-fi"),
-        size_dims=(64, 128), curve_sizes=(600, 200, 300), downstream_single=800,
+        size_dims=(64, 128), curve_sizes=(600, 200, 300), downstream_single=500,
         downstream_pairs=(400, 150, 300), brown_sizes=(1200, 200, 400), baseline_mode="fast", real_data=True),
     "full": ProbingPlan(
         probe_sizes=(100_000, 10_000, 10_000), wc_sizes=(100_000, 10_000, 10_000), wc_classes=None,
