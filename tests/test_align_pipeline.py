@@ -87,6 +87,19 @@ def test_identity_and_identical_string_pairs():
     np.testing.assert_array_equal(st.identical_string_pairs(a, b, max_rank=2), [[1, 0]])
 
 
+def test_identical_strings_map_recovers_a_rotation_from_shared_spellings_only():
+    p = planted_rotation(300, 8, noise=0.02, seed=4)  # any angle: the start comes from the spellings
+    words = [f"w{i}" for i in range(300)]
+    same = st.make_setting(ws.make_space("xs", words, p.src), ws.make_space("xt", words, p.tgt),
+                           [(w, w) for w in words[:200]], [(w, w) for w in words[200:]], dictionary="identity",
+                           n_train=None)
+    n, ref = pl.identical_strings_map(same, refine_iters=1, max_rank=300, criterion_words=200)
+    assert n == 300 and ref is not None
+    assert wt.evaluate_map(same, ref.W, methods=("csls",), ks=(1,))["csls"]["p@1"] > 95.0
+    n, ref = pl.identical_strings_map(planted_setting(n=300, dim=8), max_rank=300)
+    assert (n, ref) == (0, None)  # s<i> / t<i>: nothing spelled alike, no map
+
+
 def test_toy_run_follows_every_step_and_selects_by_the_criterion():
     cfg = AdversarialConfig(dis_hidden=16, batch_size=16, dis_steps=1, epoch_size=16 * 20, n_epochs=2,
                             most_frequent=120, criterion_words=120)

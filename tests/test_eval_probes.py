@@ -6,8 +6,8 @@ import pytest
 
 from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences
 from xsent_lib.data.probing_sets import SPLITS
-from xsent_lib.eval.probing import (EXACT_MAX_CLASSES, baseline_scores, probe_config, probe_encoder, probe_features,
-                                    suite_features)
+from xsent_lib.eval.probing import (EXACT_MAX_CLASSES, baseline_scores, probe_config, probe_encoder, probe_encoder_all,
+                                    probe_features, suite_features)
 
 
 def _trivial_suite(n_classes: int, sizes=(200, 60, 80), seed: int = 0) -> tuple[dict, dict]:
@@ -70,6 +70,23 @@ def test_suite_features_keep_the_split_order_and_probe_encoder_uses_them():
     assert probe_encoder(_LengthEncoder(), suite, "logreg", "fast", seed=0, device="cpu") == {"Long": 100.0}
     with pytest.raises(ValueError, match="no sentence"):
         suite_features(_LengthEncoder(), {})
+
+
+def test_probe_encoder_all_embeds_once_and_matches_each_probe():
+    suite = _length_suite(3)
+    calls = []
+
+    class Counting(_LengthEncoder):
+        def encode(self, sentences, batch_size=256, device="auto"):
+            calls.append(len(sentences))
+            return super().encode(sentences, batch_size, device)
+
+    both = probe_encoder_all(Counting(), suite, ("logreg", "mlp"), "fast", seed=0, device="cpu")
+    assert len(calls) == 1  # one pass over the three splits, not one per probe
+    for probe in ("logreg", "mlp"):
+        assert both[probe] == probe_encoder(_LengthEncoder(), suite, probe, "fast", seed=0, device="cpu")
+    with pytest.raises(ValueError, match="non-empty selection"):
+        probe_encoder_all(_LengthEncoder(), suite, ("svm",))
 
 
 def test_baselines_know_the_majority_and_the_length():

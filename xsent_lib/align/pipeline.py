@@ -17,7 +17,7 @@ from xsent_lib.align.adversarial import AdversarialAligner, AdversarialConfig, s
 from xsent_lib.align.criterion import unsupervised_criterion
 from xsent_lib.align.procrustes import apply_map, procrustes
 from xsent_lib.align.refinement import RefinementResult, mutual_nn_dictionary, refine
-from xsent_lib.align.setting import WordTranslationSetting
+from xsent_lib.align.setting import WordTranslationSetting, identical_string_pairs
 from xsent_lib.align.toy import random_orthogonal
 from xsent_lib.base.threads import single_thread
 
@@ -189,6 +189,25 @@ def unsupervised_align(setting: WordTranslationSetting, config: AdversarialConfi
         rec["chosen"] = rec["restart"] == chosen
     adv, ref = runs[chosen]
     return UnsupervisedResult(ref.W, adv.W, chosen, records, adv, ref)
+
+
+def identical_strings_map(setting: WordTranslationSetting, *, refine_iters: int = 5, max_rank: int = 15_000,
+                          align_vocab: int | None = None, criterion_words: int = 10_000
+                          ) -> tuple[int, RefinementResult | None]:
+    """MUSE's ``identical_char`` start: Procrustes on the words spelled alike (among the ``max_rank`` most frequent
+    of each side), then refinement as in :func:`unsupervised_align`.
+
+    Returns the number of identical words and the refinement, or ``None`` in its place when there are fewer
+    than twice the dimension (too few to fit an orthogonal map: languages of different scripts).
+    Book: chapter 5 (Word translation without parallel data: a free weak signal).
+    """
+    seed_pairs = identical_string_pairs(setting.src, setting.tgt, max_rank=max_rank)
+    if len(seed_pairs) < 2 * setting.src.dim:
+        return int(len(seed_pairs)), None
+    W0 = procrustes(setting.src.vectors[seed_pairs[:, 0]], setting.tgt.vectors[seed_pairs[:, 1]])
+    ref = refine(setting.src.vectors[:align_vocab], setting.tgt.vectors[:align_vocab], W0, n_iter=refine_iters,
+                 max_rank=max_rank, criterion_words=criterion_words)
+    return int(len(seed_pairs)), ref
 
 
 def reverse_direction(setting: WordTranslationSetting, forward: UnsupervisedResult, *, refine_iters: int = 5,

@@ -114,16 +114,42 @@ def synthetic_pair_setting(world: SyntheticWorld, src: str, tgt: str, *, n_sente
     lexicon is split by concept, ``test_fraction`` of it for test; every training pair is kept.
     Book: chapter 5 (Word translation without parallel data).
     """
+    spaces = [synthetic_side_space(world, lang, split, n_sentences=n_sentences, dim=dim, seed=seed,
+                                   cache_dir=cache_dir) for lang, split in ((src, "train"), (tgt, "dev"))]
+    lex = world.lexicon(src, tgt, test_fraction=test_fraction)
+    return make_setting(spaces[0], spaces[1], lex.train, lex.test, dictionary=f"synthetic gold lexicon {src}-{tgt}",
+                        n_train=None, n_test=None, seed=seed)
+
+
+def synthetic_side_space(world: SyntheticWorld, lang: str, split: str, *, n_sentences: int, dim: int = 50,
+                         seed: int = 0, cache_dir: str | os.PathLike[str] | None = None) -> LanguageSpace:
+    """One side of :func:`synthetic_pair_setting`: skip-gram vectors of ``lang`` on ``n_sentences`` of the world's
+    ``split`` (trained once, then loaded from the cache; the dial trains its sides side by side with it).
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     from xsent_lib.data.word_spaces import language_seed, sentences_space
 
     if n_sentences < 100:
         raise ValueError(f"n_sentences must be >= 100 to train word vectors, got {n_sentences}.")
-    spaces = [sentences_space(lang, world.sentences(n_sentences, lang, split=split), dim=dim,
-                              seed=language_seed(lang + split, seed), min_count=3, sample=1e-3, cache_dir=cache_dir)
-              for lang, split in ((src, "train"), (tgt, "dev"))]
-    lex = world.lexicon(src, tgt, test_fraction=test_fraction)
-    return make_setting(spaces[0], spaces[1], lex.train, lex.test, dictionary=f"synthetic gold lexicon {src}-{tgt}",
-                        n_train=None, n_test=None, seed=seed)
+    return sentences_space(lang, world.sentences(n_sentences, lang, split=split), dim=dim,
+                           seed=language_seed(lang + split, seed), min_count=3, sample=1e-3, cache_dir=cache_dir)
+
+
+def text_side_space(lang: str, text: Sequence[str], side: int, *, dim: int = 50, seed: int = 0,
+                    max_vocab: int = 20_000, cache_dir: str | os.PathLike[str] | None = None) -> LanguageSpace:
+    """One side (``0`` source, ``1`` target) of :func:`text_pair_setting`: skip-gram vectors on ``text`` (trained
+    once, then loaded from the cache).
+
+    Book: chapter 5 (Word translation without parallel data: the isomorphism dial on real corpora).
+    """
+    from xsent_lib.data.word_spaces import language_seed, sentences_space
+
+    if len(text) < 100:
+        raise ValueError(f"{('src_text', 'tgt_text')[side]} must hold >= 100 sentences to train word vectors, "
+                         f"got {len(text)}.")
+    return sentences_space(lang, text, dim=dim, seed=language_seed(f"{lang}{side}", seed), min_count=3,
+                           sample=1e-3, max_vocab=max_vocab, cache_dir=cache_dir)
 
 
 def gold_lexicon_setting(world: SyntheticWorld, src: LanguageSpace, tgt: LanguageSpace) -> WordTranslationSetting:
@@ -155,15 +181,9 @@ def text_pair_setting(src_lang: str, src_text: Sequence[str], tgt_lang: str, tgt
     training takes the ``n_train`` most frequent of the others.
     Book: chapter 5 (Word translation without parallel data: the isomorphism dial on real corpora).
     """
-    from xsent_lib.data.word_spaces import language_seed, sentences_space
-
     if (train_pairs is None) != (test_pairs is None):
         raise ValueError("pass both train_pairs and test_pairs (a dictionary), or neither (identity on shared words).")
-    for side, text in (("src_text", src_text), ("tgt_text", tgt_text)):
-        if len(text) < 100:
-            raise ValueError(f"{side} must hold >= 100 sentences to train word vectors, got {len(text)}.")
-    spaces = [sentences_space(lang, text, dim=dim, seed=language_seed(f"{lang}{side}", seed), min_count=3,
-                              sample=1e-3, max_vocab=max_vocab, cache_dir=cache_dir)
+    spaces = [text_side_space(lang, text, side, dim=dim, seed=seed, max_vocab=max_vocab, cache_dir=cache_dir)
               for side, (lang, text) in enumerate(((src_lang, src_text), (tgt_lang, tgt_text)))]
     if train_pairs is None:
         shared = [(w, w) for w in spaces[0].words if w in spaces[1].word2id][:identity_words]

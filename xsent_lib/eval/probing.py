@@ -9,7 +9,7 @@ Book: chapter 4 (Probing).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -214,6 +214,22 @@ def probe_encoder(encoder: SentenceEncoder, suite: Mapping[str, ClassificationTa
     """
     features = suite_features(encoder, suite, batch_size, device)
     return probe_features(features, suite, probe, mode, seed, device)
+
+
+def probe_encoder_all(encoder: SentenceEncoder, suite: Mapping[str, ClassificationTask],
+                      probes: Sequence[str] = ("logreg", "mlp"), mode: str = "fast", seed: int = 1111,
+                      device: str | torch.device = "auto", batch_size: int = 256) -> dict[str, dict[str, float]]:
+    """Embed the suite once and probe every task with each of ``probes``: ``{probe: {task: accuracy}}``.
+
+    One job per encoder for :func:`~xsent_lib.base.parallel.parallel_map` (chapter 4 probes its twenty encoders
+    side by side).
+    Book: chapter 4 (Probing).
+    """
+    unknown = [p for p in probes if p not in PROBES]
+    if unknown or not probes:
+        raise ValueError(f"probes must be a non-empty selection of {PROBES}, got {list(probes)}.")
+    features = suite_features(encoder, suite, batch_size, device)
+    return {p: probe_features(features, suite, p, mode, seed, device) for p in probes}
 
 
 def baseline_scores(suite: Mapping[str, ClassificationTask], mode: str = "fast",

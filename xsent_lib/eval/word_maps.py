@@ -5,6 +5,7 @@ Book: chapter 5 (Word translation without parallel data).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -48,17 +49,28 @@ def gold_lexicon_maps(world: SyntheticWorld, spaces: Mapping[str, LanguageSpace]
     return maps, {lang: evaluate_map(settings[lang], maps[lang], ("nn",), (1,))["nn"]["p@1"] for lang in maps}
 
 
-def p1_monitor(setting: WordTranslationSetting, methods: tuple[str, ...] = ("nn", "csls")
-               ) -> Callable[[np.ndarray], dict]:
-    """``monitor(W) -> {"p@1 <method>": test P@1}`` for the pipeline's records (display only).
+@dataclass(frozen=True)
+class P1Monitor:
+    """``monitor(W) -> {"p@1 <method>": test P@1}`` on ``setting``: a picklable monitor (it travels to worker
+    processes with its run, :func:`~xsent_lib.base.parallel.parallel_map`).
 
     Book: chapter 5 (Word translation without parallel data).
     """
-    def monitor(W: np.ndarray) -> dict:
-        res = evaluate_map(setting, W, methods=methods, ks=(1,))
-        return {f"p@1 {m}": res[m]["p@1"] for m in methods}
+    setting: WordTranslationSetting
+    methods: tuple[str, ...] = ("nn", "csls")
 
-    return monitor
+    def __call__(self, W: np.ndarray) -> dict:
+        res = evaluate_map(self.setting, W, methods=self.methods, ks=(1,))
+        return {f"p@1 {m}": res[m]["p@1"] for m in self.methods}
+
+
+def p1_monitor(setting: WordTranslationSetting, methods: tuple[str, ...] = ("nn", "csls")
+               ) -> Callable[[np.ndarray], dict]:
+    """``monitor(W) -> {"p@1 <method>": test P@1}`` for the pipeline's records (display only; a :class:`P1Monitor`).
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    return P1Monitor(setting, tuple(methods))
 
 
 def _rank(n: int) -> str:

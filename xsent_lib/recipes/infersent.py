@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from xsent_lib.base.parallel import parallel_map
 from xsent_lib.data.nli_corpus import NLICorpus
 from xsent_lib.data.word_setup import WordSetup
 from xsent_lib.eval.suite import SuiteSizes
@@ -83,7 +84,8 @@ def size_sweep(name: str, widths: Sequence[int], corpus: NLICorpus, words: WordS
     """Figure 3.5's points for one architecture: train at each width, then NLI and transfer (micro/macro).
 
     ``done`` maps widths already trained (e.g. the chapter's main run) to their point, which is reused;
-    ``mode`` is the classifier budget of :func:`~xsent_lib.eval.transfer_suite.evaluate_transfer`.
+    ``mode`` is the classifier budget of :func:`~xsent_lib.eval.transfer_suite.evaluate_transfer`. The widths
+    to train run side by side (:func:`~xsent_lib.base.parallel.parallel_map`).
     Returns one point per width, sorted by embedding size.
     Book: chapter 3 (InferSent: embedding size).
     """
@@ -92,15 +94,22 @@ def size_sweep(name: str, widths: Sequence[int], corpus: NLICorpus, words: WordS
     if len(set(widths)) != len(widths):
         raise ValueError(f"widths must be distinct, got {list(widths)}.")
     done = dict(done or {})
-    points = []
-    for width in widths:
-        if width in done:
-            points.append({**done[width], "width": int(width), "reused": True})
-            continue
-        run = train_nli_encoder(name, corpus, words, config, width=width, device=device, seed=seed)
-        transfer = evaluate_transfer(run.encoder, suite, seed=seed, device=device, mode=mode)
-        points.append(sweep_point(run, transfer))
+    todo = [w for w in widths if w not in done]
+    shared = {"corpus": corpus, "words": words, "suite": suite, "config": config, "device": device, "seed": seed,
+              "mode": mode}
+    trained = parallel_map(train_sweep_point, [{"name": name, "width": w, **shared} for w in todo], device=device)
+    points = [{**done[w], "width": int(w), "reused": True} for w in widths if w in done] + trained
     return sorted(points, key=lambda p: p["dim"])
+
+
+def train_sweep_point(name: str, width: int, corpus: NLICorpus, words: WordSetup, suite: TransferSuite,
+                      config: InferSentConfig, device: str | torch.device, seed: int, mode: str) -> dict[str, Any]:
+    """Train encoder ``name`` at ``width`` and score it: one :func:`sweep_point` (a job of :func:`size_sweep`).
+
+    Book: chapter 3 (InferSent: embedding size).
+    """
+    run = train_nli_encoder(name, corpus, words, config, width=width, device=device, seed=seed)
+    return sweep_point(run, evaluate_transfer(run.encoder, suite, seed=seed, device=device, mode=mode))
 
 
 def figure_3_5_sweeps(runs: Mapping[str, NLIRun], transfers: Mapping[str, Mapping[str, Any]],
@@ -109,21 +118,28 @@ def figure_3_5_sweeps(runs: Mapping[str, NLIRun], transfers: Mapping[str, Mappin
                       device: str | torch.device = "auto", seed: int = 0,
                       mode: str = "fast") -> dict[str, list[dict[str, Any]]]:
     """Figure 3.5's seven curves: for each trained encoder of ``runs`` (library name -> its main run, scored in
-    ``transfers``), :func:`size_sweep` at ``widths[name]`` plus the main run's width, which is reused.
+    ``transfers``), its points at ``widths[name]`` (as :func:`size_sweep`) plus the main run's width, reused.
 
-    Returns Table 3.6 row label -> points sorted by embedding size. An encoder missing from ``widths`` keeps
-    its main point only (a one-point curve).
+    All the curves' trainings are one list of jobs run side by side (:func:`~xsent_lib.base.parallel.parallel_map`),
+    so a 2-core machine trains two at a time. Returns Table 3.6 row label -> points sorted by embedding size.
+    An encoder missing from ``widths`` keeps its main point only (a one-point curve).
     Book: chapter 3 (InferSent: embedding size).
     """
     unknown = sorted(set(widths) - set(runs))
     if unknown:
         raise ValueError(f"widths names encoders without a main run: {unknown}; runs has {sorted(runs)}.")
+    for name, ws in widths.items():
+        if len(set(ws)) != len(ws):
+            raise ValueError(f"widths[{name!r}] must be distinct, got {list(ws)}.")
+    shared = {"corpus": corpus, "words": words, "suite": suite, "config": config, "device": device, "seed": seed,
+              "mode": mode}
+    jobs = [{"name": name, "width": w, **shared} for name, run in runs.items()
+            for w in widths.get(name, ()) if w != run.width]
+    trained = parallel_map(train_sweep_point, jobs, device=device)
     out = {}
     for name, run in runs.items():
-        main = sweep_point(run, transfers[name])
-        todo = tuple(w for w in widths.get(name, ()) if w != run.width) + (run.width,)
-        out[PAPER_ROWS[name]] = size_sweep(name, todo, corpus, words, suite, config, device=device, seed=seed,
-                                           done={run.width: main}, mode=mode)
+        points = [{**sweep_point(run, transfers[name]), "reused": True}] + [p for p in trained if p["name"] == name]
+        out[PAPER_ROWS[name]] = sorted(points, key=lambda p: p["dim"])
     return out
 
 

@@ -21,8 +21,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from xsent_lib.align.adversarial import AdversarialConfig
-from xsent_lib.align.setting import WordTranslationSetting, make_setting, synthetic_pair_setting, text_pair_setting
+from xsent_lib.align.setting import (WordTranslationSetting, make_setting, synthetic_pair_setting, synthetic_side_space,
+                                     text_pair_setting, text_side_space)
 from xsent_lib.align.vecmap import VecMapConfig
+from xsent_lib.base.parallel import parallel_map
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.data.word_dictionaries import freedict_pairs
 from xsent_lib.data.word_spaces import (
@@ -189,18 +191,20 @@ def build_settings(source: str, pairs: Sequence[tuple[str, str]], *, dim: int = 
         raise ValueError("source='synthetic' needs world=SyntheticWorld(...).")
     langs = list(dict.fromkeys(lang for p in pairs for lang in p))
     spaces: dict[str, LanguageSpace] = {}
-    for lang in langs:
-        if source == "real":
-            spaces[lang] = real_space(lang, dim=dim, max_vocab=max_vocab, seed=language_seed(lang, seed),
-                                      cache_dir=cache_dir)
-        elif source == "synthetic":
-            spaces[lang] = synthetic_space(world, lang, n_sentences=n_sentences, dim=dim,
-                                           seed=language_seed(lang, seed), cache_dir=cache_dir)
-        else:
-            from pathlib import Path
+    if source == "real":  # each language's vectors train on one core, side by side (parallel_map)
+        jobs = [{"lang": lang, "dim": dim, "max_vocab": max_vocab, "seed": language_seed(lang, seed),
+                 "cache_dir": cache_dir} for lang in langs]
+        spaces = dict(zip(langs, parallel_map(real_space, jobs)))
+    elif source == "synthetic":
+        jobs = [{"world": world, "lang": lang, "n_sentences": n_sentences, "dim": dim,
+                 "seed": language_seed(lang, seed), "cache_dir": cache_dir} for lang in langs]
+        spaces = dict(zip(langs, parallel_map(synthetic_space, jobs)))
+    else:
+        from pathlib import Path
 
-            from xsent_lib.data.formats import load_vec
+        from xsent_lib.data.formats import load_vec
 
+        for lang in langs:
             wv = load_vec(Path(data_dir) / f"wiki.{lang}.vec", max_words=max_vocab)
             spaces[lang] = make_space(lang, wv.words, wv.vectors)
     out = {}
@@ -243,15 +247,25 @@ def run_dial(world: SyntheticWorld, dial: DialProfile, *, device: str = "cpu",
     Each row adds ``distance`` (:func:`typological_distance`) and ``n_sentences``.
     Book: chapter 5 (Word translation without parallel data).
     """
-    rows = []
-    for a, b, n in dial_points(dial):
-        setting = synthetic_pair_setting(world, a, b, n_sentences=n, dim=dial.dim, cache_dir=cache_dir)
-        for seed in dial.seeds:
-            res = compare_aligners(setting, dial.adv, dial.vecmap, n_restarts=dial.restarts,
-                                   refine_iters=dial.refine_iters, max_rank=dial.max_rank, seed=seed,
-                                   device=device)
-            rows.append({"distance": typological_distance(a, b), "n_sentences": n, **res})
-    return rows
+    points = dial_points(dial)
+    sides = dict.fromkeys((lang, split, n) for a, b, n in points for lang, split in ((a, "train"), (b, "dev")))
+    parallel_map(synthetic_side_space, [{"world": world, "lang": lang, "split": split, "n_sentences": n,
+                                         "dim": dial.dim, "cache_dir": cache_dir} for lang, split, n in sides])
+    settings = [synthetic_pair_setting(world, a, b, n_sentences=n, dim=dial.dim, cache_dir=cache_dir)
+                for a, b, n in points]  # loaded from the cache the line above filled
+    keys = [(i, seed) for i in range(len(points)) for seed in dial.seeds]
+    results = parallel_map(compare_aligners, [_aligners_job(settings[i], dial, seed, device) for i, seed in keys],
+                           device=device)
+    return [{"distance": typological_distance(points[i][0], points[i][1]), "n_sentences": points[i][2], **res}
+            for (i, _), res in zip(keys, results)]
+
+
+def _aligners_job(setting: WordTranslationSetting, dial: DialProfile, seed: int, device: str,
+                  adversarial: bool = True) -> dict:
+    """The keyword arguments of one :func:`compare_aligners` call of the dial."""
+    return {"setting": setting, "adv_config": dial.adv, "vecmap_config": dial.vecmap, "n_restarts": dial.restarts,
+            "refine_iters": dial.refine_iters, "max_rank": dial.max_rank, "seed": seed, "device": device,
+            "adversarial": adversarial}
 
 
 def _real_dial_lines(name: str, cache_dir: str | os.PathLike[str] | None) -> list[str]:
@@ -299,10 +313,9 @@ def run_real_dial(dial: DialProfile, *, device: str = "cpu",
     corpus of the point is skipped with a printed note.
     Book: chapter 5 (Word translation without parallel data: the isomorphism dial on real corpora).
     """
-    rows = []
+    todo = []  # (a, b, n, texts, setting keywords) of every point and size the corpora can give
     for a, b in dial.real_points:
         lang_a, lang_b = REAL_DIAL_CORPORA[a][0], REAL_DIAL_CORPORA[b][0]
-        same_domain = REAL_DIAL_CORPORA[a][1][0][0] == REAL_DIAL_CORPORA[b][1][0][0]
         if lang_a == lang_b:
             kw: dict = {"dictionary": f"identity on shared {lang_a} words"}
         else:
@@ -313,15 +326,23 @@ def run_real_dial(dial: DialProfile, *, device: str = "cpu",
             if short:
                 print(f"NOTE: real dial {a} / {b} skips {n:,} sentences: {', '.join(short)} holds fewer lines.")
                 continue
-            setting = text_pair_setting(lang_a, real_dial_text(a, n, cache_dir=cache_dir), lang_b,
-                                        real_dial_text(b, n, seed=1, cache_dir=cache_dir), dim=dial.dim,
-                                        max_vocab=dial.vecmap.vocab * 5, cache_dir=cache_dir, **kw)
-            for seed in dial.real_seeds:
-                res = compare_aligners(setting, dial.adv, dial.vecmap, n_restarts=dial.restarts,
-                                       refine_iters=dial.refine_iters, max_rank=dial.max_rank, seed=seed,
-                                       device=device, adversarial=dial.real_adversarial)
-                rows.append({"point": f"{a} / {b}", "same language": lang_a == lang_b, "same domain": same_domain,
-                             "n_sentences": n, **res})
+            texts = (real_dial_text(a, n, cache_dir=cache_dir), real_dial_text(b, n, seed=1, cache_dir=cache_dir))
+            todo.append((a, b, n, texts, kw))
+    space_kw = {"dim": dial.dim, "max_vocab": dial.vecmap.vocab * 5, "cache_dir": cache_dir}
+    sides = {((a, b)[side], n, side): texts[side] for a, b, n, texts, _ in todo for side in (0, 1)}
+    parallel_map(text_side_space, [{"lang": REAL_DIAL_CORPORA[name][0], "text": text, "side": side, **space_kw}
+                                   for (name, _, side), text in sides.items()])  # one job per distinct corpus side
+    settings = [text_pair_setting(REAL_DIAL_CORPORA[a][0], texts[0], REAL_DIAL_CORPORA[b][0], texts[1], **space_kw,
+                                  **kw) for a, b, n, texts, kw in todo]  # loaded from the cache filled above
+    keys = [(i, seed) for i in range(len(todo)) for seed in dial.real_seeds]
+    results = parallel_map(compare_aligners, [_aligners_job(settings[i], dial, seed, device, dial.real_adversarial)
+                                              for i, seed in keys], device=device)
+    rows = []
+    for (i, _), res in zip(keys, results):
+        a, b, n = todo[i][:3]
+        rows.append({"point": f"{a} / {b}", "same language": REAL_DIAL_CORPORA[a][0] == REAL_DIAL_CORPORA[b][0],
+                     "same domain": REAL_DIAL_CORPORA[a][1][0][0] == REAL_DIAL_CORPORA[b][1][0][0],
+                     "n_sentences": n, **res})
     return rows
 
 
