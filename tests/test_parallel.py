@@ -7,7 +7,7 @@ import sys
 import pytest
 import torch
 
-from xsent_lib.base.parallel import ENV_VAR, parallel_map, usable_processes
+from xsent_lib.base.parallel import ENV_VAR, parallel_map, usable_processes, worker_cpu_seconds
 from xsent_lib.base.runtime import check_seed
 from xsent_lib.data.nli_corpus import NLICorpus
 from xsent_lib.data.word_setup import WordSetup
@@ -18,7 +18,9 @@ def test_trainings_in_workers_equal_the_serial_loop_bit_for_bit(easy_corpus: NLI
     jobs = [{"name": name, "corpus": easy_corpus, "words": easy_words, "config": InferSentConfig(epochs=1),
              "width": 8, "device": "cpu", "seed": seed} for name, seed in (("bilstm-max", 0), ("lstm", 3))]
     serial = parallel_map(train_nli_encoder, jobs, processes=1)
+    cpu_before = worker_cpu_seconds()
     spread = parallel_map(train_nli_encoder, jobs, processes=2)
+    assert worker_cpu_seconds() > cpu_before  # the workers' CPU time reaches the chapter's provenance
     assert [r.name for r in spread] == ["bilstm-max", "lstm"]  # job order, whatever finished first
     for a, b in zip(serial, spread):
         assert a.dev_acc == b.dev_acc and a.test_acc == b.test_acc

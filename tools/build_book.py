@@ -153,7 +153,7 @@ def execute_stale(chapters: list[str], selected: set[str], profile: str, out: Pa
                                            "library_modules": modules, "upstream": upstream,
                                            "wall_time_s": round(time.perf_counter() - start, 1)}, indent=1))
         status[stem] = "executed"
-        print(f"chapter {stem}: executed in {time.perf_counter() - start:.0f} s, kernel CPU "
+        print(f"chapter {stem}: executed in {time.perf_counter() - start:.0f} s, CPU (kernel and workers) "
               f"{prov.get('cpu_time_s', float('nan')):.0f} s, load {os.getloadavg()[0]:.1f} (key {keys[stem]})", flush=True)
     (exec_dir / "last_build.json").write_text(json.dumps(status, indent=1))
     return status, failed

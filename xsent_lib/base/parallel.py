@@ -15,6 +15,7 @@ import importlib
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -58,10 +59,24 @@ def _call(fn: Callable[..., T], job: Mapping[str, Any]) -> T:
         return fn(**job)
 
 
-def _call_in_worker(fn: Callable[..., T], job: Mapping[str, Any]) -> tuple[T, list[str]]:
-    """The job's result and the library modules the worker has imported (see :func:`_import_like_workers`)."""
+def _call_in_worker(fn: Callable[..., T], job: Mapping[str, Any]) -> tuple[T, list[str], float]:
+    """The job's result, the library modules the worker has imported (see :func:`_import_like_workers`) and the
+    CPU seconds the job took."""
+    start = time.process_time()
     result = _call(fn, job)
-    return result, [m for m in sys.modules if m.startswith("xsent_lib.")]
+    return result, [m for m in sys.modules if m.startswith("xsent_lib.")], time.process_time() - start
+
+
+_WORKER_CPU = [0.0]
+
+
+def worker_cpu_seconds() -> float:
+    """CPU seconds that jobs of :func:`parallel_map` have spent in worker processes since this process started
+    (provenance adds them to the chapter's own CPU time).
+
+    Book: chapter 0 (How to run this book: cores and processes).
+    """
+    return _WORKER_CPU[0]
 
 
 def _import_like_workers(modules: Sequence[str]) -> None:
@@ -99,7 +114,8 @@ def parallel_map(fn: Callable[..., T], jobs: Sequence[Mapping[str, Any]], *, pro
     results = []
     for i, fut in enumerate(futures):
         try:
-            result, modules = fut.result()
+            result, modules, cpu = fut.result()
+            _WORKER_CPU[0] += cpu
             _import_like_workers(modules)
             results.append(result)
         except Exception as err:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from xsent_lib.base.parallel import worker_cpu_seconds
 from xsent_lib.results.provenance import collect_provenance
 
 PROFILES = ("smoke", "book", "full")
@@ -56,6 +57,7 @@ class Run:
     metrics: dict[str, Any] = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
     started_cpu: float = field(default_factory=time.process_time)
+    started_workers_cpu: float = field(default_factory=worker_cpu_seconds)
 
     @property
     def metrics_path(self) -> Path:
@@ -77,15 +79,18 @@ class Run:
         return self.metrics[key]
 
     def finish(self, **extra: Any) -> dict[str, Any]:
-        """Write provenance.json (commit, versions, device, parameters, wall time and this process's CPU time:
-        on a busy machine the wall time grows with the other jobs, the CPU time much less) and return it.
+        """Write provenance.json (commit, versions, device, parameters, wall time and CPU time: this process's plus
+        its :func:`~xsent_lib.base.parallel.parallel_map` workers', also apart; on a busy machine the wall time
+        grows with the other jobs, the CPU time much less) and return it.
 
         Book: chapter 0 (How to run this book).
         """
+        workers = worker_cpu_seconds() - self.started_workers_cpu
         prov = collect_provenance(self.params, device=self.device, seed=self.seed)
         prov.update(chapter=self.chapter, profile=self.profile,
                     wall_time_s=round(time.perf_counter() - self.started, 3),
-                    cpu_time_s=round(time.process_time() - self.started_cpu, 3),
+                    cpu_time_s=round(time.process_time() - self.started_cpu + workers, 3),
+                    worker_cpu_time_s=round(workers, 3),
                     load_average=[round(x, 2) for x in os.getloadavg()], **_jsonable(extra))
         self._write(self.metrics_path, self.metrics)
         self._write(self.provenance_path, prov)
