@@ -56,6 +56,21 @@ def test_the_caller_imports_the_library_modules_its_workers_used(tmp_path):
     assert out.stdout.split() == ["False", "True"]
 
 
+def test_workers_stop_quietly_when_the_process_group_is_interrupted():
+    # Jupyter stops a kernel by signalling its process group: idle workers must not print a traceback each
+    script = ("import os, signal, time\n"
+              "from xsent_lib.base.parallel import parallel_map\n"
+              "from xsent_lib.base.runtime import check_seed\n"
+              "print(parallel_map(check_seed, [{'seed': 1}, {'seed': 2}], processes=2))\n"
+              "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+              "os.killpg(os.getpgrp(), signal.SIGINT)\n"
+              "time.sleep(1)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                         start_new_session=True)
+    assert out.returncode == 0 and out.stdout.strip() == "[1, 2]", out.stderr[-2000:]
+    assert "Traceback" not in out.stderr and "KeyboardInterrupt" not in out.stderr, out.stderr[-2000:]
+
+
 def test_bad_jobs_and_process_counts_are_refused(monkeypatch: pytest.MonkeyPatch):
     with pytest.raises(TypeError, match="mapping of keyword arguments"):
         parallel_map(check_seed, [5])

@@ -14,9 +14,12 @@ import atexit
 import importlib
 import multiprocessing
 import os
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -52,6 +55,26 @@ def usable_processes(device: str | torch.device = "cpu") -> int:
 def _init_worker() -> None:
     torch.set_num_threads(1)
     os.environ["OMP_NUM_THREADS"] = "1"
+    # Jupyter interrupts (and, on shutdown, stops) a kernel by signalling its whole process group: a worker
+    # then stops at once, without a traceback per idle worker; the caller sees the interrupt (parallel_map).
+    signal.signal(signal.SIGINT, _exit_quietly)
+
+
+def _exit_quietly(signum: int, frame: object) -> None:
+    os._exit(128 + signum)
+
+
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Ignore SIGINT while worker processes are started (they inherit it), in the main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _call(fn: Callable[..., T], job: Mapping[str, Any]) -> T:
@@ -110,7 +133,8 @@ def parallel_map(fn: Callable[..., T], jobs: Sequence[Mapping[str, Any]], *, pro
         raise ValueError(f"processes must be at least 1, got {processes}.")
     if n <= 1:
         return [_call(fn, job) for job in jobs]
-    futures = [_pool(n).submit(_call_in_worker, fn, job) for job in jobs]
+    with _interrupts_ignored():  # workers start ignoring SIGINT until _init_worker installs its handler
+        futures = [_pool(n).submit(_call_in_worker, fn, job) for job in jobs]
     results = []
     for i, fut in enumerate(futures):
         try:
@@ -118,13 +142,14 @@ def parallel_map(fn: Callable[..., T], jobs: Sequence[Mapping[str, Any]], *, pro
             _WORKER_CPU[0] += cpu
             _import_like_workers(modules)
             results.append(result)
-        except Exception as err:
+        except BaseException as err:
             for rest in futures[i + 1:]:
                 rest.cancel()
-            if isinstance(err, BrokenProcessPool):
-                _POOLS.pop(n, None)
-            err.add_note(f"(raised by job {i} of {len(jobs)} of {getattr(fn, '__name__', fn)!r} in a worker "
-                         f"process; set {ENV_VAR}=1 to run the jobs in this process and debug it)")
+            if isinstance(err, BrokenProcessPool) or not isinstance(err, Exception):  # e.g. an interrupt
+                _POOLS.pop(n).shutdown(wait=False, cancel_futures=True)  # the next call starts fresh workers
+            if isinstance(err, Exception):
+                err.add_note(f"(raised by job {i} of {len(jobs)} of {getattr(fn, '__name__', fn)!r} in a worker "
+                             f"process; set {ENV_VAR}=1 to run the jobs in this process and debug it)")
             raise
     return results
 
