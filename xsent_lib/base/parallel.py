@@ -54,7 +54,6 @@ def usable_processes(device: str | torch.device = "cpu") -> int:
 
 def _init_worker() -> None:
     torch.set_num_threads(1)
-    os.environ["OMP_NUM_THREADS"] = "1"
     # Jupyter interrupts (and, on shutdown, stops) a kernel by signalling its whole process group: a worker
     # then stops at once, without a traceback per idle worker; the caller sees the interrupt (parallel_map).
     signal.signal(signal.SIGINT, _exit_quietly)
@@ -128,13 +127,14 @@ def parallel_map(fn: Callable[..., T], jobs: Sequence[Mapping[str, Any]], *, pro
     bad = [i for i, job in enumerate(jobs) if not isinstance(job, Mapping)]
     if bad:
         raise TypeError(f"every job is a mapping of keyword arguments for fn; jobs {bad[:5]} are not.")
-    n = min(processes if processes is not None else usable_processes(device), len(jobs))
-    if n < 1 and jobs:
+    cap = processes if processes is not None else usable_processes(device)
+    if cap < 1:
         raise ValueError(f"processes must be at least 1, got {processes}.")
-    if n <= 1:
+    if min(cap, len(jobs)) <= 1:
         return [_call(fn, job) for job in jobs]
+    pool = _pool(cap)  # one pool per cap: it starts workers as jobs need them, at most cap
     with _interrupts_ignored():  # workers start ignoring SIGINT until _init_worker installs its handler
-        futures = [_pool(n).submit(_call_in_worker, fn, job) for job in jobs]
+        futures = [pool.submit(_call_in_worker, fn, job) for job in jobs]
     results = []
     for i, fut in enumerate(futures):
         try:
@@ -146,7 +146,7 @@ def parallel_map(fn: Callable[..., T], jobs: Sequence[Mapping[str, Any]], *, pro
             for rest in futures[i + 1:]:
                 rest.cancel()
             if isinstance(err, BrokenProcessPool) or not isinstance(err, Exception):  # e.g. an interrupt
-                _POOLS.pop(n).shutdown(wait=False, cancel_futures=True)  # the next call starts fresh workers
+                _POOLS.pop(cap).shutdown(wait=False, cancel_futures=True)  # the next call starts fresh workers
             if isinstance(err, Exception):
                 err.add_note(f"(raised by job {i} of {len(jobs)} of {getattr(fn, '__name__', fn)!r} in a worker "
                              f"process; set {ENV_VAR}=1 to run the jobs in this process and debug it)")

@@ -94,10 +94,8 @@ def size_sweep(name: str, widths: Sequence[int], corpus: NLICorpus, words: WordS
     if len(set(widths)) != len(widths):
         raise ValueError(f"widths must be distinct, got {list(widths)}.")
     done = dict(done or {})
-    todo = [w for w in widths if w not in done]
-    shared = {"corpus": corpus, "words": words, "suite": suite, "config": config, "device": device, "seed": seed,
-              "mode": mode}
-    trained = parallel_map(train_sweep_point, [{"name": name, "width": w, **shared} for w in todo], device=device)
+    trained = _train_points([(name, w) for w in widths if w not in done], corpus, words, suite, config,
+                            device=device, seed=seed, mode=mode)
     points = [{**done[w], "width": int(w), "reused": True} for w in widths if w in done] + trained
     return sorted(points, key=lambda p: p["dim"])
 
@@ -110,6 +108,14 @@ def train_sweep_point(name: str, width: int, corpus: NLICorpus, words: WordSetup
     """
     run = train_nli_encoder(name, corpus, words, config, width=width, device=device, seed=seed)
     return sweep_point(run, evaluate_transfer(run.encoder, suite, seed=seed, device=device, mode=mode))
+
+
+def _train_points(todo: Sequence[tuple[str, int]], corpus: NLICorpus, words: WordSetup, suite: TransferSuite,
+                  config: InferSentConfig, *, device: str | torch.device, seed: int, mode: str) -> list[dict[str, Any]]:
+    """:func:`train_sweep_point` for every ``(name, width)`` of ``todo``, side by side, in order."""
+    shared = {"corpus": corpus, "words": words, "suite": suite, "config": config, "device": device, "seed": seed,
+              "mode": mode}
+    return parallel_map(train_sweep_point, [{"name": n, "width": w, **shared} for n, w in todo], device=device)
 
 
 def figure_3_5_sweeps(runs: Mapping[str, NLIRun], transfers: Mapping[str, Mapping[str, Any]],
@@ -131,11 +137,8 @@ def figure_3_5_sweeps(runs: Mapping[str, NLIRun], transfers: Mapping[str, Mappin
     for name, ws in widths.items():
         if len(set(ws)) != len(ws):
             raise ValueError(f"widths[{name!r}] must be distinct, got {list(ws)}.")
-    shared = {"corpus": corpus, "words": words, "suite": suite, "config": config, "device": device, "seed": seed,
-              "mode": mode}
-    jobs = [{"name": name, "width": w, **shared} for name, run in runs.items()
-            for w in widths.get(name, ()) if w != run.width]
-    trained = parallel_map(train_sweep_point, jobs, device=device)
+    todo = [(name, w) for name, run in runs.items() for w in widths.get(name, ()) if w != run.width]
+    trained = _train_points(todo, corpus, words, suite, config, device=device, seed=seed, mode=mode)
     out = {}
     for name, run in runs.items():
         points = [{**sweep_point(run, transfers[name]), "reused": True}] + [p for p in trained if p["name"] == name]
