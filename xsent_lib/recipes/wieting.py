@@ -145,10 +145,10 @@ def load_pair(name: str, n_train: int, seed: int, world: SyntheticWorld | None =
               n_held: int = 20_000) -> Bitext:
     """Real bitext ``name`` (e.g. ``"nlp-en-fr"``) split by whole documents, or synthetic ``"synthetic-en-xa"``.
 
-    Real: documents (nlp-corpus documents, LibreOffice help pages, Bible chapters) are shuffled with ``seed``; held-out documents (about ``n_held`` pairs) never reach
-    training; a small bitext (the gettext catalogues' 7k pairs, book profile only) holds out at most half of its
-    pairs. Synthetic:
-    the world's train and test splits. Raises FileNotFoundError if a real bitext is not cached.
+    Real: documents (nlp-corpus documents, LibreOffice help pages, Bible chapters, gettext catalogues) are shuffled
+    with ``seed``; held-out documents (about ``n_held`` pairs) never reach training; a small bitext (the gettext
+    catalogues' 7k pairs, book profile only) holds out at most half of its pairs. Synthetic: the world's train and
+    test splits. Raises FileNotFoundError if a real bitext is not cached.
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
     if name.startswith("synthetic-"):
