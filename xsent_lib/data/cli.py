@@ -32,7 +32,7 @@ def _list(profile: str | None, kind: str | None) -> int:
     for d in datasets:
         size = sum(CATALOGUE.sources[s].size for s in d.sources)
         chapters = ",".join(map(str, d.chapters))
-        print(f"{d.name:22s} {d.kind:11s} {'/'.join(d.profiles):9s} ch {chapters:14s} {_mb(size)}  {d.what_for}")
+        print(f"{d.name:22s} {d.kind:11s} {'/'.join(d.profiles):15s} ch {chapters:14s} {_mb(size)}  {d.what_for}")
     sources = CATALOGUE.sources_of(datasets)
     print(f"{len(datasets)} datasets from {len(sources)} archives, {sum(s.size for s in sources) / 1e6:.0f} MB "
           "to download")

@@ -297,7 +297,7 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
     """Fetch and normalise datasets (by name, source name, ``profile`` and/or ``chapter``) into the cache.
 
     With no names, no profile and no chapter, the ``book`` profile is fetched; ``profile="smoke"``
-    fetches nothing. Ready datasets are skipped unless ``force``. Sources that cannot be fetched
+    fetches the few datasets the chapters' smoke runs read (``make test`` does). Ready datasets are skipped unless ``force``. Sources that cannot be fetched
     are reported in the returned :class:`FetchReport` together with the datasets they lose;
     checksum mismatches raise :class:`ChecksumError` once everything else is done.
     Book: chapter 1 (Data: the corpora and the synthetic world).

@@ -52,8 +52,8 @@ def chapter_list(chapters: Sequence[int]) -> str:
 
 
 def _check_profile(profile: str | None) -> None:
-    if profile is not None and profile not in PROFILES[1:]:
-        raise ValueError(f"profile must be None or one of {PROFILES[1:]} (smoke fetches nothing), got {profile!r}.")
+    if profile is not None and profile not in PROFILES:
+        raise ValueError(f"profile must be None or one of {PROFILES}, got {profile!r}.")
 
 
 def source_table(catalogue: Catalogue = CATALOGUE, profile: str | None = None) -> pd.DataFrame:

@@ -98,8 +98,12 @@ def train_wordvecs(lang: str, sources: Sequence[tuple[str, str]] | None = None,
         np.save(staging / VECTORS_FILE, vectors)
         write_json(staging / PARAMS_FILE, params)
         if folder.exists():
-            shutil.rmtree(folder)
-        staging.rename(folder)
+            shutil.rmtree(folder, ignore_errors=True)
+        try:
+            staging.rename(folder)
+        except OSError:  # another process (a chapter run beside this one) put the same vectors there meanwhile
+            if read_json(folder / PARAMS_FILE) != params:
+                raise
     finally:
         if staging.exists():
             shutil.rmtree(staging)
