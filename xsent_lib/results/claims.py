@@ -87,7 +87,8 @@ class Claim:
     the strict test is the paper's threshold. ``paper`` says what the paper reports: stored cells (shown with
     their values) or a short text. ``note`` says how the test reads the claim when it needs saying.
     ``weaker``: the weaker form our data supports, when the strict one may not be testable or fair here; it
-    is tested too and shown beside the strict verdict, never in its place.
+    is tested too and shown beside the strict verdict, never in its place. ``timed``: the claim compares
+    timings (its row is marked ``"timed": True`` and stored with the run's timings, not its results).
     Book: chapter 11 (Reproducibility report).
     """
 
@@ -99,6 +100,7 @@ class Claim:
     note: str = ""
     also: tuple[Comparison, ...] = ()
     weaker: Weaker | None = None
+    timed: bool = False
 
     def __post_init__(self) -> None:
         for _, op, _ in ((self.lhs, self.op, self.rhs), *self.also):
@@ -186,5 +188,7 @@ def check_claims(claims: Sequence[Claim], ours: Mapping[str, Any]) -> list[dict[
             w_holds, w_shown, w_test = _compare(((weak.lhs, weak.op, weak.rhs), *weak.also), ours, claim)
             row.update({"weaker": f"{weak.text}: {w_shown}", "weaker test": w_test, "weaker holds": w_holds})
         row["verdict"] = verdict(holds, row["weaker holds"], weak is not None)
+        if claim.timed:
+            row["timed"] = True
         rows.append(row)
     return rows

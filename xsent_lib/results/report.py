@@ -40,16 +40,18 @@ def collect_runs(results_dir: str | Path, profile: str) -> pd.DataFrame:
 
 def collect_claims(results_dir: str | Path, profile: str) -> pd.DataFrame:
     """Every ``claims`` list logged by a chapter (``claim``, ``paper``, ``ours``, ``holds``: the strict verdict;
-    ``weaker``, ``weaker holds``, ``verdict`` where the chapter logged them), with its chapter.
+    ``weaker``, ``weaker holds``, ``verdict`` where the chapter logged them), with its chapter; the claims that
+    compare timings (kept under ``timings`` by :meth:`~xsent_lib.results.store.Run.log`) come after the others.
 
     Book: chapter 11 (Reproducibility report).
     """
     rows = []
     for prov, metrics in _runs(results_dir, profile):
         claims = metrics.get("claims", [])
-        if not isinstance(claims, list):
+        timed = (metrics.get("timings") or {}).get("claims") or []
+        if not isinstance(claims, list) or not isinstance(timed, list):
             raise ValueError(f"{prov.get('chapter')}: 'claims' must be a list of dicts, got {type(claims).__name__}.")
-        for claim in claims:
+        for claim in claims + [row for row in timed if isinstance(row, dict) and row.get("timed") is True]:
             missing = {"claim", "holds"} - set(claim)
             if missing:
                 raise ValueError(f"{prov.get('chapter')}: a claim lacks {sorted(missing)}: {claim}")

@@ -1,6 +1,11 @@
 """Each chapter run writes ``results/<chapter>/<profile>/metrics.json`` with ``provenance.json`` beside it.
 
-Tables in the book are rendered from these files, never typed in by hand.
+Tables in the book are rendered from these files, never typed in by hand. Results and timings are kept apart:
+every wall time, CPU time and rate goes under the one top-level key ``timings`` (at the same path as it was
+logged), so two runs with the same parameters and seed give identical ``metrics.json`` outside ``timings``.
+A field is a timing when its name says so (:data:`TIMING_FIELD`: ``seconds``, ``wall_s``,
+``sentences_per_s``, ``gflops``, ...) and a record is one when it is marked ``"timed": True`` (a claim that
+compares timings).
 Book: chapter 0 (How to run this book) and chapter 11 (Reproducibility report).
 """
 from __future__ import annotations
@@ -8,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +26,41 @@ from xsent_lib.base.parallel import worker_cpu_seconds
 from xsent_lib.results.provenance import collect_provenance
 
 PROFILES = ("smoke", "book", "full")
+#: names of metric fields that hold a time or a rate (matched at the end of the name, case-insensitive)
+TIMING_FIELD = re.compile(r"(seconds|second|_s|per_s|flops|_ms|throughput)$", re.IGNORECASE)
+TIMINGS_KEY = "timings"
+_NOTHING = object()
+
+
+def split_timings(value: Any) -> tuple[Any, Any]:
+    """Split a JSON-ready ``value`` into ``(results, timings)``.
+
+    Fields whose name matches :data:`TIMING_FIELD` and records marked ``"timed": True`` go to the timings
+    part, everything else stays. In a list, the timings part is aligned with the list as logged (``None``
+    for an element without timings) and a timed record is taken out of the results list. A part with
+    nothing in it is ``None`` (timings) or a missing value (results).
+    Book: chapter 11 (Reproducibility report).
+    """
+    if isinstance(value, dict):
+        if value.get("timed") is True:
+            return _NOTHING, value
+        results, timings = {}, {}
+        for key, item in value.items():
+            if TIMING_FIELD.search(key):
+                timings[key] = item
+                continue
+            res, tim = split_timings(item)
+            if res is not _NOTHING:
+                results[key] = res
+            if tim is not None:
+                timings[key] = tim
+        return results, timings or None
+    if isinstance(value, list):
+        parts = [split_timings(item) for item in value]
+        results = [res for res, _ in parts if res is not _NOTHING]
+        timings = [tim for _, tim in parts]
+        return results, timings if any(t is not None for t in timings) else None
+    return value, None
 
 
 def _jsonable(value: Any) -> Any:
@@ -39,6 +80,27 @@ def _jsonable(value: Any) -> Any:
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     raise TypeError(f"cannot store a {type(value).__name__} in metrics.json; log numbers, strings, lists or dicts.")
+
+
+def merge_timings(results: Any, timings: Any) -> Any:
+    """The value as it was logged, from its two parts (the inverse of :func:`split_timings`).
+
+    Book: chapter 11 (Reproducibility report).
+    """
+    if timings is None:
+        return results
+    if isinstance(timings, dict) and timings.get("timed") is True:
+        return timings
+    if isinstance(timings, dict):
+        merged = dict(results) if isinstance(results, dict) else {}
+        for key, part in timings.items():
+            merged[key] = part if TIMING_FIELD.search(key) else merge_timings(merged.get(key), part)
+        return merged
+    if isinstance(timings, list):
+        rest = iter(results if isinstance(results, list) else [])
+        return [part if isinstance(part, dict) and part.get("timed") is True else merge_timings(next(rest), part)
+                for part in timings]
+    return timings  # a value logged under a timing name is all timing
 
 
 @dataclass
@@ -68,15 +130,35 @@ class Run:
         return self.directory / "provenance.json"
 
     def log(self, key: str, value: Any) -> Any:
-        """Record ``value`` under ``key`` (e.g. ``"table_3_6"``), write metrics.json at once, return the stored value.
+        """Record ``value`` under ``key`` (e.g. ``"table_3_6"``), its timings under ``timings`` (see
+        :func:`split_timings`), write metrics.json at once, and return the whole stored value.
 
         Book: chapter 0 (How to run this book).
         """
         if not isinstance(key, str) or not key:
             raise ValueError("a metric key must be a non-empty string such as 'table_3_6'.")
-        self.metrics[key] = _jsonable(value)
+        if key == TIMINGS_KEY:
+            raise ValueError(f"{TIMINGS_KEY!r} is where Run.log puts the timings it finds; log them under their "
+                             "own name (e.g. 'wall_seconds') instead.")
+        stored = _jsonable(value)
+        results, timings = split_timings({key: stored})
+        self.metrics.pop(key, None)
+        self.metrics.get(TIMINGS_KEY, {}).pop(key, None)
+        self.metrics.update(results)
+        if timings is not None:
+            self.metrics.setdefault(TIMINGS_KEY, {}).update(timings)
         self._write(self.metrics_path, self.metrics)
-        return self.metrics[key]
+        return stored
+
+    def logged(self, key: str) -> Any:
+        """The value stored under ``key``, read back from metrics.json with its timings merged in.
+
+        Book: chapter 0 (How to run this book).
+        """
+        metrics = json.loads(self.metrics_path.read_text())
+        if key not in metrics and key not in metrics.get(TIMINGS_KEY, {}):
+            raise KeyError(f"{self.metrics_path} holds no {key!r}; logged keys: {sorted(metrics)}.")
+        return merge_timings(metrics.get(key), metrics.get(TIMINGS_KEY, {}).get(key))
 
     def finish(self, **extra: Any) -> dict[str, Any]:
         """Write provenance.json (commit, versions, device, parameters, wall time and CPU time: this process's plus
