@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,7 +25,10 @@ sys.path.insert(0, str(ROOT / "tools"))
 REPEATS = int(os.environ.get("XSENT_WIDGET_REPEATS", "30"))
 LOAD_PROCS = max(2, os.cpu_count() or 2)
 LIMIT_S = 20.0  # a widget cell takes well under a second; a stalled one took the whole timeout
-WIDGET = re.compile(r"\bipywidgets\b|\bwidgets\.\w+\(|\binteract(ive)?\(")
+WIDGET = re.compile(r"\bipywidgets\b|\bwidgets\.\w+\(|\binteract(ive)?\(|\bexplore\(")
+PAPERMILL = Path(sys.executable).with_name("papermill")
+README_RERUNS = int(os.environ.get("XSENT_README_RERUNS", "4"))
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def widget_cells(nb: nbformat.NotebookNode) -> list[int]:
@@ -88,6 +92,7 @@ def test_chapter_widget_cells_under_load(nb_path: Path, tmp_path: Path, monkeypa
     from papermill.parameterize import parameterize_notebook
 
     monkeypatch.setenv("XSENT_PROFILE", "smoke")
+    monkeypatch.setenv("XSENT_WIDGETS", "1")  # build the widgets, as the book's executor does
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
     nb = parameterize_notebook(load_notebook_node(str(nb_path)),
                                {"profile": "smoke", "results_dir": str(tmp_path / "results")})
@@ -102,3 +107,29 @@ def test_chapter_widget_cells_under_load(nb_path: Path, tmp_path: Path, monkeypa
     print(f"{nb_path.stem}: widget cells {cells}, {len(times)} runs, {LOAD_PROCS} busy processes, "
           f"max {max(times):.2f} s, late replies recovered {client.late_replies}")
     assert max(times) < LIMIT_S, f"{nb_path.stem}: a widget cell stalled or crawled: {sorted(times)[-3:]}"
+
+
+@pytest.mark.slow
+def test_the_readmes_rerun_under_load_never_waits_on_a_widget(tmp_path: Path):
+    """The README's command itself (plain papermill, no cell timeout) on the chapter with a widget, in a loop
+    under CPU load: no kernel started by an executor builds a widget (``chapter.live_frontend``), so nothing can
+    leave papermill waiting; each run must finish well inside the subprocess limit, with no widget in its output."""
+
+    env = {k: v for k, v in os.environ.items() if k not in ("XSENT_PROFILE", "XSENT_WIDGETS")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    times = []
+    with CpuLoad():
+        for i in range(README_RERUNS):
+            out = tmp_path / f"out{i}.ipynb"
+            start = time.perf_counter()
+            proc = subprocess.run([str(PAPERMILL), "notebooks/00_how_to_run.ipynb", str(out), "-p", "profile", "smoke",
+                                   "-p", "device", "auto", "-p", "seed", "7", "-p", "results_dir",
+                                   str(tmp_path / "results"), "--no-progress-bar"],
+                                  cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+            times.append(time.perf_counter() - start)
+            assert proc.returncode == 0, proc.stderr[-3000:]
+            outputs = [o for c in nbformat.read(out, as_version=4).cells if c.cell_type == "code"
+                       for o in c.get("outputs", [])]
+            assert not [o for o in outputs if WIDGET_VIEW in o.get("data", {})], "a widget was built without a front-end"
+            assert any("GFLOP/s" in o.get("text", "") and o.get("name") == "stdout" for o in outputs)
+    print(f"README rerun of chapter 0 under load: {README_RERUNS} runs, max {max(times):.1f} s")

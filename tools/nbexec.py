@@ -19,6 +19,7 @@ with that change; the papermill engine ``xsent`` (registered by :func:`register_
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 import typing as t
 from queue import Empty
@@ -153,6 +154,8 @@ def execute_notebook(input_path: str, output_path: str, *, parameters: dict[str,
     """papermill.execute_notebook on the ``xsent`` engine with a per-cell ``timeout`` (seconds)."""
     import papermill
 
+    # this client cannot stall on widget messages, and the book keeps the saved widget state (chapter.live_frontend)
+    os.environ.setdefault("XSENT_WIDGETS", "1")
     return papermill.execute_notebook(input_path, output_path, parameters=parameters or {}, cwd=cwd,
                                       kernel_name="python3", engine_name=register_engine(),
                                       execution_timeout=timeout, progress_bar=progress_bar, **kwargs)

@@ -16,6 +16,7 @@ import pandas as pd
 import torch
 
 import xsent_lib
+from xsent_lib.data.cache import DATASETS_READ
 from xsent_lib.data.sources import DataSources
 from xsent_lib.results.provenance import device_description, git_commit, library_hash
 from xsent_lib.results.store import PROFILES, Run, start_run
@@ -23,6 +24,10 @@ from xsent_lib.base.runtime import pick_device, seed_everything
 
 T = TypeVar("T")
 PROFILE_ENV = "XSENT_PROFILE"
+#: ``1`` builds the chapters' widgets, ``0`` never does; unset, they are built only for a live front-end
+WIDGETS_ENV = "XSENT_WIDGETS"
+#: executors that run a notebook without a front-end (a kernel started by one of them draws no widget)
+_EXECUTORS = ("papermill", "nbconvert", "nbclient", "jupyter-execute", "nbexec")
 #: the checkout holding xsent_lib/, notebooks/ and tests/ (the defaults below are read against it, never the cwd)
 REPO_ROOT = Path(xsent_lib.__file__).resolve().parents[1]
 NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
@@ -77,6 +82,7 @@ class Chapter:
         Book: chapter 0 (How to run this book).
         """
         extra.setdefault("library_modules", library_modules())
+        extra.setdefault("cached_datasets", sorted(DATASETS_READ))
         if self.data is not None:
             extra.setdefault("data_sources", self.data.report())
         prov = self.run.finish(**extra)
@@ -179,6 +185,88 @@ def _inline_figures() -> bool:
     if shell is not None and hasattr(shell, "run_line_magic"):
         shell.run_line_magic("matplotlib", "inline")
     return False
+
+
+def live_frontend() -> bool:
+    """Whether this kernel has a live Jupyter front-end that will draw widgets and call back into them.
+
+    ``XSENT_WIDGETS=1`` / ``0`` decides when set (the book's executor sets 1: it cannot stall on widget
+    messages, and the built page keeps the saved widget state). Otherwise a front-end must show itself:
+    Jupyter Server names the notebook of the kernels it starts (``JPY_SESSION_NAME``), VS Code defines
+    ``__vsc_ipynb_file__``, Colab imports ``google.colab``; a kernel whose parent is an executor (papermill,
+    nbconvert, nbclient, ...) has none, even when it inherited such a variable. Plain papermill and nbclient
+    can wait forever on a cell that creates widgets (nbclient#312), so without a front-end no widget is built.
+    Book: chapter 0 (How to run this book).
+    """
+    forced = os.environ.get(WIDGETS_ENV, "").strip()
+    if forced in {"0", "1"}:
+        return forced == "1"
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "kernel"):
+        return False
+    shown = ("JPY_SESSION_NAME" in os.environ or "__vsc_ipynb_file__" in shell.user_ns
+             or "google.colab" in sys.modules)
+    return shown and not _parent_is_executor()
+
+
+def _parent_is_executor() -> bool:
+    """Whether the process that started this kernel is a notebook executor (read from /proc; False elsewhere)."""
+    try:
+        cmdline = Path(f"/proc/{os.getppid()}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return False
+    return any(name in cmdline for name in _EXECUTORS)
+
+
+@dataclass(frozen=True)
+class Control:
+    """One control of :func:`explore`: its starting ``value`` and, for a drop-down, its ``options``.
+
+    A text value gives a text box that calls back on Enter; ``options`` give a drop-down.
+    Book: chapter 0 (How to run this book).
+    """
+
+    value: Any
+    options: Sequence[Any] = ()
+    description: str = ""
+
+    def widget(self, name: str) -> Any:
+        """The ipywidgets control (built only for a live front-end).
+
+        Book: chapter 0 (How to run this book).
+        """
+        import ipywidgets as widgets
+
+        label = self.description or name
+        if self.options:
+            return widgets.Dropdown(options=list(self.options), value=self.value, description=label)
+        if isinstance(self.value, str):
+            return widgets.Text(value=self.value, continuous_update=False, description=label,
+                                layout=widgets.Layout(width="90%"))
+        raise TypeError(f"control {name!r}: give options=[...] for a drop-down or a str value for a text box, "
+                        f"got value {self.value!r}.")
+
+
+def explore(fn: Callable[..., None], /, **controls: Control) -> Any:
+    """Call ``fn`` with each control's value; with a live front-end, return the widget that calls it again.
+
+    Without one (papermill, nbconvert, the tests) no widget is created: ``fn`` runs once with the starting
+    values and its printed or displayed output is the cell's, so a chapter run by any client finishes.
+    Book: chapter 0 (How to run this book).
+    """
+    unknown = [name for name, c in controls.items() if not isinstance(c, Control)]
+    if unknown:
+        raise TypeError(f"explore(): {unknown} must be Control(...) values, e.g. n=Control(256, options=[128, 256]).")
+    if live_frontend():
+        import ipywidgets as widgets
+
+        return widgets.interactive(fn, **{name: c.widget(name) for name, c in controls.items()})
+    fn(**{name: c.value for name, c in controls.items()})
+    return None
 
 
 def show_source(obj: Callable[..., Any] | type) -> Any:
