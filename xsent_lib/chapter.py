@@ -76,6 +76,13 @@ class Chapter:
         """
         return self.run.log(key, value)
 
+    def log_timing(self, key: str, value: Any) -> Any:
+        """Store a measurement that varies from run to run under ``timings`` (see :meth:`Run.log_timing`).
+
+        Book: chapter 0 (How to run this book).
+        """
+        return self.run.log_timing(key, value)
+
     def finish(self, **extra: Any) -> pd.Series:
         """Write ``provenance.json`` and return it as a Series to show at the end of the chapter.
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 _RUN_COLUMNS = ["chapter", "profile", "commit", "xsent_lib_version", "xsent_lib_hash", "device", "torch", "seed",
                 "wall_time_s", "timestamp_utc", "metrics", "real_data"]
-_CLAIM_COLUMNS = ["chapter", "claim", "paper", "ours", "holds", "weaker", "weaker holds", "verdict"]
+_CLAIM_COLUMNS = ["chapter", "id", "claim", "paper", "ours", "holds", "weaker id", "weaker", "weaker holds", "verdict"]
 
 
 def _runs(results_dir: str | Path, profile: str):
@@ -57,3 +57,22 @@ def collect_claims(results_dir: str | Path, profile: str) -> pd.DataFrame:
                 raise ValueError(f"{prov.get('chapter')}: a claim lacks {sorted(missing)}: {claim}")
             rows.append({"chapter": prov.get("chapter"), **{k: claim.get(k) for k in _CLAIM_COLUMNS[1:]}})
     return pd.DataFrame(rows, columns=_CLAIM_COLUMNS)
+
+
+def claim_tally(claims: pd.DataFrame) -> pd.DataFrame:
+    """Per chapter: how many strict claims hold, fail and are not testable here (data absent), of how many; and
+    how many claims have a weaker form and how many of those hold. Every claim is counted: none is dropped for
+    lack of a number.
+
+    Book: chapter 11 (Reproducibility report).
+    """
+    columns = ["chapter", "claims", "hold", "fail", "not testable", "weaker forms", "weaker hold"]
+    rows = []
+    for chapter, group in claims.groupby("chapter", sort=True):
+        strict = group["holds"].tolist()
+        weak = group["weaker holds"].tolist() if "weaker holds" in group else []
+        has_weak = group["weaker"].fillna("").astype(bool).tolist() if "weaker" in group else []
+        rows.append({"chapter": chapter, "claims": len(strict), "hold": sum(v is True for v in strict),
+                     "fail": sum(v is False for v in strict), "not testable": sum(v is None for v in strict),
+                     "weaker forms": sum(has_weak), "weaker hold": sum(v is True for v in weak)})
+    return pd.DataFrame(rows, columns=columns).set_index("chapter")

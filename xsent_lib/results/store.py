@@ -150,6 +150,20 @@ class Run:
         self._write(self.metrics_path, self.metrics)
         return stored
 
+    def log_timing(self, key: str, value: Any) -> Any:
+        """Record ``value`` whole under ``timings[key]``: a table of speeds, a load average, a ratio of two
+        timings; anything a rerun with the same seed need not reproduce. Returns the stored value.
+
+        Book: chapter 0 (How to run this book).
+        """
+        if not isinstance(key, str) or not key:
+            raise ValueError("a timing key must be a non-empty string such as 'table_4'.")
+        stored = _jsonable(value)
+        self.metrics.pop(key, None)
+        self.metrics.setdefault(TIMINGS_KEY, {})[key] = stored
+        self._write(self.metrics_path, self.metrics)
+        return stored
+
     def logged(self, key: str) -> Any:
         """The value stored under ``key``, read back from metrics.json with its timings merged in.
 
@@ -158,7 +172,8 @@ class Run:
         metrics = json.loads(self.metrics_path.read_text())
         if key not in metrics and key not in metrics.get(TIMINGS_KEY, {}):
             raise KeyError(f"{self.metrics_path} holds no {key!r}; logged keys: {sorted(metrics)}.")
-        return merge_timings(metrics.get(key), metrics.get(TIMINGS_KEY, {}).get(key))
+        timings = metrics.get(TIMINGS_KEY, {}).get(key)
+        return timings if key not in metrics else merge_timings(metrics[key], timings)
 
     def finish(self, **extra: Any) -> dict[str, Any]:
         """Write provenance.json (commit, versions, device, parameters, wall time and CPU time: this process's plus
