@@ -1,11 +1,12 @@
 """Claims as data: one checker, paper numbers read from the stored tables, 'not testable' for missing numbers."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
 
-from xsent_lib.results.claims import Claim, PaperCell, check_claims
+from xsent_lib.results.claims import Absent, Claim, ClaimSet, PaperCell, check_claims
 from xsent_lib.results.paper import paper_table
 
 
@@ -17,9 +18,52 @@ def test_claim_holds_fails_and_reads_other_numbers():
 
 
 @pytest.mark.parametrize("bad", [None, math.nan, math.inf])
-def test_missing_or_non_finite_numbers_are_not_testable(bad):
+def test_a_number_the_method_did_not_produce_fails_the_claim(bad):
     row = check_claims([Claim("x beats y", "x", ">", "y")], {"x": bad, "y": 1.0})[0]
-    assert row["holds"] is None and "n/a" in row["ours"]
+    assert row["holds"] is False and "x = no number" in row["ours"] and row["verdict"] == "fails"
+
+
+def test_absent_data_is_not_testable_and_says_why():
+    row = check_claims([Claim("x beats y", "x", ">", "y")], {"x": Absent("no XNLI in data_dir"), "y": 1.0})[0]
+    assert row["holds"] is None and "x = n/a (no XNLI in data_dir)" in row["ours"]
+    with pytest.raises(ValueError, match="say which data is missing"):
+        Absent(" ")
+
+
+def test_numbers_can_be_a_typed_record():
+    @dataclasses.dataclass(frozen=True)
+    class Numbers:
+        ours_acc: float
+        base_acc: float
+
+    row = check_claims([Claim("ours beats base", "ours_acc", ">", "base_acc", id="ch02.beats_base")],
+                       Numbers(80.0, 70.0))[0]
+    assert row["holds"] is True and row["id"] == "ch02.beats_base"
+    with pytest.raises(KeyError, match="did not compute"):
+        check_claims([Claim("x", "ours_accuracy", ">", 0)], Numbers(1.0, 0.0))
+    with pytest.raises(TypeError, match="dataclass instance or a mapping"):
+        check_claims([Claim("x", "a", ">", 0)], [1.0])
+
+
+def test_ids_are_checked_and_unique():
+    with pytest.raises(ValueError, match="id must look like"):
+        Claim("x", "a", ">", 0, id="Chapter 6: finetune")
+    with pytest.raises(ValueError, match="an id of its own"):
+        Claim("x", "a", ">", 0, id="ch06.x", weaker=Weaker("w", "a", ">", -1, id="ch06.x"))
+    with pytest.raises(ValueError, match="unique"):
+        check_claims([Claim("x", "a", ">", 0, id="ch06.x"), Claim("y", "a", "<", 9, id="ch06.x")], {"a": 1})
+
+
+def test_a_claim_set_needs_ids_quotes_and_places_and_checks_the_paper():
+    good = Claim("a beats b", "a", ">", "b", id="ch02.a_beats_b", quote="A is better than B.", where="Sec. 1",
+                 weaker=Weaker("a is not far below b", "a", ">", 0, id="ch02.a_near_b"))
+    cs = ClaimSet("02_senteval", (good,), lambda: {"a": 2.0, "b": 1.0})
+    assert [r["holds"] for r in cs.on_paper()] == [True]
+    assert cs.check({"a": 0.5, "b": 1.0})[0]["verdict"] == "fails; the weaker form holds"
+    with pytest.raises(ValueError, match="needs an id"):
+        ClaimSet("02_senteval", (Claim("a beats b", "a", ">", "b", id="ch02.x"),), dict)
+    with pytest.raises(ValueError, match="must start with 'ch02.'"):
+        ClaimSet("02_senteval", (dataclasses.replace(good, id="ch03.a_beats_b"),), dict)
 
 
 def test_unknown_number_is_an_error_not_a_verdict():
@@ -66,10 +110,11 @@ def test_strict_holds_is_the_verdict_whatever_the_weaker_form_says():
 
 
 def test_not_testable_strict_stays_none_even_when_the_weaker_form_holds():
-    row = check_claims([_every_and_mean()], {"wins": None, "tasks": 10, "mean ours": 80.0, "mean base": 78.0})[0]
+    gone = Absent("the data set is not here")
+    row = check_claims([_every_and_mean()], {"wins": gone, "tasks": 10, "mean ours": 80.0, "mean base": 78.0})[0]
     assert row["holds"] is None and row["weaker holds"] is True
     assert row["verdict"] == "not testable here; the weaker form holds"
-    both_missing = check_claims([_every_and_mean()], {"wins": math.nan, "tasks": 10, "mean ours": None,
+    both_missing = check_claims([_every_and_mean()], {"wins": gone, "tasks": 10, "mean ours": gone,
                                                       "mean base": 1.0})[0]
     assert both_missing["holds"] is None and both_missing["weaker holds"] is None
     assert both_missing["verdict"] == "not testable here"
@@ -85,8 +130,9 @@ def test_joined_comparisons_all_must_hold_and_one_failure_decides():
     assert check_claims([claim], {"nli gain": 2.0, "nmt gain": -1.0})[0]["holds"] is True
     row = check_claims([claim], {"nli gain": 2.0, "nmt gain": 1.0})[0]
     assert row["holds"] is False and row["test"] == "nli gain > 0.0 and nmt gain <= 0.0"
-    assert check_claims([claim], {"nli gain": None, "nmt gain": 1.0})[0]["holds"] is False  # a failure decides
-    assert check_claims([claim], {"nli gain": None, "nmt gain": -1.0})[0]["holds"] is None
+    gone = Absent("no NLI data")
+    assert check_claims([claim], {"nli gain": gone, "nmt gain": 1.0})[0]["holds"] is False  # a failure decides
+    assert check_claims([claim], {"nli gain": gone, "nmt gain": -1.0})[0]["holds"] is None
     with pytest.raises(KeyError, match="did not compute"):
         check_claims([claim], {"nli gain": 1.0})
 
