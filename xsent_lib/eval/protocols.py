@@ -50,6 +50,15 @@ def _check_features(x: np.ndarray, n: int, name: str) -> np.ndarray:
     return x
 
 
+def _check_classes(labels: np.ndarray, name: str) -> None:
+    """Refuse training labels of a single class: every classifier would score 100% on them, whatever the encoder."""
+    classes = np.unique(labels)
+    if classes.size < 2:
+        raise ValueError(f"{name} holds only one class ({', '.join(map(str, classes.tolist())) or 'none'}) in its "
+                         f"{labels.size} rows; a classification task needs at least two classes (check the data "
+                         "files: one class file may be empty or truncated).")
+
+
 def nested_cv(
     x: np.ndarray, labels: np.ndarray, n_classes: int, config: ClassifierConfig
 ) -> dict:
@@ -58,11 +67,13 @@ def nested_cv(
     For each of ``k`` outer folds, an inner ``k``-fold CV on the other folds picks the grid point with the
     best mean inner accuracy; a model with that setting is trained on all outer-training rows and tested on
     the outer fold. ``devacc`` is the mean best inner accuracy, ``acc`` the mean outer accuracy.
-    All k*k*|grid| inner models and the k outer models are trained in two batched runs.
+    All k*k*|grid| inner models and the k outer models are trained in two batched runs. Labels of a single
+    class are refused (any classifier would score 100%).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     labels = np.asarray(labels)
     x = _check_features(x, labels.size, "x")
+    _check_classes(labels, "labels")
     k, grid = config.kfold, config.grid()
     targets = one_hot(labels, n_classes)
     outer = stratified_folds(labels, k, config.seed)
@@ -103,6 +114,7 @@ def cv_then_test(
     y_train, y_test = np.asarray(y_train), np.asarray(y_test)
     x_train = _check_features(x_train, y_train.size, "x_train")
     x_test = _check_features(x_test, y_test.size, "x_test")
+    _check_classes(y_train, "y_train")
     k, grid = config.kfold, config.grid()
     targets = one_hot(y_train, n_classes)
     folds = stratified_folds(y_train, k, config.seed)
