@@ -2,7 +2,6 @@
 now give a clear error (or the right number). One section per probe of the issue."""
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -10,8 +9,12 @@ import numpy as np
 import pytest
 
 from xsent_lib.data.formats import DataFormatError, load_task
+from xsent_lib.data.formats.containers import PairTask, SentencePairs
 from xsent_lib.eval.classifier import ClassifierConfig
+from xsent_lib.eval.engine import Evaluation
 from xsent_lib.eval.protocols import cv_then_test, nested_cv
+from xsent_lib.eval.sts import STSTask, correlations
+from xsent_lib.eval.transfer import RelatednessTask, transfer_aggregates
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
 MR = FIXTURES / "downstream" / "MR"
@@ -54,3 +57,56 @@ def test_protocols_refuse_a_single_class():
         nested_cv(x, y, 2, cfg)
     with pytest.raises(ValueError, match=r"y_train.*only one class"):
         cv_then_test(x, y, x, y, 2, cfg)
+
+
+# --- 2. degenerate scores: collapsed encoders, NaN aggregates, empty test splits ------------------------------
+
+def _pairs(n: int, seed: int, low: float = 0.0, high: float = 5.0) -> SentencePairs:
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(30)]
+    first = [" ".join(rng.choice(words, 4)) for _ in range(n)]
+    second = [" ".join(rng.choice(words, 4)) for _ in range(n)]
+    return SentencePairs(first, second, rng.uniform(low, high, n))
+
+
+def _collapsed(params, batch) -> np.ndarray:
+    """Every vector a positive multiple of one vector: all cosines are 1 up to rounding."""
+    scale = np.array([1.0 + (sum(map(ord, " ".join(s))) % 97) / 7.0 for s in batch])
+    return scale[:, None] * np.array([0.3, -1.7, 2.9, 0.11])
+
+
+def test_sts_with_a_collapsed_encoder_is_refused_like_a_constant_one():
+    task = STSTask(PairTask("STS-collapsed", {"news": _pairs(60, 0)}))
+    with pytest.raises(ValueError, match=r"subset 'news'.*predictions are constant.*undefined"):
+        Evaluation({}, _collapsed).eval(task)
+
+
+def test_correlations_tolerance_is_relative_and_keeps_real_spreads():
+    gold = np.arange(5.0)
+    with pytest.raises(ValueError, match="predictions are constant"):
+        correlations(1.0 + np.array([0, 1, -1, 2, 0]) * 1e-16, gold, name="x")
+    assert correlations(1e-9 * np.arange(5.0), gold)["pearson"] == pytest.approx(1.0)
+    assert correlations(1.0 + 1e-4 * np.arange(5.0), gold)["pearson"] == pytest.approx(1.0)
+
+
+def test_relatedness_with_a_constant_encoder_is_refused_not_nan():
+    data = PairTask("SICK-const", {"train": _pairs(60, 1, 1, 5), "dev": _pairs(30, 2, 1, 5),
+                                   "test": _pairs(30, 3, 1, 5)})
+    ev = Evaluation({"mode": "fast", "kfold": 2}, lambda params, batch: np.ones((len(batch), 4)))
+    with pytest.raises(ValueError, match=r"SICK-const test.*predictions are constant"):
+        ev.eval(RelatednessTask(data, score_range=(1, 5)))
+
+
+def test_transfer_aggregates_refuse_a_nan_score_naming_the_task():
+    results = {"MR": {"acc": 70.0, "ntest": 100}, "SICKRelatedness": {"pearson": float("nan"), "ntest": 50}}
+    with pytest.raises(ValueError, match=r"'SICKRelatedness'.*pearson.*nan"):
+        transfer_aggregates(results, key="test")
+    with pytest.raises(ValueError, match=r"'MR'.*devacc.*inf"):
+        transfer_aggregates({"MR": {"devacc": float("inf"), "ndev": 10}})
+
+
+def test_cv_then_test_refuses_an_empty_test_split():
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((40, 4)), np.arange(40) % 2
+    with pytest.raises(ValueError, match=r"x_test has no rows.*empty"):
+        cv_then_test(x, y, np.zeros((0, 4)), np.zeros(0, np.int64), 2, ClassifierConfig.fast(kfold=2))

@@ -45,6 +45,9 @@ def _check_features(x: np.ndarray, n: int, name: str) -> np.ndarray:
     x = np.asarray(x, dtype=np.float32)
     if x.ndim != 2 or x.shape[0] != n:
         raise ValueError(f"{name} must be a 2-D array with one row per example ({n}), got shape {x.shape}.")
+    if n == 0:
+        raise ValueError(f"{name} has no rows: its split is empty, and a score over no examples is NaN; check the "
+                         "task's data files.")
     if not np.isfinite(x).all():
         raise ValueError(f"{name} contains NaN or infinite values; check the batcher output.")
     return x
