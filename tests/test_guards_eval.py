@@ -13,6 +13,8 @@ from xsent_lib.data.formats.containers import PairTask, SentencePairs
 from xsent_lib.eval.classifier import ClassifierConfig
 from xsent_lib.eval.engine import Evaluation
 from xsent_lib.eval.protocols import cv_then_test, nested_cv
+from xsent_lib.eval.retrieval import ranking_metrics
+from xsent_lib.eval.scenes import scene_ranking_task
 from xsent_lib.eval.sts import STSTask, correlations
 from xsent_lib.eval.transfer import RelatednessTask, transfer_aggregates
 
@@ -110,3 +112,35 @@ def test_cv_then_test_refuses_an_empty_test_split():
     x, y = rng.standard_normal((40, 4)), np.arange(40) % 2
     with pytest.raises(ValueError, match=r"x_test has no rows.*empty"):
         cv_then_test(x, y, np.zeros((0, 4)), np.zeros(0, np.int64), 2, ClassifierConfig.fast(kfold=2))
+
+
+# --- 3. retrieval ranks: ties count against the query, NaN and empty inputs refused -----------------------------
+
+def test_a_constant_similarity_matrix_ranks_every_gold_last():
+    m = ranking_metrics(np.zeros((4, 4)), np.arange(4))
+    assert m["query_to_item"]["r@1"] == 0.0 and m["query_to_item"]["medr"] == 4.0
+    assert m["item_to_query"]["r@1"] == 0.0 and m["item_to_query"]["medr"] == 4.0
+
+
+def test_ties_between_captions_of_the_same_item_do_not_count_against_it():
+    sim = np.array([[0.5, 0.1], [0.5, 0.2], [0.5, 0.9]])  # captions 0 and 1 (item 0) tie with caption 2
+    m = ranking_metrics(sim, np.array([0, 0, 1]), ks=(1, 2))
+    assert m["item_to_query"]["r@1"] == 50.0 and m["item_to_query"]["medr"] == 1.5  # item 0: rank 2, item 1: 1
+    assert m["query_to_item"]["r@1"] == 100.0
+
+
+def test_ranking_metrics_refuse_nan_and_empty_input():
+    sim = np.eye(3)
+    sim[1, 2] = np.nan
+    with pytest.raises(ValueError, match=r"row 1 \(query 1\).*NaN"):
+        ranking_metrics(sim, np.arange(3))
+    with pytest.raises(ValueError, match=r"no queries"):
+        ranking_metrics(np.zeros((0, 3)), np.zeros(0, np.int64))
+
+
+def test_a_constant_encoder_gets_no_caption_retrieval_on_the_scenes(world):
+    task = scene_ranking_task(world, 30, 10, 20, dim=16)
+    task.dim, task.epochs = 8, 2
+    res = Evaluation({"seed": 1111}, lambda params, batch: np.ones((len(batch), 6))).eval(task)
+    assert res["item_to_query"]["r@1"] == 0.0  # every caption ties: no scene finds its caption
+    assert res["query_to_item"]["r@1"] <= 100 / 20  # all queries rank the scenes alike: one at most is first
