@@ -8,11 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from xsent_lib.base.runtime import LIBRARY_MAX_SEED, MAX_SEED, check_seed, seed_everything
+from xsent_lib.chapter import start_chapter
 from xsent_lib.data.formats import DataFormatError, load_task
 from xsent_lib.data.formats.containers import PairTask, SentencePairs
 from xsent_lib.eval.classifier import ClassifierConfig
 from xsent_lib.eval.engine import Evaluation
-from xsent_lib.eval.protocols import cv_then_test, nested_cv
+from xsent_lib.eval.bitext import select_threshold
+from xsent_lib.eval.protocols import cv_then_test, nested_cv, stratified_folds
 from xsent_lib.eval.retrieval import ranking_metrics
 from xsent_lib.eval.scenes import scene_ranking_task
 from xsent_lib.eval.sts import STSTask, correlations
@@ -144,3 +147,50 @@ def test_a_constant_encoder_gets_no_caption_retrieval_on_the_scenes(world):
     res = Evaluation({"seed": 1111}, lambda params, batch: np.ones((len(batch), 6))).eval(task)
     assert res["item_to_query"]["r@1"] == 0.0  # every caption ties: no scene finds its caption
     assert res["query_to_item"]["r@1"] <= 100 / 20  # all queries rank the scenes alike: one at most is first
+
+
+# --- 4. classifier settings, seeds and thresholds are checked where they enter ---------------------------------
+
+@pytest.mark.parametrize("field, value", [("l2", (1e-4, float("nan"))), ("l2", (float("inf"),)), ("l2", (-1e-3,)),
+                                          ("lr", float("nan")), ("lr", float("inf")), ("lr", 0.0), ("lr", -1e-3),
+                                          ("dropout", (float("nan"),)), ("validation_split", float("nan"))])
+def test_classifier_config_refuses_non_finite_or_wrong_signed_floats(field, value):
+    with pytest.raises(ValueError, match=rf"{field}.*got"):
+        ClassifierConfig(**{field: value})
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32, 1.0, "7", True, None])
+def test_classifier_config_seed_must_be_an_int_in_range(seed):
+    with pytest.raises(ValueError, match=r"ClassifierConfig\.seed must be a non-negative integer in \[0, 2\*\*32 - 1"):
+        ClassifierConfig(seed=seed)
+
+
+def test_stratified_folds_refuses_a_seed_numpy_cannot_take():
+    for seed in ("7", -1, 2.5):
+        with pytest.raises(ValueError, match=r"stratified_folds seed must be a non-negative integer in \[0, 2\*\*64"):
+            stratified_folds(np.arange(10) % 2, 2, seed)
+    np.testing.assert_array_equal(stratified_folds(np.arange(10) % 2, 2, np.int64(7)),
+                                  stratified_folds(np.arange(10) % 2, 2, 7))
+
+
+def test_select_threshold_refuses_nan_scores():
+    pairs = np.array([[0, 0], [1, 1], [2, 2]])
+    with pytest.raises(ValueError, match=r"scores.*NaN.*candidate 1"):
+        select_threshold(pairs, np.array([0.9, np.nan, 0.2]), pairs[:2])
+    with pytest.raises(ValueError, match=r"one score per candidate pair"):
+        select_threshold(pairs, np.array([0.9, 0.2]), pairs[:2])
+
+
+# --- 6. a seed must leave room for the offsets the chapters add -------------------------------------------------
+
+@pytest.mark.parametrize("seed", [2**64 - 1, 2**31, -1])
+def test_chapter_refuses_a_seed_without_room_for_its_offsets(seed, tmp_path):
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer in \[0, 2\*\*31 - 1\]"):
+        start_chapter("guards", profile="smoke", device="cpu", seed=seed, results_dir=str(tmp_path))
+
+
+def test_largest_chapter_seed_leaves_room_for_the_seeds_derived_from_it():
+    assert check_seed(MAX_SEED) == 2**31 - 1
+    seed_everything(MAX_SEED + 2)  # joint.py seeds its heads with seed + 1 and seed + 2
+    ClassifierConfig(seed=MAX_SEED + 1)
+    assert MAX_SEED + 10_000 <= LIBRARY_MAX_SEED  # gensim's per-language seeds (seed + crc32 % 10000) stay 32-bit

@@ -9,18 +9,21 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from xsent_lib.base.runtime import TORCH_MAX_SEED, check_seed
 from xsent_lib.eval.classifier import ClassifierConfig, Metric, accuracy_metric, make_classifier
 
 
 def stratified_folds(labels: np.ndarray, k: int, seed: int) -> np.ndarray:
     """Fold id in ``[0, k)`` for each row: every class is shuffled (seeded) and dealt round-robin.
 
+    ``seed`` is an int in ``[0, 2**64 - 1]`` (the nested CV passes ``config.seed + 1 + fold``).
+
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.size < k:
         raise ValueError(f"need a 1-D label array with at least k={k} rows, got shape {labels.shape}.")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed, "stratified_folds seed", TORCH_MAX_SEED))
     order = rng.permutation(labels.size)
     order = order[np.argsort(labels[order], kind="stable")]  # grouped by class, shuffled inside each class
     folds = np.empty(labels.size, dtype=np.int64)
