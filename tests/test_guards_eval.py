@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from xsent_lib.align.procrustes import SentenceMapping, apply_map
+from xsent_lib.base.neighbors import csls_knn, l2_normalize
 from xsent_lib.base.runtime import LIBRARY_MAX_SEED, MAX_SEED, check_seed, seed_everything
 from xsent_lib.chapter import start_chapter
 from xsent_lib.data.formats import DataFormatError, load_task
@@ -194,3 +196,40 @@ def test_largest_chapter_seed_leaves_room_for_the_seeds_derived_from_it():
     seed_everything(MAX_SEED + 2)  # joint.py seeds its heads with seed + 1 and seed + 2
     ClassifierConfig(seed=MAX_SEED + 1)
     assert MAX_SEED + 10_000 <= LIBRARY_MAX_SEED  # gensim's per-language seeds (seed + crc32 % 10000) stay 32-bit
+
+
+# --- 5. neighbours and maps: huge rows keep their direction, non-finite rows are named --------------------------
+
+def test_a_huge_float32_row_keeps_its_direction_in_csls():
+    rng = np.random.default_rng(0)
+    src, tgt = rng.standard_normal((6, 8)).astype(np.float32), rng.standard_normal((6, 8)).astype(np.float32)
+    huge = src.copy()
+    huge[2] *= np.float32(1e30)  # its squared norm overflows float32
+    unit = l2_normalize(huge)
+    np.testing.assert_allclose(unit[2], src[2] / np.linalg.norm(src[2]), rtol=1e-6)
+    np.testing.assert_array_equal(np.delete(unit, 2, 0), np.delete(l2_normalize(src), 2, 0))
+    searched = [csls_knn(x, tgt, k_neighbors=3, use_faiss=False) for x in (huge, src)]
+    np.testing.assert_array_equal(searched[0][1], searched[1][1])
+    np.testing.assert_allclose(searched[0][0], searched[1][0], rtol=1e-5)
+
+
+def test_neighbour_search_names_the_first_non_finite_row():
+    x = np.ones((4, 3), np.float32)
+    x[3, 1] = np.inf
+    with pytest.raises(ValueError, match=r"src row 3 holds NaN or infinite values"):
+        csls_knn(x, np.ones((4, 3), np.float32), k_neighbors=2, use_faiss=False)
+
+
+def test_maps_refuse_nan_rows_naming_the_first():
+    x = np.eye(3)
+    x[1, 0] = np.nan
+    with pytest.raises(ValueError, match=r"X row 1 holds NaN or infinite values"):
+        apply_map(x, np.eye(3))
+    with pytest.raises(ValueError, match=r"W .*NaN or infinite"):
+        apply_map(np.eye(3), np.full((3, 3), np.nan))
+    rng = np.random.default_rng(0)
+    mapping = SentenceMapping().fit(rng.standard_normal((20, 3)), rng.standard_normal((20, 3)))
+    with pytest.raises(ValueError, match=r"src row 1 holds NaN or infinite values"):
+        mapping.transform(x)
+    with pytest.raises(ValueError, match=r"tgt row 1 holds NaN or infinite values"):
+        mapping.transform_target(x)
