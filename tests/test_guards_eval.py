@@ -14,6 +14,7 @@ from xsent_lib.base.runtime import LIBRARY_MAX_SEED, MAX_SEED, check_seed, seed_
 from xsent_lib.chapter import start_chapter
 from xsent_lib.data.formats import DataFormatError, load_task
 from xsent_lib.data.formats.containers import PairTask, SentencePairs
+from xsent_lib.encoders.baselines import RandomSentenceEncoder, random_bag_encoder
 from xsent_lib.eval.classifier import ClassifierConfig
 from xsent_lib.eval.engine import Evaluation
 from xsent_lib.eval.bitext import select_threshold
@@ -21,7 +22,12 @@ from xsent_lib.eval.protocols import cv_then_test, nested_cv, stratified_folds
 from xsent_lib.eval.retrieval import ranking_metrics
 from xsent_lib.eval.scenes import scene_ranking_task
 from xsent_lib.eval.sts import STSTask, correlations
+from xsent_lib.eval.suite import senteval_suite
 from xsent_lib.eval.transfer import RelatednessTask, transfer_aggregates
+from xsent_lib.recipes import senteval as se
+from xsent_lib.results.claims import check_claims
+from xsent_lib.results.paper import side_by_side
+from xsent_lib.text.tokenizers import PTBWordTokenizer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
 MR = FIXTURES / "downstream" / "MR"
@@ -233,3 +239,35 @@ def test_maps_refuse_nan_rows_naming_the_first():
         mapping.transform(x)
     with pytest.raises(ValueError, match=r"tgt row 1 holds NaN or infinite values"):
         mapping.transform_target(x)
+
+
+# --- 7. chapter 2's tables with a data_dir holding only MR ------------------------------------------------------
+
+def test_senteval_tables_work_with_a_data_dir_holding_only_mr(tmp_path):
+    suite = senteval_suite(_mr_copy(tmp_path))
+    assert [t.name for t in suite.tasks] == ["MR"] and any(n.startswith("SST2 not found") for n in suite.notes)
+    assert list(se.suite_table(suite, single=True).index) == ["MR"]
+    pairs = se.suite_table(suite, single=False)
+    assert pairs.empty and pairs.index.name == "task" and "paper N" in pairs.columns
+    floor = se.Baseline("Random sentence vectors", "random", 8, RandomSentenceEncoder(8, seed=0))
+    config = ClassifierConfig.fast(kfold=2, device="cpu")
+    results = se.run_baselines([floor], suite, {"LogReg": config, "MLP": config}, mlp_for=[floor.name], seed=0)
+    t33, t34 = se.table_3_3_ours([floor], suite, results), se.table_3_4_ours([floor], suite, results)
+    assert list(t33["Random sentence vectors LogReg"]) == ["MR"] and t34 == {}
+    assert side_by_side("thesis", "table_3_3", t33, paper_only_rows=True).shape[0] >= 1
+    numbers = se.senteval_numbers(t33, t34, {"random": 8})
+    assert numbers["bag BoW STS"] is None and numbers["STS columns compared"] is None
+    check_claims(se.SENTEVAL_CLAIMS, numbers)
+
+
+def test_senteval_tables_work_with_a_data_dir_holding_only_sts_b(tmp_path):
+    stsb = Path("downstream", "STS", "STSBenchmark")
+    shutil.copytree(FIXTURES / stsb, tmp_path / stsb)
+    suite = senteval_suite(tmp_path)
+    assert [t.name for t in suite.tasks] == ["STSBenchmark"] and se.suite_table(suite, single=True).empty
+    words = random_bag_encoder(suite.sentences(), PTBWordTokenizer(), 8)
+    bag = se.Baseline("Random word vectors BoW", "bag", 8, words)
+    config = ClassifierConfig.fast(kfold=2, device="cpu")
+    results = se.run_baselines([bag], suite, {"LogReg": config, "MLP": config}, mlp_for=[bag.name], seed=0)
+    assert "MLP" not in results[bag.name] and se.table_3_3_ours([bag], suite, results) == {}
+    assert list(se.table_3_4_ours([bag], suite, results)["Random word vectors BoW"]) == ["STS-B"]
