@@ -191,5 +191,5 @@ def test_batcher_nan_rows_name_the_sentences():
 
 
 def test_params_seed_is_checked_where_it_enters():
-    with pytest.raises(ValueError, match=r"params\['seed'\] must be a non-negative integer in \[0, 2\*\*64 - 1\]"):
+    with pytest.raises(ValueError, match=r"params\['seed'\] must be a non-negative integer in \[0, 2\*\*32 - 1\]"):
         Evaluation({"seed": 2**64}, senteval_batcher)

@@ -20,7 +20,7 @@ from xsent_lib.data.cache import DATASETS_READ
 from xsent_lib.data.sources import DataSources
 from xsent_lib.results.provenance import device_description, git_commit, library_hash
 from xsent_lib.results.store import PROFILES, Run, start_run
-from xsent_lib.base.runtime import pick_device, seed_everything
+from xsent_lib.base.runtime import check_seed, pick_device, seed_everything
 
 T = TypeVar("T")
 PROFILE_ENV = "XSENT_PROFILE"
@@ -118,9 +118,11 @@ def start_chapter(name: str, *, profile: str, device: str, seed: int, results_di
     ``uses`` names the papers' real data sets the chapter reads when ``data_dir`` holds them, at every profile
     (keys of :data:`xsent_lib.data.sources.REAL_DATA`): the next lines say, for each, whether it was found or
     falls back to a stand-in, and ``ch.data`` (a :class:`DataSources`) records what the run read; its report,
-    with every file's size and sha256, goes to provenance.json.
+    with every file's size and sha256, goes to provenance.json. ``seed`` must lie in ``[0, 2**31 - 1]``
+    (:data:`~xsent_lib.base.runtime.MAX_SEED`): the chapter derives further seeds from it (``seed + 1``, ...).
     Book: chapter 0 (How to run this book).
     """
+    seed = check_seed(seed)
     profile = os.environ.get(PROFILE_ENV) or profile
     if profile not in PROFILES:
         raise ValueError(f"profile={profile!r} is not one of {PROFILES}.")

@@ -101,15 +101,28 @@ def least_squares_map(X: np.ndarray, Y: np.ndarray, *, ridge: float = 0.0) -> np
     return Wt.T.astype(_out_dtype(X, Y))
 
 
-def apply_map(X: np.ndarray, W: np.ndarray) -> np.ndarray:
+def _check_finite_rows(X: np.ndarray, name: str) -> None:
+    """Raise a ValueError naming the first row of ``X`` that holds a NaN or infinite value."""
+    bad = np.flatnonzero(~np.isfinite(X).all(1))
+    if bad.size:
+        raise ValueError(f"{name} row {bad[0]} holds NaN or infinite values ({bad.size} of {X.shape[0]} rows); a map "
+                         "would pass them through. Check the encoder output.")
+
+
+def apply_map(X: np.ndarray, W: np.ndarray, *, name: str = "X") -> np.ndarray:
     """Map the rows of ``X`` with ``W`` (``(d_out, d_in)``): returns ``X @ W.T``.
 
+    A NaN or infinite value in ``X`` raises a ValueError naming its first row (``name`` says what ``X`` is);
+    one in ``W`` raises too.
     Book: chapter 5 (Word translation without parallel data).
     """
     X, W = np.asarray(X), np.asarray(W)
     if W.ndim != 2 or X.ndim != 2 or X.shape[1] != W.shape[1]:
         raise ValueError(f"cannot map rows of shape {X.shape} with W of shape {W.shape}: need X (n, d_in) "
                          f"and W (d_out, d_in).")
+    if not np.isfinite(W).all():
+        raise ValueError(f"W (shape {W.shape}) holds NaN or infinite values; refit the map.")
+    _check_finite_rows(X, name)
     return X @ W.T
 
 
@@ -147,8 +160,11 @@ class SentenceMapping:
     src_mean: np.ndarray | None = None
     tgt_mean: np.ndarray | None = None
 
-    def _prepare(self, X: np.ndarray, mean: np.ndarray | None) -> np.ndarray:
+    def _prepare(self, X: np.ndarray, mean: np.ndarray | None, name: str) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError(f"{name} must be a 2-D array (n, dim) of sentence vectors, got shape {X.shape}.")
+        _check_finite_rows(X, name)
         X = _unit_rows(X) if self.unit_norm else X
         return X - mean if mean is not None else X
 
@@ -160,10 +176,10 @@ class SentenceMapping:
         if self.method not in ("orthogonal", "linear"):
             raise ValueError(f"method={self.method!r} must be 'orthogonal' or 'linear'.")
         src, tgt = _pair(src, tgt, same_dim=self.method == "orthogonal")
-        S, T = self._prepare(src, None), self._prepare(tgt, None)
+        S, T = self._prepare(src, None, "src"), self._prepare(tgt, None, "tgt")
         self.src_mean = S.mean(axis=0) if self.center else None
         self.tgt_mean = T.mean(axis=0) if self.center else None
-        S, T = self._prepare(src, self.src_mean), self._prepare(tgt, self.tgt_mean)
+        S, T = self._prepare(src, self.src_mean, "src"), self._prepare(tgt, self.tgt_mean, "tgt")
         self.W = procrustes(S, T) if self.method == "orthogonal" else least_squares_map(S, T)
         return self
 
@@ -173,12 +189,12 @@ class SentenceMapping:
         return self.W
 
     def transform(self, src: np.ndarray) -> np.ndarray:
-        """Prepare and map source sentence vectors into the target space.
+        """Prepare and map source sentence vectors into the target space; a NaN or infinite row raises, named.
 
         Book: chapter 7 (Joint vs transfer vs mapping).
         """
         W = self._require_fitted()
-        return apply_map(self._prepare(src, self.src_mean), W)
+        return apply_map(self._prepare(src, self.src_mean, "src"), W, name="src")
 
     def transform_target(self, tgt: np.ndarray) -> np.ndarray:
         """Prepare target sentence vectors the same way the map was fitted (no map applied).
@@ -186,7 +202,7 @@ class SentenceMapping:
         Book: chapter 7 (Joint vs transfer vs mapping).
         """
         self._require_fitted()
-        return self._prepare(tgt, self.tgt_mean)
+        return self._prepare(tgt, self.tgt_mean, "tgt")
 
 
 Encode = Callable[[list[str]], np.ndarray]

@@ -36,19 +36,28 @@ def _as_matrix(name: str, x: np.ndarray, dim: int | None = None) -> np.ndarray:
     if dim is not None and x.shape[1] != dim:
         raise ValueError(f"{name} has dimension {x.shape[1]} but the other side has {dim}; embed both the same way.")
     x = np.ascontiguousarray(x, dtype=np.float32)
-    if not np.isfinite(x).all():
-        raise ValueError(f"{name} contains NaN or infinite values; check the encoder output.")
+    bad = np.flatnonzero(~np.isfinite(x).all(1))
+    if bad.size:
+        raise ValueError(f"{name} row {bad[0]} holds NaN or infinite values ({bad.size} of {x.shape[0]} rows); "
+                         "check the encoder output.")
     return x
 
 
 def l2_normalize(x: np.ndarray, eps: float = 1e-12) -> np.ndarray:
     """Return a float32 copy of ``x`` with unit-length rows (all-zero rows stay zero).
 
-    Book: chapter 5 (Word translation without parallel data).
+    A row whose float32 norm overflows (entries beyond about 1e19) is normalised in float64, so it keeps its
+    direction instead of becoming zero. Book: chapter 5 (Word translation without parallel data).
     """
     x = _as_matrix("x", x)
-    norms = np.linalg.norm(x, axis=1, keepdims=True)
-    return (x / np.maximum(norms, eps)).astype(np.float32, copy=False)
+    with np.errstate(over="ignore"):  # an overflowing row is redone in float64 below
+        norms = np.linalg.norm(x, axis=1, keepdims=True)
+    out = (x / np.maximum(norms, eps)).astype(np.float32, copy=False)
+    over = np.flatnonzero(np.isinf(norms[:, 0]))
+    if over.size:
+        wide = x[over].astype(np.float64)
+        out[over] = wide / np.linalg.norm(wide, axis=1, keepdims=True)
+    return out
 
 
 def _check_k(k: int, n_keys: int, what: str = "k") -> int:
@@ -244,7 +253,8 @@ def csls_knn(
     over all targets uses the bias trick, never the full matrix. Returns ``(scores, indices)``.
     Book: chapter 5 (Word translation without parallel data).
     """
-    src, tgt = l2_normalize(src), l2_normalize(_as_matrix("tgt", tgt, dim=_as_matrix("src", src).shape[1]))
+    src = _as_matrix("src", src)
+    src, tgt = l2_normalize(src), l2_normalize(_as_matrix("tgt", tgt, dim=src.shape[1]))
     rows = _query_rows(src.shape[0], queries)
     k_neighbors = _check_k(k_neighbors, min(src.shape[0], tgt.shape[0]), "k_neighbors")
     topk = _check_k(topk, tgt.shape[0], "topk")
@@ -274,7 +284,8 @@ def inverted_softmax_knn(
     over the source vocabulary; returned scores are these log-probabilities.
     Book: chapter 5 (Word translation without parallel data).
     """
-    src, tgt = l2_normalize(src), l2_normalize(_as_matrix("tgt", tgt, dim=_as_matrix("src", src).shape[1]))
+    src = _as_matrix("src", src)
+    src, tgt = l2_normalize(src), l2_normalize(_as_matrix("tgt", tgt, dim=src.shape[1]))
     rows = _query_rows(src.shape[0], queries)
     topk = _check_k(topk, tgt.shape[0], "topk")
     if not np.isfinite(beta) or beta <= 0:

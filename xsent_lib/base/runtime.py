@@ -11,19 +11,33 @@ import numpy as np
 import torch
 
 _DEVICE_NAMES = ("auto", "cpu", "cuda", "mps")
-MAX_SEED = 2**64 - 1  # torch.manual_seed takes an unsigned 64-bit integer
+# The seed a user gives a chapter: the chapters derive further seeds from it (seed + 1, seed + fold, seed + restart,
+# seed * 7919 + epoch, gensim's seed + crc32 % 10000), and each derived seed must stay in its consumer's range.
+MAX_SEED = 2**31 - 1
+# Any seed a library function takes (possibly derived from a chapter's seed): numpy's 32-bit range (RandomState,
+# gensim), which leaves room for the library's own offsets inside torch's unsigned 64-bit one.
+LIBRARY_MAX_SEED = 2**32 - 1
+# What torch.manual_seed takes (numpy takes any non-negative int): for internal seeds derived from a library seed.
+TORCH_MAX_SEED = 2**64 - 1
+_SEED_RANGES = {MAX_SEED: ("2**31 - 1", "a chapter's seed, leaving room for the seeds it derives"),
+                LIBRARY_MAX_SEED: ("2**32 - 1", "numpy's 32-bit seeds, leaving room for derived seeds"),
+                TORCH_MAX_SEED: ("2**64 - 1", "the range torch.manual_seed accepts")}
 
 
-def check_seed(seed: object, what: str = "seed") -> int:
-    """Return ``seed`` as an int, or raise ValueError with the valid range ``[0, 2**64 - 1]`` (what torch accepts).
+def check_seed(seed: object, what: str = "seed", high: int = MAX_SEED) -> int:
+    """Return ``seed`` as an int, or raise ValueError with the valid range ``[0, high]`` in the message.
 
+    The default range ``[0, 2**31 - 1]`` (:data:`MAX_SEED`) is that of a chapter's seed: it leaves room for the
+    seeds the chapters derive from it, so a seed accepted here never fails later as ``seed + 1``. Library functions,
+    which may receive such derived seeds, check ``high=LIBRARY_MAX_SEED`` (``[0, 2**32 - 1]``), and internal
+    ones derived from those ``high=TORCH_MAX_SEED`` (``[0, 2**64 - 1]``).
     Booleans, floats and strings are refused rather than converted, so a typo never becomes a seed.
     ``what`` names the argument in the message (e.g. ``"params['seed']"``).
     Book: chapter 0 (Reproducibility).
     """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MAX_SEED:
-        raise ValueError(f"{what} must be a non-negative integer in [0, 2**64 - 1] (the range torch.manual_seed "
-                         f"accepts), got {seed!r}.")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= high:
+        shown, why = _SEED_RANGES.get(high, (str(high), "the range of this argument"))
+        raise ValueError(f"{what} must be a non-negative integer in [0, {shown}] ({why}), got {seed!r}.")
     return int(seed)
 
 
@@ -56,19 +70,20 @@ def seed_everything(seed: int) -> np.random.Generator:
     """Seed Python, NumPy and torch (CPU and CUDA) and return a fresh NumPy generator.
 
     CPU runs with the same seed are bit-identical; on a GPU cuDNN is asked to be deterministic too.
-    ``seed`` must be an integer in ``[0, 2**64 - 1]`` (see :func:`check_seed`); ``PYTHONHASHSEED``, when
-    not already set, gets ``seed mod 2**32`` (Python refuses to start with a larger value).
+    ``seed`` must be an integer in ``[0, 2**32 - 1]`` (:data:`LIBRARY_MAX_SEED`: training loops seed it with seeds
+    derived from a chapter's, see :func:`check_seed`), the range of ``np.random.seed`` and of ``PYTHONHASHSEED``,
+    which gets ``seed`` when not already set.
     Book: chapter 0 (Reproducibility).
     """
-    seed = check_seed(seed)
+    seed = check_seed(seed, high=LIBRARY_MAX_SEED)
     random.seed(seed)
-    np.random.seed(seed % (2**32))
+    np.random.seed(seed)
     torch.manual_seed(seed)
     if torch.cuda.is_available():
         torch.cuda.manual_seed_all(seed)
         torch.backends.cudnn.deterministic = True
         torch.backends.cudnn.benchmark = False
-    os.environ.setdefault("PYTHONHASHSEED", str(seed % (2**32)))
+    os.environ.setdefault("PYTHONHASHSEED", str(seed))
     return np.random.default_rng(seed)
 
 

@@ -116,13 +116,20 @@ def select_threshold(pairs: np.ndarray, scores: np.ndarray, gold: np.ndarray) ->
     """The threshold maximising F1 over all cut points of the sorted scores: ``(threshold, best F1 %)``.
 
     Precision and recall at every cut come from one cumulative sum; the threshold is the score of the
-    last pair kept (pairs with that exact score are kept too).
+    last pair kept (pairs with that exact score are kept too). NaN scores raise a ValueError naming the first.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     pairs, gold = _as_pairs(pairs, "pairs"), np.unique(_as_pairs(gold, "gold"), axis=0)
     scores = np.asarray(scores, np.float64)
     if len(pairs) == 0 or len(gold) == 0:
         raise ValueError("need at least one candidate pair and one gold pair to choose a threshold.")
+    if scores.shape != (len(pairs),):
+        raise ValueError(f"scores must hold one score per candidate pair ({len(pairs)}), got shape {scores.shape}.")
+    nan = np.flatnonzero(np.isnan(scores))
+    if nan.size:
+        raise ValueError(f"scores hold {nan.size} NaN values (the first at candidate {nan[0]}, pair "
+                         f"{pairs[nan[0]].tolist()}); a NaN cannot be ordered, so no threshold can be chosen. "
+                         "Check the embeddings and the margin scores.")
     order = np.argsort(-scores, kind="stable")
     s = scores[order]
     n_tgt = int(max(pairs[:, 1].max(), gold[:, 1].max())) + 1

@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 import torch
 
-from xsent_lib.base.runtime import pick_device
+from xsent_lib.base.runtime import LIBRARY_MAX_SEED, check_seed, pick_device
 from xsent_lib.base.threads import single_thread
 
 Metric = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
@@ -45,6 +45,8 @@ class ClassifierConfig:
     Logistic regression (all ``nhid`` 0) is solved exactly by default (``solver='exact'``, see
     :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way.
     Use :meth:`full` (the thesis's standard configuration) or :meth:`fast` (SentEval's prototyping one).
+    Every float must be finite and of the right sign (``lr`` > 0, ``l2`` >= 0, ``dropout`` in [0, 1)), and ``seed``
+    an int in ``[0, 2**32 - 1]``; anything else raises a ValueError naming the field.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -70,10 +72,13 @@ class ClassifierConfig:
             raise ValueError(f"nhid must be a non-empty tuple of non-negative ints, got {self.nhid!r}.")
         if (0 in self.nhid) and any(h > 0 for h in self.nhid):
             raise ValueError("nhid mixes 0 (logistic regression) with hidden sizes; evaluate them as two configs.")
-        if not self.dropout or any(not 0.0 <= p < 1.0 for p in self.dropout):
+        if not self.dropout or any(not _real(p) or not 0.0 <= p < 1.0 for p in self.dropout):
             raise ValueError(f"dropout values must lie in [0, 1), got {self.dropout!r}.")
-        if not self.l2 or any(v < 0 for v in self.l2):
-            raise ValueError(f"l2 must be a non-empty tuple of non-negative penalties, got {self.l2!r}.")
+        if not self.l2 or any(not _real(v) or not 0 <= v < np.inf for v in self.l2):
+            raise ValueError(f"l2 must be a non-empty tuple of finite non-negative penalties, got {self.l2!r}.")
+        if not _real(self.lr) or not 0 < self.lr < np.inf:
+            raise ValueError(f"lr must be a finite positive learning rate, got {self.lr!r}.")
+        check_seed(self.seed, "ClassifierConfig.seed", LIBRARY_MAX_SEED)
         if self.kfold < 2:
             raise ValueError(f"kfold must be at least 2, got {self.kfold}.")
         for name in ("batch_size", "epoch_size", "tenacity", "max_epochs", "min_steps_per_epoch"):
@@ -88,7 +93,7 @@ class ClassifierConfig:
         if self.penalty == "C" and (self.solver != "exact" or any(h > 0 for h in self.nhid) or min(self.l2) <= 0):
             raise ValueError("penalty='C' is scikit-learn's logistic regression: it needs solver='exact', nhid=(0,) "
                              "and positive C values in l2.")
-        if not 0.0 < self.validation_split < 1.0:
+        if not _real(self.validation_split) or not 0.0 < self.validation_split < 1.0:
             raise ValueError(f"validation_split must lie in (0, 1), got {self.validation_split!r}.")
 
     @classmethod
@@ -130,6 +135,11 @@ class ClassifierConfig:
         dropouts = self.dropout if any(h > 0 for h in self.nhid) else (0.0,)
         return [{"nhid": int(h), "dropout": float(p), "l2": float(v)}
                 for h, p, v in product(self.nhid, dropouts, self.l2)]
+
+
+def _real(value: object) -> bool:
+    """A real number (int or float, numpy's too), not a bool or a string; NaN passes here and fails the range test."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
 
 
 PENALTIES = ("l2", "C")

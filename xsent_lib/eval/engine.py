@@ -15,7 +15,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
-from xsent_lib.base.runtime import check_seed
+from xsent_lib.base.runtime import LIBRARY_MAX_SEED, check_seed
 
 Batcher = Callable[[Any, list], np.ndarray]
 Prepare = Callable[[Any, list], Any]
@@ -130,7 +130,7 @@ class Evaluation:
         sim = self.params.get("similarity")
         if sim is not None and not callable(sim):
             raise TypeError("params['similarity'] must be a function similarity(u, v) -> float of two vectors.")
-        check_seed(self.params.seed, "params['seed']")
+        check_seed(self.params.seed, "params['seed']", LIBRARY_MAX_SEED)
         self.batcher = batcher
         self.prepare = prepare
         self._task: Any = None

@@ -9,18 +9,21 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from xsent_lib.base.runtime import TORCH_MAX_SEED, check_seed
 from xsent_lib.eval.classifier import ClassifierConfig, Metric, accuracy_metric, make_classifier
 
 
 def stratified_folds(labels: np.ndarray, k: int, seed: int) -> np.ndarray:
     """Fold id in ``[0, k)`` for each row: every class is shuffled (seeded) and dealt round-robin.
 
+    ``seed`` is an int in ``[0, 2**64 - 1]`` (the nested CV passes ``config.seed + 1 + fold``).
+
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.size < k:
         raise ValueError(f"need a 1-D label array with at least k={k} rows, got shape {labels.shape}.")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed, "stratified_folds seed", TORCH_MAX_SEED))
     order = rng.permutation(labels.size)
     order = order[np.argsort(labels[order], kind="stable")]  # grouped by class, shuffled inside each class
     folds = np.empty(labels.size, dtype=np.int64)
@@ -45,9 +48,21 @@ def _check_features(x: np.ndarray, n: int, name: str) -> np.ndarray:
     x = np.asarray(x, dtype=np.float32)
     if x.ndim != 2 or x.shape[0] != n:
         raise ValueError(f"{name} must be a 2-D array with one row per example ({n}), got shape {x.shape}.")
+    if n == 0:
+        raise ValueError(f"{name} has no rows: its split is empty, and a score over no examples is NaN; check the "
+                         "task's data files.")
     if not np.isfinite(x).all():
         raise ValueError(f"{name} contains NaN or infinite values; check the batcher output.")
     return x
+
+
+def _check_classes(labels: np.ndarray, name: str) -> None:
+    """Refuse training labels of a single class: every classifier would score 100% on them, whatever the encoder."""
+    classes = np.unique(labels)
+    if classes.size < 2:
+        raise ValueError(f"{name} holds only one class ({', '.join(map(str, classes.tolist())) or 'none'}) in its "
+                         f"{labels.size} rows; a classification task needs at least two classes (check the data "
+                         "files: one class file may be empty or truncated).")
 
 
 def nested_cv(
@@ -58,11 +73,13 @@ def nested_cv(
     For each of ``k`` outer folds, an inner ``k``-fold CV on the other folds picks the grid point with the
     best mean inner accuracy; a model with that setting is trained on all outer-training rows and tested on
     the outer fold. ``devacc`` is the mean best inner accuracy, ``acc`` the mean outer accuracy.
-    All k*k*|grid| inner models and the k outer models are trained in two batched runs.
+    All k*k*|grid| inner models and the k outer models are trained in two batched runs. Labels of a single
+    class are refused (any classifier would score 100%).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     labels = np.asarray(labels)
     x = _check_features(x, labels.size, "x")
+    _check_classes(labels, "labels")
     k, grid = config.kfold, config.grid()
     targets = one_hot(labels, n_classes)
     outer = stratified_folds(labels, k, config.seed)
@@ -103,6 +120,7 @@ def cv_then_test(
     y_train, y_test = np.asarray(y_train), np.asarray(y_test)
     x_train = _check_features(x_train, y_train.size, "x_train")
     x_test = _check_features(x_test, y_test.size, "x_test")
+    _check_classes(y_train, "y_train")
     k, grid = config.kfold, config.grid()
     targets = one_hot(y_train, n_classes)
     folds = stratified_folds(y_train, k, config.seed)

@@ -28,20 +28,30 @@ def _ranks_summary(ranks: np.ndarray, ks: tuple[int, ...]) -> dict:
 def ranking_metrics(sim: np.ndarray, gold_item: np.ndarray, ks: tuple[int, ...] = (1, 5, 10)) -> dict:
     """R@K (percent) and median rank in both directions from a (n_queries, n_items) similarity matrix.
 
-    Ranks start at 1; a tie counts in the query's favour (rank = 1 + number of strictly better).
+    Ranks start at 1 and a tie counts against the query (pessimistic rank): the gold item's rank is the number of
+    items scoring at least as high as it, itself included, so a constant similarity ranks every gold last instead
+    of first. An item's rank among the queries is that of its best query, counting the queries of other items
+    that score at least as high (its own other queries, e.g. a second caption of the same image, are not
+    counted against it). A NaN or infinite similarity, or no query, raises a ValueError.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     sim = np.asarray(sim, dtype=np.float64)
     gold_item = np.asarray(gold_item, dtype=np.int64)
     if sim.ndim != 2 or gold_item.shape != (sim.shape[0],):
         raise ValueError(f"sim must be (n_queries, n_items) and gold_item (n_queries,), got {sim.shape}, {gold_item.shape}.")
+    if sim.shape[0] == 0:
+        raise ValueError(f"no queries to rank (sim has shape {sim.shape}); the test split is empty.")
+    bad = np.flatnonzero(~np.isfinite(sim).all(1))
+    if bad.size:
+        raise ValueError(f"sim row {bad[0]} (query {bad[0]}) holds NaN or infinite similarities ({bad.size} bad rows); "
+                         "a NaN would rank first. Check the query and item vectors.")
     if gold_item.min() < 0 or gold_item.max() >= sim.shape[1]:
         raise ValueError("gold_item holds indices outside the item range.")
     own = sim[np.arange(len(gold_item)), gold_item]
-    q_rank = 1 + (sim > own[:, None]).sum(1)
-    # rank of query q among all queries for its own item, then the best over each item's queries
+    q_rank = (sim >= own[:, None]).sum(1)
+    # rank of query q among the other items' queries for its own item, then the best over each item's queries
     col = sim[:, gold_item]  # (n_q, n_q): column j = every query's score for query j's item
-    per_query = 1 + (col > own[None, :]).sum(0)
+    per_query = 1 + ((col >= own[None, :]) & (gold_item[:, None] != gold_item[None, :])).sum(0)
     items = np.unique(gold_item)
     best = np.full(sim.shape[1], np.iinfo(np.int64).max)
     np.minimum.at(best, gold_item, per_query)
@@ -106,11 +116,18 @@ def _epoch(q, it, g, u, v, opt, gen, batch_size, margin, dev, best, best_score):
 
 
 def _joint_sim(queries: np.ndarray, items: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Cosines in the joint space; equal query (item) vectors get equal rows (columns), so that they tie exactly.
+
+    A matrix product may round a row differently by its position, which would break such ties by noise.
+    """
     qe = queries @ u
     ie = items @ v
     qe /= np.linalg.norm(qe, axis=1, keepdims=True) + 1e-12
     ie /= np.linalg.norm(ie, axis=1, keepdims=True) + 1e-12
-    return qe @ ie.T
+    sim = qe @ ie.T
+    _, q_first, q_inverse = np.unique(queries, axis=0, return_index=True, return_inverse=True)
+    _, i_first, i_inverse = np.unique(items, axis=0, return_index=True, return_inverse=True)
+    return sim[q_first[q_inverse.ravel()]][:, i_first[i_inverse.ravel()]]
 
 
 class RankingTask:

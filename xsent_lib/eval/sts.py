@@ -19,6 +19,9 @@ import numpy as np
 from scipy.stats import pearsonr, spearmanr
 
 STS_AGGREGATES = ("mean", "wmean", "all")
+# Scores whose spread is at most this fraction of their magnitude count as constant: a collapsed encoder (every
+# vector a multiple of one vector) gives cosines that differ only by rounding (about 1e-16, 1e-7 in float32).
+CONSTANT_RTOL = 1e-6
 
 
 def cosine_rows(u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -33,15 +36,17 @@ def cosine_rows(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->i", u, v) / np.where(norms == 0, 1.0, norms)
 
 
-def correlations(pred: np.ndarray, gold: np.ndarray, *, name: str = "") -> dict:
+def correlations(pred: np.ndarray, gold: np.ndarray, *, name: str = "", what: str = "STS subset") -> dict:
     """Pearson and Spearman correlation of predictions and gold scores, with the sample size.
 
     A correlation is undefined when either side is constant or holds NaN; instead of returning
-    ``nan`` as a score this raises a ValueError naming the subset (``name``) and the cause.
+    ``nan`` as a score this raises a ValueError naming the subset (``name``; ``what`` says what it is) and the
+    cause. Constant means a spread within rounding: at most :data:`CONSTANT_RTOL` of the largest magnitude,
+    so a collapsed encoder (cosines 1 up to rounding) is refused like an exactly constant one, not scored on noise.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     pred, gold = np.asarray(pred, np.float64), np.asarray(gold, np.float64)
-    where = f"STS subset {name!r}" if name else "STS correlation"
+    where = f"{what} {name!r}" if name else "correlation"
     if pred.shape != gold.shape or pred.ndim != 1 or pred.size < 2:
         raise ValueError(f"{where}: need two 1-D arrays of the same length >= 2, got {pred.shape} and {gold.shape}.")
     for side, values in (("predictions", pred), ("gold scores", gold)):
@@ -49,11 +54,13 @@ def correlations(pred: np.ndarray, gold: np.ndarray, *, name: str = "") -> dict:
         if bad:
             raise ValueError(f"{where}: {bad} of {values.size} {side} are NaN or infinite; the correlation would "
                              "be NaN. Check the data (gold) or the encoder (predictions).")
-        if np.ptp(values) == 0:
-            raise ValueError(f"{where}: the {side} are constant (all {values.size} equal {values[0]:.6g}), so the "
-                             "Pearson and Spearman correlations are undefined (zero variance). "
-                             + ("An encoder that gives every pair the same cosine (e.g. all-zero or identical "
-                                "embeddings) cannot be scored." if side == "predictions"
+        spread = float(np.ptp(values))
+        if spread <= CONSTANT_RTOL * float(np.abs(values).max()):
+            raise ValueError(f"{where}: the {side} are constant (all {values.size} equal {values[0]:.6g} up to a "
+                             f"spread of {spread:.3g}, within rounding), so the Pearson and Spearman correlations are "
+                             "undefined (zero variance). "
+                             + ("An encoder that gives every pair the same score (e.g. all-zero, identical or "
+                                "collinear embeddings) cannot be scored." if side == "predictions"
                                 else "The subset cannot rank anything; drop it."))
     return {"pearson": float(pearsonr(pred, gold)[0]), "spearman": float(spearmanr(pred, gold)[0]),
             "n": int(pred.size)}

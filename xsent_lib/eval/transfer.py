@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.stats import pearsonr, spearmanr
-
 from xsent_lib.eval.classifier import pearson_metric
 from xsent_lib.eval.protocols import cv_then_test, nested_cv, one_hot, split_select
+from xsent_lib.eval.sts import correlations
 
 PAIR_FEATURES = ("full", "senteval")
 
@@ -214,6 +213,8 @@ class RelatednessTask:
     def run(self, ev) -> dict:
         """Fit the distribution head on train, select L2 on dev Pearson, score the test set.
 
+        Constant test predictions (e.g. a constant encoder) are refused as in STS
+        (:func:`~xsent_lib.eval.sts.correlations`): their correlation is undefined, not a score.
         Book: chapter 3 (InferSent).
         """
         f = {k: self._features(ev, self.splits[k]) for k in ("train", "dev", "test")}
@@ -222,8 +223,9 @@ class RelatednessTask:
         res = split_select(f["train"], t["train"], f["dev"], t["dev"], f["test"], ev.classifier_config(), pearson_metric)
         pred = res["test_probs"] @ (self.low + np.arange(self.n_classes))
         gold = np.asarray(self.splits["test"].labels, dtype=np.float64)
-        return {"devpearson": res["dev"], "pearson": float(pearsonr(pred, gold)[0]), "yhat": pred,
-                "spearman": float(spearmanr(pred, gold)[0]), "mse": float(np.mean((pred - gold) ** 2)),
+        corr = correlations(pred, gold, name=f"{self.name} test", what="relatedness task")
+        return {"devpearson": res["dev"], "pearson": corr["pearson"], "yhat": pred,
+                "spearman": corr["spearman"], "mse": float(np.mean((pred - gold) ** 2)),
                 "ndev": len(self.splits["dev"].labels), "ntest": int(gold.size), "selected": res["selected"],
                 "n_classes": self.n_classes, "features": self.features, "metric": "trained-regressor"}
 
@@ -235,7 +237,8 @@ def transfer_aggregates(results: dict[str, dict], key: str = "dev") -> dict:
     scores over dev sizes (the thesis's model-selection numbers), ``"test"`` test scores over test sizes.
     Classification tasks contribute their accuracy, relatedness tasks their Pearson x 100 (our choice:
     the thesis does not say how SICK-R / STS-B enter the average); tasks without these (STS, probing,
-    retrieval) are skipped and listed under ``"skipped"``.
+    retrieval) are skipped and listed under ``"skipped"``. A NaN or infinite score, or a size of 0, raises a
+    ValueError naming the task.
     Book: chapter 3 (InferSent).
     """
     if key not in ("dev", "test"):
@@ -243,14 +246,16 @@ def transfer_aggregates(results: dict[str, dict], key: str = "dev") -> dict:
     acc_key, pearson_key, n_key = ("devacc", "devpearson", "ndev") if key == "dev" else ("acc", "pearson", "ntest")
     scores, sizes, used, skipped = [], [], [], []
     for name, res in results.items():
-        if acc_key in res and n_key in res:
-            scores.append(float(res[acc_key]))
-        elif pearson_key in res and n_key in res:
-            scores.append(100 * float(res[pearson_key]))
-        else:
+        score_key = acc_key if acc_key in res else pearson_key
+        if score_key not in res or n_key not in res:
             skipped.append(name)
             continue
-        sizes.append(float(res[n_key]))
+        score, size = float(res[score_key]), float(res[n_key])
+        if not np.isfinite(score) or not size > 0:
+            raise ValueError(f"task {name!r}: {score_key}={res[score_key]!r}, {n_key}={res[n_key]!r}; refusing to "
+                             "average an undefined score or an empty split (rerun the task, or leave it out).")
+        scores.append(score if score_key == acc_key else 100 * score)
+        sizes.append(size)
         used.append(name)
     if not scores:
         raise ValueError("no transfer task results with accuracy/Pearson and sizes to aggregate.")

@@ -58,10 +58,24 @@ def _decode_error(path: Path, data: bytes, exc: UnicodeDecodeError, hint: str) -
     return format_error(path, lineno, f"{exc.encoding} text", f"undecodable bytes ({exc.reason})", hint)
 
 
+def _control_error(path: Path, text: str, encoding: str, hint: str) -> DataFormatError | None:
+    """The error for a fallback decoding holding a control character other than tab, CR and LF (None if clean)."""
+    bad = next((i for i, ch in enumerate(text) if (ch < " " or ch == "\x7f") and ch not in "\t\r\n"), None)
+    if bad is None:
+        return None
+    lineno = text.count("\n", 0, bad) + 1
+    return format_error(path, lineno, f"text (it is not UTF-8, and read as {encoding} it is binary data)",
+                        f"the control character U+{ord(text[bad]):04X}; the file looks truncated or corrupt: "
+                        "download it again", hint)
+
+
 def read_lines(path: PathLike, hint: str, encodings: Sequence[str] = ("utf-8-sig",)) -> list[str]:
     """Read a whole (small) text file as lines without their line ends, trying ``encodings`` in order.
 
     The last encoding's failure is reported with its line number; the final newline adds no empty line.
+    A fallback encoding (any after the first, e.g. latin-1, which decodes every byte) is accepted only for
+    plausible text: no C0 control character other than tab, CR and LF, and no DEL; otherwise the file is refused
+    as binary data, naming the line of the first such character (random bytes would read as "sentences").
     Book: chapter 1 (Data).
     """
     p = require_file(path, hint)
@@ -73,6 +87,8 @@ def read_lines(path: PathLike, hint: str, encodings: Sequence[str] = ("utf-8-sig
             if i == len(encodings) - 1:
                 raise _decode_error(p, data, exc, hint) from None
             continue
+        if i > 0 and (error := _control_error(p, text, encoding, hint)) is not None:
+            raise error
         lines = text.split("\n")
         if lines[-1] == "":
             lines.pop()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from xsent_lib.data.formats._io import PathLike, format_error, read_lines
+from xsent_lib.data.formats._io import DataFormatError, PathLike, format_error, read_lines
 from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences
 
 SENTEVAL_HINT = (
@@ -51,14 +51,18 @@ def load_binary_task(name: str, data_dir: PathLike) -> ClassificationTask:
     """Load MR, CR, SUBJ or MPQA: class-1 sentences first, then class-0 ones, in one ``"all"`` split.
 
     Class 1 is positive (objective for SUBJ), as in SentEval; these tasks are scored by 10-fold
-    cross-validation, so no train/test split is imposed here.
+    cross-validation, so no train/test split is imposed here. A file without sentences is refused, naming it.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if name not in _BINARY_TASKS:
         raise ValueError(f"binary SentEval task must be one of {sorted(_BINARY_TASKS)}, got {name!r}.")
     folder, first_file, second_file, label_names = _BINARY_TASKS[name]
-    ones = _sentences(downstream_dir(data_dir, folder, first_file))
-    zeros = _sentences(downstream_dir(data_dir, folder, second_file))
+    paths = [downstream_dir(data_dir, folder, f) for f in (first_file, second_file)]
+    ones, zeros = (_sentences(path) for path in paths)
+    empty = [str(path) for path, sentences in zip(paths, (ones, zeros)) if not sentences]
+    if empty:
+        raise DataFormatError(f"{' and '.join(empty)}: no sentences (an empty or truncated file); {name} is scored "
+                              f"on both classes, and one class alone would score 100%. {SENTEVAL_HINT}")
     labels = np.concatenate([np.ones(len(ones), np.int64), np.zeros(len(zeros), np.int64)])
     return ClassificationTask(name, {"all": LabelledSentences(ones + zeros, labels)}, label_names)
 

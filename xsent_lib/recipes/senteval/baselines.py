@@ -134,7 +134,8 @@ def evaluate_baseline(baseline: Baseline, tasks: Sequence[SuiteTask], config: Cl
 def run_baselines(baselines: Sequence[Baseline], suite: Suite, configs: Mapping[str, ClassifierConfig],
                   mlp_for: Sequence[str] = (), seed: int = 1111) -> dict[str, dict[str, dict]]:
     """``{baseline: {"LogReg": {task: result}, "MLP": {...}}}``: LogReg on every task, the MLP on the classifier
-    tasks of the baselines named in ``mlp_for``; each baseline also gets ``seconds`` (wall time of its runs).
+    tasks of the baselines named in ``mlp_for`` (no ``"MLP"`` when the suite has none); each baseline also gets
+    ``seconds`` (wall time of its runs).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -142,7 +143,7 @@ def run_baselines(baselines: Sequence[Baseline], suite: Suite, configs: Mapping[
     for b in baselines:
         t0 = time.perf_counter()
         res = {"LogReg": evaluate_baseline(b, suite.tasks, configs["LogReg"], seed)}
-        if b.name in mlp_for:
+        if b.name in mlp_for and suite.select(MLP_KINDS):
             res["MLP"] = evaluate_baseline(b, suite.select(MLP_KINDS), configs["MLP"], seed)
         res["seconds"] = round(time.perf_counter() - t0, 2)
         out[b.name] = res

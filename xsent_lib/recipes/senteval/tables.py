@@ -18,11 +18,14 @@ from xsent_lib.results.paper import paper_table
 
 PAPER_COLUMNS_33 = ("MR", "CR", "SUBJ", "MPQA", "SST-2", "SST-5", "TREC", "MRPC acc", "MRPC F1", "SICK-E")
 PAPER_GROUP = "Representation learning (transfer)"
+SUITE_TABLE_COLUMNS = ("task", "stands in for", "data", "N", "what", "C / output", "example", "label", "paper N",
+                       "paper C")
 
 
 def suite_table(suite: Suite, single: bool = True) -> pd.DataFrame:
     """Table 3.1 (``single=True``: single-sentence tasks) or 3.2 (pair tasks) for our suite, beside the paper's N and C.
 
+    A suite without such tasks (e.g. SentEval's data holding MR alone) gives an empty table with the same columns.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     table_id = "table_3_1" if single else "table_3_2"
@@ -37,7 +40,7 @@ def suite_table(suite: Suite, single: bool = True) -> pd.DataFrame:
                      "what": t.description, "C / output": out, **t.example(),
                      "paper N": 1000 * float(paper.at[ref, "N (thousands)"]) if known else None,
                      "paper C": paper.at[ref, c_col] if known else None})
-    return pd.DataFrame(rows).set_index("task")
+    return pd.DataFrame(rows, columns=list(SUITE_TABLE_COLUMNS)).set_index("task")
 
 
 # --------------------------------------------------------------------------------------------- tables
@@ -49,8 +52,8 @@ def _paper_label(baseline: Baseline, suffix: str) -> str:
 
 def table_3_3_ours(baselines: Sequence[Baseline], suite: Suite, results: Mapping[str, Mapping[str, Any]]) -> dict:
     """Our Table 3.3: rows ``<model> LogReg`` / ``<model> MLP`` (the paper's labels where the model matches),
-    columns the SentEval names our classifier tasks stand in for; accuracies (and MRPC F1) in percent.
-
+    columns the SentEval names our classifier tasks stand in for; accuracies (and MRPC F1) in percent. A model
+    without classifier results gives no row (a suite may hold no such task).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     rows = {}
@@ -68,15 +71,16 @@ def table_3_3_ours(baselines: Sequence[Baseline], suite: Suite, results: Mapping
                     row["MRPC acc"], row["MRPC F1"] = res[t.name]["acc"], res[t.name]["f1"]
                 else:
                     row[col] = res[t.name]["acc"]
-            rows[_paper_label(b, clf)] = row
+            if row:
+                rows[_paper_label(b, clf)] = row
     return rows
 
 
 def table_3_4_ours(baselines: Sequence[Baseline], suite: Suite, results: Mapping[str, Mapping[str, Any]]) -> dict:
     """Our Table 3.4 (Pearson x100 as fractions; ``compare(..., scale=100)``): STS tasks give the paper's ``mean``
     over subsets under the paper's column, plus ``wmean``, ``all`` and every subset; relatedness and regression
-    tasks give test Pearson.
-
+    tasks give test Pearson. A model without such results gives no row: a suite without STS or relatedness tasks
+    (e.g. SentEval's data holding MR alone) gives ``{}``.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     rows = {}
@@ -93,7 +97,8 @@ def table_3_4_ours(baselines: Sequence[Baseline], suite: Suite, results: Mapping
                 row.update({f"{t.name} / {k}": v["pearson"] for k, v in r["subsets"].items()})
             else:
                 row[col] = r["pearson"]
-        rows[_paper_label(b, "" if b.paper_row is None else "BoW")] = row
+        if row:
+            rows[_paper_label(b, "" if b.paper_row is None else "BoW")] = row
     return rows
 
 
