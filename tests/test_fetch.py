@@ -334,7 +334,7 @@ def test_damaged_cache_file_is_refused_on_load_and_rebuilt_by_fetch(tmp_path, ca
     with pytest.raises(CorruptCacheError, match=r"'uci-imdb'.*data\.tsv has \d+ bytes.*`xsent-data fetch uci-imdb`"):
         load_labelled("uci-imdb", cache_dir=tmp_path)
     capsys.readouterr()
-    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 0
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 1
     status = capsys.readouterr().out
     assert "DAMAGED" in status and "data.tsv has" in status and "`xsent-data fetch uci-imdb`" in status
     assert cli.main(["fetch", "uci-imdb", "--cache-dir", str(tmp_path)]) == 0
@@ -436,3 +436,21 @@ def test_damaged_hard_linked_file_is_rebuilt_from_a_fresh_download(tmp_path, mon
     report = fetch(["glove-6b-50d"], cache_dir=tmp_path)
     assert report.downloaded_bytes == 1 and "damaged" in report.rebuilt["glove-6b-50d"]
     np.testing.assert_array_equal(load_glove50(cache_dir=tmp_path).vectors, vectors)
+
+
+def test_status_rehashes_and_marks_a_flipped_bit_damaged_even_with_size_and_mtime_kept(tmp_path, capsys):
+    data = _offline_uci(tmp_path)
+    fetch(["uci-imdb"], cache_dir=tmp_path)  # hashed at build time: this process remembers it as verified
+    st = data.stat()
+    flipped = bytearray(data.read_bytes())
+    flipped[len(flipped) // 3] ^= 0x01
+    with data.open("r+b") as fh:  # in place: same inode, same size
+        fh.write(bytes(flipped))
+    os.utime(data, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the old mtime: only the bytes tell
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "DAMAGED" in out and "data.tsv does not match the sha256" in out and "`xsent-data fetch uci-imdb`" in out
+    entry = {e.name: e for e in cache_status(tmp_path)[1]}["uci-imdb"]
+    assert "sha256" in entry.problem
+    assert "damaged" in fetch(["uci-imdb"], cache_dir=tmp_path).rebuilt["uci-imdb"]  # fetch rehashes too
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 0 and "DAMAGED" not in capsys.readouterr().out

@@ -9,8 +9,10 @@ Layout under the cache root (never inside the repository, never committed)::
 
 Every normalised file is recorded in its manifest when it is built: its size (``files``) and its
 sha256 (``sha256``). Loading checks the sizes every time and the hashes once per process and file
-(:func:`verify_dataset`); a damaged file stops the load with :class:`CorruptCacheError`, naming the
-file and the command that rebuilds it, and ``xsent-data fetch`` rebuilds it. Entries built before
+(:func:`verify_dataset`; a file is hashed again when its size, mtime, inode or ctime changed, so bytes
+rewritten in place are caught even with the old mtime restored); a damaged file stops the load with
+:class:`CorruptCacheError`, naming the file and the command that rebuilds it. ``xsent-data status`` and
+``xsent-data fetch`` hash every file again, and fetch rebuilds what is damaged. Entries built before
 checksums were recorded are rebuilt by the next fetch; loading them only warns
 (:class:`UncheckedCacheWarning`) since their sizes still match, so a chapter does not stop on data that
 was fine yesterday.
@@ -59,7 +61,7 @@ class UncheckedCacheWarning(UserWarning):
     """
 
 
-# path -> (size, mtime_ns, inode) of files whose sha256 matched the manifest in this process
+# path -> (size, mtime_ns, inode, ctime_ns) of files whose sha256 matched the manifest in this process
 _HASHED: dict[str, tuple[int, int, int]] = {}
 _WARNED: set[str] = set()
 
@@ -76,8 +78,8 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+def _stat_key(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)  # ctime: utime cannot set it back
 
 
 def remember_verified(path: Path) -> None:
@@ -88,13 +90,12 @@ def remember_verified(path: Path) -> None:
     _HASHED[str(path)] = _stat_key(path.stat())
 
 
-def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False,
-                 hashes_too: bool = True) -> str | None:
+def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False) -> str | None:
     """What is wrong with the files of a normalised folder against its manifest, or None when they match.
 
     Sizes are compared every call; a file's sha256 is computed only when this process has not yet
-    seen it unchanged (same size, mtime and inode) or when ``rehash``; ``hashes_too=False`` checks
-    sizes only. A manifest without a ``sha256`` record (an older build) is checked on sizes only.
+    seen it unchanged (same size, mtime, inode and ctime) or when ``rehash``. A manifest without a
+    ``sha256`` record (an older build) is checked on sizes only.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     sizes = manifest.get("files")
@@ -109,7 +110,7 @@ def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False
             return f"file {path} is missing"
         if name in sizes and st.st_size != sizes[name]:
             return f"file {path} has {st.st_size} bytes, {sizes[name]} when it was built (truncated or overwritten)"
-        if name in hashes and hashes_too:
+        if name in hashes:
             if not rehash and _HASHED.get(str(path)) == _stat_key(st):
                 continue
             if sha256_of(path) != hashes[name]:
@@ -265,11 +266,12 @@ def expected_sources(dataset: Dataset, catalogue: Catalogue) -> dict[str, str]:
 
 
 def dataset_problem(dataset: Dataset, root: Path, format_version: int,
-                    catalogue: Catalogue = CATALOGUE) -> str | None:
+                    catalogue: Catalogue = CATALOGUE, rehash: bool = False) -> str | None:
     """Why ``dataset`` must be (re)built, or None when its normalised files are ready and intact.
 
     Ready means: built from the pinned archives by this format version, every file of the manifest
-    matching its recorded size and sha256 (hashed once per process), and checksums recorded at all.
+    matching its recorded size and sha256 (hashed once per process, or now when ``rehash``), and
+    checksums recorded at all.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     folder = norm_dir(dataset.name, root)
@@ -284,7 +286,7 @@ def dataset_problem(dataset: Dataset, root: Path, format_version: int,
         missing = [s for s in dataset.sources if not raw_is_complete(catalogue.sources[s], root)]
         if missing:
             return f"missing its unpacked source(s) {', '.join(missing)}"
-    problem = file_problem(folder, manifest)
+    problem = file_problem(folder, manifest, rehash=rehash)
     if problem is not None:
         return f"damaged: {problem}"
     if not isinstance(manifest.get("sha256"), dict):
@@ -348,7 +350,7 @@ def dir_size(path: Path, seen: set[tuple[int, int]] | None = None) -> int:
 class CacheEntry:
     """One dataset as the cache holds it: whether it is ready, its normalised size and its statistics.
 
-    ``problem`` is empty, or says which file does not have the size recorded when it was built
+    ``problem`` is empty, or says which file does not have the size or sha256 recorded when it was built
     (``ready`` keeps meaning "built from the pinned archives", so a damaged entry is not silently
     skipped as absent: loading it raises :class:`CorruptCacheError`).
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -366,8 +368,9 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None,
                  catalogue: Catalogue = CATALOGUE) -> tuple[Path, list[CacheEntry], int]:
     """Every catalogue dataset found in the cache, and the bytes the raw unpacked archives take.
 
-    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. A hard-linked file
-    counts once, with the first dataset that holds it.
+    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. Every file is hashed
+    again (not trusted from an earlier check in this process), so a changed byte shows as a problem even
+    when the size and mtime were kept. A hard-linked file counts once, with the first dataset that holds it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     root = cache_root(cache_dir)
@@ -379,7 +382,7 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None,
             continue
         ready = manifest.get("sources") == expected_sources(d, catalogue)
         stats = manifest.get("stats")
-        problem = file_problem(folder, manifest, hashes_too=False) or ""  # sizes only: status stays instant
+        problem = file_problem(folder, manifest, rehash=True) or ""
         entries.append(CacheEntry(d.name, d.kind, ready, dir_size(folder, seen),
                                   stats if isinstance(stats, dict) else {}, problem))
     return root, entries, dir_size(root / "raw", seen)

