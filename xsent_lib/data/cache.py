@@ -2,11 +2,14 @@
 
 Layout under the cache root (never inside the repository, never committed)::
 
-    raw/<source>-<version>/      the unpacked archive, plus .xsent-source.json once complete
+    raw/<source>-<version>/      the unpacked archive, plus .xsent-source.json once complete (with the
+                                 sha256 of every unpacked file, taken from the verified archive)
     norm/<dataset>/              the normalised files and manifest.json
     models/                      things trained from the data (e.g. models/wordvecs/)
     tmp/, norm/.xsent-tmp-*      work folders of a fetch in progress (named .xsent-tmp-<pid>-...)
 
+An unpacked file that no longer matches its recorded sha256 is never normalised: fetch downloads its
+archive again (:func:`raw_problem`), and :func:`~xsent_lib.data.fetch.build_dataset` refuses it.
 Every normalised file is recorded in its manifest when it is built: its size (``files``) and its
 sha256 (``sha256``). Loading checks the sizes every time and the hashes once per process and file
 (:func:`verify_dataset`; a file is hashed again when its size, mtime, inode or ctime changed, so bytes
@@ -41,6 +44,7 @@ MANIFEST = "manifest.json"
 RAW_MARKER = ".xsent-source.json"
 FETCH_HINT = "run `xsent-data fetch {name}` (or `make data`) first"
 REBUILD_HINT = "run `xsent-data fetch {name}` to rebuild it (or delete the folder {folder} and fetch again)"
+REFETCH_HINT = "run `xsent-data fetch {name} --force` to download and unpack it again"
 TMP_PREFIX = ".xsent-tmp-"
 _TMP_NAME = re.compile(r"^\.xsent-tmp-(\d+)-")
 _PROCESS_STARTED = time.time()
@@ -90,12 +94,14 @@ def remember_verified(path: Path) -> None:
     _HASHED[str(path)] = _stat_key(path.stat())
 
 
-def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False) -> str | None:
+def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False,
+                 made: str = "built") -> str | None:
     """What is wrong with the files of a normalised folder against its manifest, or None when they match.
 
     Sizes are compared every call; a file's sha256 is computed only when this process has not yet
     seen it unchanged (same size, mtime, inode and ctime) or when ``rehash``. A manifest without a
-    ``sha256`` record (an older build) is checked on sizes only.
+    ``sha256`` record (an older build) is checked on sizes only. ``made`` words the message ("built",
+    "unpacked").
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     sizes = manifest.get("files")
@@ -109,13 +115,13 @@ def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False
         except OSError:
             return f"file {path} is missing"
         if name in sizes and st.st_size != sizes[name]:
-            return f"file {path} has {st.st_size} bytes, {sizes[name]} when it was built (truncated or overwritten)"
+            return f"file {path} has {st.st_size} bytes, {sizes[name]} when it was {made} (truncated or overwritten)"
         if name in hashes:
             if not rehash and _HASHED.get(str(path)) == _stat_key(st):
                 continue
             if sha256_of(path) != hashes[name]:
                 _HASHED.pop(str(path), None)
-                return f"file {path} does not match the sha256 recorded when it was built (its bytes changed)"
+                return f"file {path} does not match the sha256 recorded when it was {made} (its bytes changed)"
             _HASHED[str(path)] = _stat_key(st)
     return None
 
@@ -257,6 +263,34 @@ def raw_is_complete(source: Source, root: Path) -> bool:
     return marker is not None and marker.get("sha256") == source.sha256
 
 
+def tree_sha256(folder: Path) -> dict[str, str]:
+    """Relative path -> sha256 of every regular file under ``folder`` (links not followed, the marker left out).
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    hashes = {}
+    for path in sorted(folder.rglob("*")):
+        if not path.is_symlink() and path.is_file() and path != folder / RAW_MARKER:
+            hashes[path.relative_to(folder).as_posix()] = sha256_of(path)
+    return hashes
+
+
+def raw_problem(folder: Path, rehash: bool = False) -> str | None:
+    """What is wrong with an unpacked archive against the per-file sha256 of its marker, or None when it matches.
+
+    A marker written before per-file checksums were recorded is a problem too: its files cannot be checked.
+    Hashes are remembered per process as for normalised files (:func:`file_problem`), unless ``rehash``.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    marker = read_json(folder / RAW_MARKER)
+    if marker is None:
+        return f"{folder} is not a complete unpacked archive"
+    if not isinstance(marker.get("files"), dict):
+        return f"{folder} was unpacked by an older xsent that recorded no per-file checksums"
+    problem = file_problem(folder, {"sha256": marker["files"]}, rehash=rehash, made="unpacked")
+    return None if problem is None else f"its unpacked {problem}"
+
+
 def expected_sources(dataset: Dataset, catalogue: Catalogue) -> dict[str, str]:
     """Source name -> pinned sha256 for a dataset: what its manifest must record to be up to date.
 
@@ -282,10 +316,14 @@ def dataset_problem(dataset: Dataset, root: Path, format_version: int,
         return "built from other archives"
     if manifest.get("format_version") != format_version:
         return f"built by format version {manifest.get('format_version')}, now {format_version}"
-    if dataset.needs_raw:
+    if dataset.needs_raw:  # read from raw/ when loaded: its unpacked files must be intact too
         missing = [s for s in dataset.sources if not raw_is_complete(catalogue.sources[s], root)]
         if missing:
             return f"missing its unpacked source(s) {', '.join(missing)}"
+        for s in dataset.sources:
+            problem = raw_problem(raw_dir(catalogue.sources[s], root), rehash=rehash)
+            if problem is not None:
+                return f"damaged: source {s}: {problem}"
     problem = file_problem(folder, manifest, rehash=rehash)
     if problem is not None:
         return f"damaged: {problem}"

