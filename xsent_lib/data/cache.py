@@ -189,6 +189,24 @@ def clean_stale_temp(root: Path) -> list[Path]:
     return removed
 
 
+def remove_path(path: Path) -> None:
+    """Remove a cache folder, or the file or link found where a cache folder should be; nothing if absent.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        path.unlink()
+
+
+def _not_a_folder(folder: Path) -> str | None:
+    """The problem of something that is not a folder where a dataset's folder should be, or None."""
+    if os.path.lexists(folder) and not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    return None
+
+
 def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """Return the cache root: ``cache_dir``, else ``$XSENT_DATA_CACHE``, else the user cache dir for ``xsent``.
 
@@ -309,6 +327,9 @@ def dataset_problem(dataset: Dataset, root: Path, format_version: int,
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     folder = norm_dir(dataset.name, root)
+    wrong = _not_a_folder(folder)
+    if wrong is not None:
+        return f"damaged: {wrong}"
     manifest = read_json(folder / MANIFEST)
     if manifest is None:
         return "not built yet"
@@ -345,14 +366,19 @@ def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
                     catalogue: Catalogue = CATALOGUE) -> Path:
     """Return the verified normalised folder of dataset ``name``, or raise FileNotFoundError saying how to fetch it.
 
-    The files are checked against the manifest first (:func:`verify_dataset`): a damaged file raises
-    :class:`CorruptCacheError` naming it and the command that rebuilds it.
+    The files are checked against the manifest first (:func:`verify_dataset`): a damaged file, or a file
+    where the dataset's folder should be, raises :class:`CorruptCacheError` naming it and the command that
+    rebuilds it.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     catalogue.dataset(name)
     root = cache_root(cache_dir)
     folder = norm_dir(name, root)
+    wrong = _not_a_folder(folder)
+    if wrong is not None:
+        raise CorruptCacheError(f"dataset {name!r} in the data cache is damaged: {wrong}; run `xsent-data fetch "
+                                f"{name}` to replace it with the dataset (fetch removes the file).")
     manifest = read_json(folder / MANIFEST)
     if manifest is None:
         raise FileNotFoundError(
@@ -415,6 +441,10 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None,
     entries, seen = [], set()
     for d in catalogue.datasets.values():
         folder = norm_dir(d.name, root)
+        wrong = _not_a_folder(folder)
+        if wrong is not None:
+            entries.append(CacheEntry(d.name, d.kind, False, 0, {}, wrong))
+            continue
         manifest = read_json(folder / MANIFEST)
         if manifest is None:
             continue

@@ -40,7 +40,7 @@ from pathlib import Path
 from xsent_lib.data.cache import (
     MANIFEST, RAW_MARKER, REFETCH_HINT, CorruptCacheError, cache_root, clean_stale_temp, dataset_problem, dir_size,
     expected_sources, file_problem, make_temp_dir, norm_dir, raw_dir, raw_is_complete, raw_problem, read_json,
-    remember_verified, sha256_of, tree_sha256, write_json,
+    remember_verified, remove_path, sha256_of, tree_sha256, write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
 
@@ -127,6 +127,12 @@ class FetchReport:
 def _lost_note(source: Source, catalogue: Catalogue) -> str:
     names = ", ".join(d.name for d in catalogue.datasets_using(source.name)) or "nothing"
     return f"datasets that need it: {names}"
+
+
+def _os_error_note(exc: OSError, source: Source, catalogue: Catalogue) -> str:
+    where = f": {exc.filename}" if exc.filename else ""
+    return (f"{exc.strerror or exc}{where}; fix or remove it, then run `xsent-data fetch {source.name}`; "
+            f"{_lost_note(source, catalogue)}")
 
 
 def _require_tool(tool: str, source: Source, catalogue: Catalogue, hint: str) -> str:
@@ -246,8 +252,7 @@ def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE) -
                                           "version": source.version, "sha256": source.sha256, "bytes": size,
                                           "files": files})
         final = raw_dir(source, root)
-        if final.exists():
-            shutil.rmtree(final)
+        remove_path(final)  # an incomplete unpacking, or a file where the folder should be
         final.parent.mkdir(parents=True, exist_ok=True)
         staging.rename(final)
     finally:
@@ -295,8 +300,7 @@ def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
             "dataset": dataset.name, "kind": dataset.kind, "format_version": version,
             "sources": expected_sources(dataset, catalogue), "files": files, "sha256": hashes, "stats": stats,
             "built": datetime.now(timezone.utc).isoformat(timespec="seconds")})
-        if final.exists():
-            shutil.rmtree(final)
+        remove_path(final)  # the previous build, or a file where the folder should be
         staging.rename(final)
     finally:
         if staging.exists():
@@ -354,15 +358,16 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
                 report.refetched[source.name] = problem
                 say(f"download {source.name} again: {problem}")
                 refetch.add(source.name)
-        if (force or source.name in refetch) and raw_dir(source, root).exists():
-            shutil.rmtree(raw_dir(source, root))
         try:
+            if force or source.name in refetch:
+                remove_path(raw_dir(source, root))
             got = fetch_source(source, root, catalogue)
-        except FetchError as exc:
-            report.source_errors[source.name] = str(exc)
+        except (FetchError, OSError) as exc:  # a file-system error (a folder that cannot be replaced) fails alone too
+            message = str(exc) if isinstance(exc, FetchError) else _os_error_note(exc, source, catalogue)
+            report.source_errors[source.name] = message
             if isinstance(exc, ChecksumError):
-                checksum_errors.append(str(exc))
-            say(f"FAILED {source.name}: {exc}")
+                checksum_errors.append(message)
+            say(f"FAILED {source.name}: {message}")
             continue
         report.downloaded_bytes += got
         say(f"{'fetched' if got else 'cached '} {source.name} {source.version} ({got / 1e6:.1f} MB)")
