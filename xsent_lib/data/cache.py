@@ -7,6 +7,7 @@ Layout under the cache root (never inside the repository, never committed)::
     norm/<dataset>/              the normalised files and manifest.json
     models/                      things trained from the data (e.g. models/wordvecs/)
     tmp/, norm/.xsent-tmp-*      work folders of a fetch in progress (named .xsent-tmp-<pid>-...)
+    .xsent-fetch.lock            locked (``flock``) by the fetch in progress, which writes its pid in it
 
 An unpacked file that no longer matches its recorded sha256 is never normalised: fetch downloads its
 archive again (:func:`raw_problem`), and :func:`~xsent_lib.data.fetch.build_dataset` refuses it.
@@ -21,11 +22,14 @@ checksums were recorded are rebuilt by the next fetch; loading them only warns
 was fine yesterday.
 
 The root is, in order: the ``cache_dir`` argument, the environment variable ``XSENT_DATA_CACHE``,
-or ``platformdirs.user_cache_dir("xsent")`` (``~/.cache/xsent`` on Linux).
+or ``platformdirs.user_cache_dir("xsent")`` (``~/.cache/xsent`` on Linux). A fetch holds an exclusive
+lock on it (:func:`fetch_lock`): a second fetch of the same cache waits, then finds the data ready.
+A root that cannot be created or written stops a fetch with :class:`CacheLocationError` naming it.
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -34,6 +38,8 @@ import shutil
 import tempfile
 import time
 import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +52,7 @@ FETCH_HINT = "run `xsent-data fetch {name}` (or `make data`) first"
 REBUILD_HINT = "run `xsent-data fetch {name}` to rebuild it (or delete the folder {folder} and fetch again)"
 REFETCH_HINT = "run `xsent-data fetch {name} --force` to download and unpack it again"
 TMP_PREFIX = ".xsent-tmp-"
+LOCK_FILE = ".xsent-fetch.lock"
 _TMP_NAME = re.compile(r"^\.xsent-tmp-(\d+)-")
 _PROCESS_STARTED = time.time()
 
@@ -54,6 +61,13 @@ class CorruptCacheError(RuntimeError):
     """A normalised cache file does not match the size or sha256 recorded when it was built.
 
     Not a FileNotFoundError on purpose: code that skips missing data must not skip damaged data.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+
+
+class CacheLocationError(RuntimeError):
+    """The cache root cannot be created or written; the message names it and how to choose another one.
+
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
@@ -224,6 +238,55 @@ def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
         base = os.environ.get("XDG_CACHE_HOME", "").strip() or str(Path.home() / ".cache")
         return Path(base) / "xsent"
     return Path(user_cache_dir("xsent"))
+
+
+def _unusable(root: Path, why: str) -> CacheLocationError:
+    return CacheLocationError(f"the data cache folder {root} {why}: set {ENV_VAR} to a writable folder "
+                              "(or pass --cache-dir / cache_dir=) and fetch again.")
+
+
+def writable_root(root: Path) -> None:
+    """Create the cache root if needed; raise :class:`CacheLocationError` naming it when it cannot be written.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _unusable(root, f"cannot be created ({exc.strerror or exc})") from exc
+    if not os.access(root, os.W_OK | os.X_OK):
+        raise _unusable(root, "is not writable")
+
+
+@contextmanager
+def fetch_lock(root: Path, waiting: Callable[[str], None]) -> Iterator[None]:
+    """Hold the exclusive lock of the cache ``root`` (``flock`` on ``.xsent-fetch.lock``) for one fetch.
+
+    The root is checked first (:func:`writable_root`). When another fetch holds the lock, ``waiting`` is
+    told so with its pid, and this one waits until it is done. The lock goes with the process, so a
+    killed fetch never leaves the cache locked.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    writable_root(root)
+    try:
+        fh = (root / LOCK_FILE).open("a+", encoding="utf-8")
+    except OSError as exc:
+        raise _unusable(root, f"cannot hold a lock file ({exc.strerror or exc})") from exc
+    with fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            waiting(f"waiting for another fetch (pid {fh.read().strip() or '?'}) to finish with the data cache {root}")
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        fh.truncate(0)
+        fh.write(str(os.getpid()))  # "a+" appends: at 0 after the truncation
+        fh.flush()
+        try:
+            yield
+        finally:
+            fh.truncate(0)
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def raw_dir(source: Source, root: Path) -> Path:

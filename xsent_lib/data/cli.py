@@ -9,7 +9,10 @@
 folders of an interrupted fetch. ``status`` hashes every cached file again and marks a dataset whose
 files lost their recorded size or sha256 DAMAGED. Exit status of ``fetch``: 0 when every requested
 dataset is ready, 1 when some were lost (the report says which and why), 2 on a checksum mismatch;
-of ``status``: 0, or 1 when a dataset is DAMAGED.
+of ``status``: 0, or 1 when a dataset is DAMAGED. A fetch waits for another fetch of the same cache
+("waiting for another fetch (pid N)"), then finds its work done. An error that stops a command (a cache
+folder that cannot be written, a file that cannot be read) is one line on stderr naming the path,
+with exit status 1, never a traceback.
 Book: chapter 0 (Preface: how to run this book).
 """
 from __future__ import annotations
@@ -18,7 +21,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from xsent_lib.data.cache import cache_status
+from xsent_lib.data.cache import CacheLocationError, cache_status
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES
 from xsent_lib.data.fetch import ChecksumError, fetch
 
@@ -97,6 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fetch(args.names, args.profile, args.chapter, args.cache_dir, args.force)
     except ValueError as exc:
         parser.error(str(exc))
+    except (CacheLocationError, OSError) as exc:
+        print(f"xsent-data: error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

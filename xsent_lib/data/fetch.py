@@ -39,8 +39,8 @@ from pathlib import Path
 
 from xsent_lib.data.cache import (
     MANIFEST, RAW_MARKER, REFETCH_HINT, CorruptCacheError, cache_root, clean_stale_temp, dataset_problem, dir_size,
-    expected_sources, file_problem, make_temp_dir, norm_dir, raw_dir, raw_is_complete, raw_problem, read_json,
-    remember_verified, remove_path, sha256_of, tree_sha256, write_json,
+    expected_sources, fetch_lock, file_problem, make_temp_dir, norm_dir, raw_dir, raw_is_complete, raw_problem,
+    read_json, remember_verified, remove_path, sha256_of, tree_sha256, write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
 
@@ -323,16 +323,31 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
     With no names, no profile and no chapter, the ``book`` profile is fetched; ``profile="smoke"``
     fetches nothing. Ready datasets are skipped unless ``force``. Sources that cannot be fetched
     are reported in the returned :class:`FetchReport` together with the datasets they lose;
-    checksum mismatches raise :class:`ChecksumError` once everything else is done.
+    checksum mismatches raise :class:`ChecksumError` once everything else is done. The fetch holds the
+    cache's lock (:func:`~xsent_lib.data.cache.fetch_lock`): a second fetch of the same cache says
+    "waiting for another fetch (pid N)" (through ``progress``, else on stderr) and waits for it. A cache
+    folder that cannot be created or written raises :class:`~xsent_lib.data.cache.CacheLocationError`.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     started = time.perf_counter()
-    say = progress or (lambda _msg: None)
     names = [names] if isinstance(names, str) else list(names)
     if not names and profile is None and chapter is None:
         profile = "book"
     datasets = catalogue.select(names, profile, chapter)
     root = cache_root(cache_dir)
+    if not datasets and not root.is_dir():
+        return FetchReport(root)  # nothing to fetch and nothing to clean up: the folder is not created for that
+    with fetch_lock(root, progress or (lambda msg: print(msg, file=sys.stderr, flush=True))):
+        report, checksum_errors = _fetch_locked(datasets, root, force, catalogue, progress or (lambda _msg: None))
+    report.seconds = time.perf_counter() - started
+    if checksum_errors:
+        raise ChecksumError("\n".join(checksum_errors), report)
+    return report
+
+
+def _fetch_locked(datasets: list[Dataset], root: Path, force: bool, catalogue: Catalogue,
+                  say: Progress) -> tuple[FetchReport, list[str]]:
+    """The work of :func:`fetch` once it holds the lock: the report, and the checksum mismatches."""
     report = FetchReport(root)
     for left in clean_stale_temp(root):
         report.cleaned.append(str(left))
@@ -389,7 +404,4 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
     tmp_root = root / "tmp"
     if tmp_root.exists() and not any(tmp_root.iterdir()):
         tmp_root.rmdir()
-    report.seconds = time.perf_counter() - started
-    if checksum_errors:
-        raise ChecksumError("\n".join(checksum_errors), report)
-    return report
+    return report, checksum_errors
