@@ -454,6 +454,7 @@ def test_status_rehashes_and_marks_a_flipped_bit_damaged_even_with_size_and_mtim
     assert "DAMAGED" in out and "data.tsv does not match the sha256" in out and "`xsent-data fetch uci-imdb`" in out
     entry = {e.name: e for e in cache_status(tmp_path)[1]}["uci-imdb"]
     assert "sha256" in entry.problem
+    assert {e.name: e for e in cache_status(tmp_path, contents=False)[1]}["uci-imdb"].problem == ""  # sizes only
     assert "damaged" in fetch(["uci-imdb"], cache_dir=tmp_path).rebuilt["uci-imdb"]  # fetch rehashes too
     assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 0 and "DAMAGED" not in capsys.readouterr().out
 

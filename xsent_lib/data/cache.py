@@ -491,13 +491,14 @@ class CacheEntry:
     problem: str = ""
 
 
-def cache_status(cache_dir: str | os.PathLike[str] | None = None,
-                 catalogue: Catalogue = CATALOGUE) -> tuple[Path, list[CacheEntry], int]:
+def cache_status(cache_dir: str | os.PathLike[str] | None = None, catalogue: Catalogue = CATALOGUE,
+                 contents: bool = True) -> tuple[Path, list[CacheEntry], int]:
     """Every catalogue dataset found in the cache, and the bytes the raw unpacked archives take.
 
-    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. Every file is hashed
-    again (not trusted from an earlier check in this process), so a changed byte shows as a problem even
-    when the size and mtime were kept. A hard-linked file counts once, with the first dataset that holds it.
+    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. With ``contents`` (what
+    ``xsent-data status`` shows) every file is hashed again, not trusted from an earlier check in this
+    process, so a changed byte shows as a problem even when the size and mtime were kept; without it only
+    the sizes are compared, at once (for tables that only list what is cached). A hard-linked file counts once, with the first dataset that holds it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     root = cache_root(cache_dir)
@@ -513,7 +514,8 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None,
             continue
         ready = manifest.get("sources") == expected_sources(d, catalogue)
         stats = manifest.get("stats")
-        problem = file_problem(folder, manifest, rehash=True) or ""
+        checked = manifest if contents else {"files": manifest.get("files")}
+        problem = file_problem(folder, checked, rehash=True) or ""
         entries.append(CacheEntry(d.name, d.kind, ready, dir_size(folder, seen),
                                   stats if isinstance(stats, dict) else {}, problem))
     return root, entries, dir_size(root / "raw", seen)
