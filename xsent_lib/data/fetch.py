@@ -229,12 +229,14 @@ def unpack(archive: Path, dest: Path) -> None:
         raise ValueError(f"cannot unpack {archive}: unknown archive type (expected .whl, .zip, .tgz, .tar.*, .deb).")
 
 
-def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE) -> int:
+def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE, again: bool = False) -> int:
     """Make sure ``source`` is unpacked in ``raw/``; return the bytes downloaded (0 when it already was).
 
+    With ``again`` it is downloaded even when unpacked already; the old folder is replaced only once the new
+    archive is verified and unpacked, so a failed download leaves it as it was.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
-    if raw_is_complete(source, root):
+    if not again and raw_is_complete(source, root):
         return 0
     work = make_temp_dir(root / "tmp", source.name)  # removed below, or by the next fetch if this one is killed
     try:
@@ -374,9 +376,7 @@ def _fetch_locked(datasets: list[Dataset], root: Path, force: bool, catalogue: C
                 say(f"download {source.name} again: {problem}")
                 refetch.add(source.name)
         try:
-            if force or source.name in refetch:
-                remove_path(raw_dir(source, root))
-            got = fetch_source(source, root, catalogue)
+            got = fetch_source(source, root, catalogue, again=force or source.name in refetch)
         except (FetchError, OSError) as exc:  # a file-system error (a folder that cannot be replaced) fails alone too
             message = str(exc) if isinstance(exc, FetchError) else _os_error_note(exc, source, catalogue)
             report.source_errors[source.name] = message
