@@ -80,7 +80,7 @@ class UncheckedCacheWarning(UserWarning):
 
 
 # path -> (size, mtime_ns, inode, ctime_ns) of files whose sha256 matched the manifest in this process
-_HASHED: dict[str, tuple[int, int, int]] = {}
+_HASHED: dict[str, tuple[int, int, int, int]] = {}
 _WARNED: set[str] = set()
 
 
@@ -359,17 +359,15 @@ def tree_sha256(folder: Path) -> dict[str, str]:
 def raw_problem(folder: Path, rehash: bool = False, unchecked: bool = True) -> str | None:
     """What is wrong with an unpacked archive against the per-file sha256 of its marker, or None when it matches.
 
-    A marker written before per-file checksums were recorded is a problem too when ``unchecked`` (its files
-    cannot be checked, so nothing may be normalised from them), and passes otherwise. Hashes are
+    A folder whose files cannot be checked (no marker: not unpacked by fetch; or a marker written before
+    per-file checksums were recorded) is a problem when ``unchecked``, and passes otherwise. Hashes are
     remembered per process as for normalised files (:func:`file_problem`), unless ``rehash``.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
-    marker = read_json(folder / RAW_MARKER)
-    if marker is None:
-        return f"{folder} is not a complete unpacked archive"
-    if not isinstance(marker.get("files"), dict):
-        return f"{folder} was unpacked by an older xsent that recorded no per-file checksums" if unchecked else None
-    problem = file_problem(folder, {"sha256": marker["files"]}, rehash=rehash, made="unpacked")
+    files = (read_json(folder / RAW_MARKER) or {}).get("files")
+    if not isinstance(files, dict):
+        return f"{folder} has no per-file checksums (unpacked by an older xsent, or by hand)" if unchecked else None
+    problem = file_problem(folder, {"sha256": files}, rehash=rehash, made="unpacked")
     return None if problem is None else f"its unpacked {problem}"
 
 
@@ -499,7 +497,8 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None, catalogue: Cat
     Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. With ``contents`` (what
     ``xsent-data status`` shows) every file is hashed again, not trusted from an earlier check in this
     process, so a changed byte shows as a problem even when the size and mtime were kept; without it only
-    the sizes are compared, at once (for tables that only list what is cached). A hard-linked file counts once, with the first dataset that holds it.
+    the sizes are compared, at once (for tables that only list what is cached). A hard-linked file counts
+    once, with the first dataset that holds it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     root = cache_root(cache_dir)

@@ -39,8 +39,8 @@ from pathlib import Path
 
 from xsent_lib.data.cache import (
     MANIFEST, RAW_MARKER, REFETCH_HINT, CorruptCacheError, cache_root, clean_stale_temp, dataset_problem, dir_size,
-    expected_sources, fetch_lock, file_problem, make_temp_dir, norm_dir, raw_dir, raw_is_complete, raw_problem,
-    read_json, remember_verified, remove_path, sha256_of, tree_sha256, write_json,
+    expected_sources, fetch_lock, make_temp_dir, norm_dir, raw_dir, raw_is_complete, raw_problem,
+    remember_verified, remove_path, sha256_of, tree_sha256, write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
 
@@ -87,9 +87,8 @@ class FetchReport:
     ``rebuilt`` maps each dataset that was in the cache but damaged or unchecked to why it was built
     again (it is also in ``built``); ``refetched`` maps each source whose unpacked files were damaged or
     unchecked to why it was downloaded again; ``cleaned`` lists the work folders of a killed fetch that
-    were removed;
-    ``source_errors`` maps each failed source to its message; ``downloaded_bytes`` counts archive
-    bytes downloaded in this call; ``seconds`` is the wall time.
+    were removed; ``source_errors`` maps each failed source to its message; ``downloaded_bytes`` counts
+    archive bytes downloaded in this call; ``seconds`` is the wall time.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
@@ -284,10 +283,9 @@ def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
     if missing:
         raise ValueError(f"dataset {dataset.name!r} needs the unpacked sources {missing}; got {sorted(raw)}.")
     for s in dataset.sources:
-        files = (read_json(Path(raw[s]) / RAW_MARKER) or {}).get("files")
-        problem = file_problem(Path(raw[s]), {"sha256": files}, made="unpacked") if isinstance(files, dict) else None
+        problem = raw_problem(Path(raw[s]), unchecked=False)
         if problem is not None:
-            raise CorruptCacheError(f"source {s!r} of dataset {dataset.name!r} is damaged: its unpacked {problem}; "
+            raise CorruptCacheError(f"source {s!r} of dataset {dataset.name!r} is damaged: {problem}; "
                                     f"it was not normalised. {REFETCH_HINT.format(name=dataset.name)}.")
     func, version = _normaliser(dataset)
     final = norm_dir(dataset.name, root)
