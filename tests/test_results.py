@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -64,6 +65,31 @@ def test_run_rejects_bad_profile_and_values(tmp_path: Path):
         run.log("bad", object())
     with pytest.raises(FileNotFoundError, match="run the chapter"):
         load_metrics("nothing", "smoke", tmp_path)
+
+
+def test_a_results_dir_that_cannot_hold_results_is_refused_before_the_run(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch):
+    a_file = tmp_path / "results.txt"
+    a_file.write_text("not a folder")
+    with pytest.raises(ValueError, match=rf"results_dir=.*{a_file} is a file, not a folder.*pass results_dir="):
+        start_run("99_demo", "smoke", a_file)
+    with pytest.raises(ValueError, match=r"results_dir='/proc/xsent-results'.*/proc/xsent-results.*pass results_dir="):
+        start_run("99_demo", "smoke", "/proc/xsent-results")
+    real = tempfile.TemporaryFile
+
+    def unwritable(*args, **kwargs):  # root writes through any mode bits: refuse the write test itself
+        if Path(kwargs.get("dir", "")).is_relative_to(tmp_path / "ro"):
+            raise PermissionError(13, "Permission denied", str(kwargs["dir"]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", unwritable)
+    with pytest.raises(ValueError, match=rf"Permission denied.*{tmp_path / 'ro'}.*pass results_dir="):
+        start_run("99_demo", "smoke", tmp_path / "ro")
+    seeded = []
+    monkeypatch.setattr("xsent_lib.chapter.seed_everything", lambda seed: seeded.append(seed))
+    with pytest.raises(ValueError, match=rf"{a_file} is a file"):
+        start_chapter("99_demo", profile="smoke", device="cpu", seed=1, results_dir=str(a_file))
+    assert seeded == []  # refused before the chapter did anything
 
 
 def test_start_chapter_honours_profile_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

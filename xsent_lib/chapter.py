@@ -120,6 +120,9 @@ def start_chapter(name: str, *, profile: str, device: str, seed: int, results_di
     falls back to a stand-in, and ``ch.data`` (a :class:`DataSources`) records what the run read; its report,
     with every file's size and sha256, goes to provenance.json. ``seed`` must lie in ``[0, 2**31 - 1]``
     (:data:`~xsent_lib.base.runtime.MAX_SEED`): the chapter derives further seeds from it (``seed + 1``, ...).
+
+    The run folder ``results_dir/<name>/<profile>`` is created and write-tested first (:func:`start_run`):
+    a ``results_dir`` that is a file or cannot be written raises ValueError naming it, before anything runs.
     Book: chapter 0 (How to run this book).
     """
     seed = check_seed(seed)
@@ -128,14 +131,14 @@ def start_chapter(name: str, *, profile: str, device: str, seed: int, results_di
         raise ValueError(f"profile={profile!r} is not one of {PROFILES}.")
     results_path = resolve_path(results_dir, DEFAULT_RESULTS_DIR)
     data_path = resolve_path(data_dir)
-    _rebind_caller_paths(inspect.currentframe(), results_dir=(results_dir, results_path),
-                         data_dir=(data_dir, data_path))
     dev = pick_device(device)
-    rng = seed_everything(seed)
     all_params = {"profile": profile, "device": str(device), "seed": seed,
                   "data_dir": None if data_path is None else str(data_path),
                   "results_dir": str(results_path), **params}
-    run = start_run(name, profile, results_path, params=all_params, seed=seed, device=str(dev))
+    run = start_run(name, profile, results_path, params=all_params, seed=seed, device=str(dev))  # checks results_dir
+    _rebind_caller_paths(inspect.currentframe(), results_dir=(results_dir, results_path),
+                         data_dir=(data_dir, data_path))
+    rng = seed_everything(seed)
     if _inline_figures() and NOTEBOOKS_DIR.is_dir():
         os.chdir(NOTEBOOKS_DIR)
     data = DataSources(data_path, profile, tuple(uses), checksum_cache=results_path / ".data_checksums.json")

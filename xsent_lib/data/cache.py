@@ -2,25 +2,34 @@
 
 Layout under the cache root (never inside the repository, never committed)::
 
-    raw/<source>-<version>/      the unpacked archive, plus .xsent-source.json once complete
+    raw/<source>-<version>/      the unpacked archive, plus .xsent-source.json once complete (with the
+                                 sha256 of every unpacked file, taken from the verified archive)
     norm/<dataset>/              the normalised files and manifest.json
     models/                      things trained from the data (e.g. models/wordvecs/)
     tmp/, norm/.xsent-tmp-*      work folders of a fetch in progress (named .xsent-tmp-<pid>-...)
+    .xsent-fetch.lock            locked (``flock``) by the fetch in progress, which writes its pid in it
 
+An unpacked file that no longer matches its recorded sha256 is never normalised: fetch downloads its
+archive again (:func:`raw_problem`), and :func:`~xsent_lib.data.fetch.build_dataset` refuses it.
 Every normalised file is recorded in its manifest when it is built: its size (``files``) and its
 sha256 (``sha256``). Loading checks the sizes every time and the hashes once per process and file
-(:func:`verify_dataset`); a damaged file stops the load with :class:`CorruptCacheError`, naming the
-file and the command that rebuilds it, and ``xsent-data fetch`` rebuilds it. Entries built before
+(:func:`verify_dataset`; a file is hashed again when its size, mtime, inode or ctime changed, so bytes
+rewritten in place are caught even with the old mtime restored); a damaged file stops the load with
+:class:`CorruptCacheError`, naming the file and the command that rebuilds it. ``xsent-data status`` and
+``xsent-data fetch`` hash every file again, and fetch rebuilds what is damaged. Entries built before
 checksums were recorded are rebuilt by the next fetch; loading them only warns
 (:class:`UncheckedCacheWarning`) since their sizes still match, so a chapter does not stop on data that
 was fine yesterday.
 
 The root is, in order: the ``cache_dir`` argument, the environment variable ``XSENT_DATA_CACHE``,
-or ``platformdirs.user_cache_dir("xsent")`` (``~/.cache/xsent`` on Linux).
+or ``platformdirs.user_cache_dir("xsent")`` (``~/.cache/xsent`` on Linux). A fetch holds an exclusive
+lock on it (:func:`fetch_lock`): a second fetch of the same cache waits, then finds the data ready.
+A root that cannot be created or written stops a fetch with :class:`CacheLocationError` naming it.
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -29,6 +38,8 @@ import shutil
 import tempfile
 import time
 import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +52,9 @@ MANIFEST = "manifest.json"
 RAW_MARKER = ".xsent-source.json"
 FETCH_HINT = "run `xsent-data fetch {name}` (or `make data`) first"
 REBUILD_HINT = "run `xsent-data fetch {name}` to rebuild it (or delete the folder {folder} and fetch again)"
+REFETCH_HINT = "run `xsent-data fetch {name} --force` to download and unpack it again"
 TMP_PREFIX = ".xsent-tmp-"
+LOCK_FILE = ".xsent-fetch.lock"
 _TMP_NAME = re.compile(r"^\.xsent-tmp-(\d+)-")
 _PROCESS_STARTED = time.time()
 
@@ -54,6 +67,13 @@ class CorruptCacheError(RuntimeError):
     """
 
 
+class CacheLocationError(RuntimeError):
+    """The cache root cannot be created or written; the message names it and how to choose another one.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+
+
 class UncheckedCacheWarning(UserWarning):
     """A cache entry was built before checksums were recorded: its sizes were checked, its contents not.
 
@@ -61,8 +81,8 @@ class UncheckedCacheWarning(UserWarning):
     """
 
 
-# path -> (size, mtime_ns, inode) of files whose sha256 matched the manifest in this process
-_HASHED: dict[str, tuple[int, int, int]] = {}
+# path -> (size, mtime_ns, inode, ctime_ns) of files whose sha256 matched the manifest in this process
+_HASHED: dict[str, tuple[int, int, int, int]] = {}
 _WARNED: set[str] = set()
 
 
@@ -78,8 +98,8 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+def _stat_key(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)  # ctime: utime cannot set it back
 
 
 def remember_verified(path: Path) -> None:
@@ -91,12 +111,13 @@ def remember_verified(path: Path) -> None:
 
 
 def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False,
-                 hashes_too: bool = True) -> str | None:
+                 made: str = "built") -> str | None:
     """What is wrong with the files of a normalised folder against its manifest, or None when they match.
 
     Sizes are compared every call; a file's sha256 is computed only when this process has not yet
-    seen it unchanged (same size, mtime and inode) or when ``rehash``; ``hashes_too=False`` checks
-    sizes only. A manifest without a ``sha256`` record (an older build) is checked on sizes only.
+    seen it unchanged (same size, mtime, inode and ctime) or when ``rehash``. A manifest without a
+    ``sha256`` record (an older build) is checked on sizes only. ``made`` words the message ("built",
+    "unpacked").
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     sizes = manifest.get("files")
@@ -110,13 +131,13 @@ def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False
         except OSError:
             return f"file {path} is missing"
         if name in sizes and st.st_size != sizes[name]:
-            return f"file {path} has {st.st_size} bytes, {sizes[name]} when it was built (truncated or overwritten)"
-        if name in hashes and hashes_too:
+            return f"file {path} has {st.st_size} bytes, {sizes[name]} when it was {made} (truncated or overwritten)"
+        if name in hashes:
             if not rehash and _HASHED.get(str(path)) == _stat_key(st):
                 continue
             if sha256_of(path) != hashes[name]:
                 _HASHED.pop(str(path), None)
-                return f"file {path} does not match the sha256 recorded when it was built (its bytes changed)"
+                return f"file {path} does not match the sha256 recorded when it was {made} (its bytes changed)"
             _HASHED[str(path)] = _stat_key(st)
     return None
 
@@ -184,6 +205,24 @@ def clean_stale_temp(root: Path) -> list[Path]:
     return removed
 
 
+def remove_path(path: Path) -> None:
+    """Remove a cache folder, or the file or link found where a cache folder should be; nothing if absent.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        path.unlink()
+
+
+def _not_a_folder(folder: Path) -> str | None:
+    """The problem of something that is not a folder where a dataset's folder should be, or None."""
+    if os.path.lexists(folder) and not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    return None
+
+
 def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """Return the cache root: ``cache_dir``, else ``$XSENT_DATA_CACHE``, else the user cache dir for ``xsent``.
 
@@ -201,6 +240,55 @@ def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
         base = os.environ.get("XDG_CACHE_HOME", "").strip() or str(Path.home() / ".cache")
         return Path(base) / "xsent"
     return Path(user_cache_dir("xsent"))
+
+
+def _unusable(root: Path, why: str) -> CacheLocationError:
+    return CacheLocationError(f"the data cache folder {root} {why}: set {ENV_VAR} to a writable folder "
+                              "(or pass --cache-dir / cache_dir=) and fetch again.")
+
+
+def writable_root(root: Path) -> None:
+    """Create the cache root if needed; raise :class:`CacheLocationError` naming it when it cannot be written.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _unusable(root, f"cannot be created ({exc.strerror or exc})") from exc
+    if not os.access(root, os.W_OK | os.X_OK):
+        raise _unusable(root, "is not writable")
+
+
+@contextmanager
+def fetch_lock(root: Path, waiting: Callable[[str], None]) -> Iterator[None]:
+    """Hold the exclusive lock of the cache ``root`` (``flock`` on ``.xsent-fetch.lock``) for one fetch.
+
+    The root is checked first (:func:`writable_root`). When another fetch holds the lock, ``waiting`` is
+    told so with its pid, and this one waits until it is done. The lock goes with the process, so a
+    killed fetch never leaves the cache locked.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    writable_root(root)
+    try:
+        fh = (root / LOCK_FILE).open("a+", encoding="utf-8")
+    except OSError as exc:
+        raise _unusable(root, f"cannot hold a lock file ({exc.strerror or exc})") from exc
+    with fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            waiting(f"waiting for another fetch (pid {fh.read().strip() or '?'}) to finish with the data cache {root}")
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        fh.truncate(0)
+        fh.write(str(os.getpid()))  # "a+" appends: at 0 after the truncation
+        fh.flush()
+        try:
+            yield
+        finally:
+            fh.truncate(0)
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def raw_dir(source: Source, root: Path) -> Path:
@@ -258,6 +346,33 @@ def raw_is_complete(source: Source, root: Path) -> bool:
     return marker is not None and marker.get("sha256") == source.sha256
 
 
+def tree_sha256(folder: Path) -> dict[str, str]:
+    """Relative path -> sha256 of every regular file under ``folder`` (links not followed, the marker left out).
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    hashes = {}
+    for path in sorted(folder.rglob("*")):
+        if not path.is_symlink() and path.is_file() and path != folder / RAW_MARKER:
+            hashes[path.relative_to(folder).as_posix()] = sha256_of(path)
+    return hashes
+
+
+def raw_problem(folder: Path, rehash: bool = False, unchecked: bool = True) -> str | None:
+    """What is wrong with an unpacked archive against the per-file sha256 of its marker, or None when it matches.
+
+    A folder whose files cannot be checked (no marker: not unpacked by fetch; or a marker written before
+    per-file checksums were recorded) is a problem when ``unchecked``, and passes otherwise. Hashes are
+    remembered per process as for normalised files (:func:`file_problem`), unless ``rehash``.
+    Book: chapter 1 (Data: the corpora and the synthetic world).
+    """
+    files = (read_json(folder / RAW_MARKER) or {}).get("files")
+    if not isinstance(files, dict):
+        return f"{folder} has no per-file checksums (unpacked by an older xsent, or by hand)" if unchecked else None
+    problem = file_problem(folder, {"sha256": files}, rehash=rehash, made="unpacked")
+    return None if problem is None else f"its unpacked {problem}"
+
+
 def expected_sources(dataset: Dataset, catalogue: Catalogue) -> dict[str, str]:
     """Source name -> pinned sha256 for a dataset: what its manifest must record to be up to date.
 
@@ -267,14 +382,18 @@ def expected_sources(dataset: Dataset, catalogue: Catalogue) -> dict[str, str]:
 
 
 def dataset_problem(dataset: Dataset, root: Path, format_version: int,
-                    catalogue: Catalogue = CATALOGUE) -> str | None:
+                    catalogue: Catalogue = CATALOGUE, rehash: bool = False) -> str | None:
     """Why ``dataset`` must be (re)built, or None when its normalised files are ready and intact.
 
     Ready means: built from the pinned archives by this format version, every file of the manifest
-    matching its recorded size and sha256 (hashed once per process), and checksums recorded at all.
+    matching its recorded size and sha256 (hashed once per process, or now when ``rehash``), and
+    checksums recorded at all.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     folder = norm_dir(dataset.name, root)
+    wrong = _not_a_folder(folder)
+    if wrong is not None:
+        return f"damaged: {wrong}"
     manifest = read_json(folder / MANIFEST)
     if manifest is None:
         return "not built yet"
@@ -282,11 +401,15 @@ def dataset_problem(dataset: Dataset, root: Path, format_version: int,
         return "built from other archives"
     if manifest.get("format_version") != format_version:
         return f"built by format version {manifest.get('format_version')}, now {format_version}"
-    if dataset.needs_raw:
+    if dataset.needs_raw:  # read from raw/ when loaded: its unpacked files must be intact too
         missing = [s for s in dataset.sources if not raw_is_complete(catalogue.sources[s], root)]
         if missing:
             return f"missing its unpacked source(s) {', '.join(missing)}"
-    problem = file_problem(folder, manifest)
+        for s in dataset.sources:  # an older unpacking without checksums is still used, until a rebuild needs it
+            problem = raw_problem(raw_dir(catalogue.sources[s], root), rehash=rehash, unchecked=False)
+            if problem is not None:
+                return f"damaged: source {s}: {problem}"
+    problem = file_problem(folder, manifest, rehash=rehash)
     if problem is not None:
         return f"damaged: {problem}"
     if not isinstance(manifest.get("sha256"), dict):
@@ -307,8 +430,9 @@ def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
                     catalogue: Catalogue = CATALOGUE) -> Path:
     """Return the verified normalised folder of dataset ``name``, or raise FileNotFoundError saying how to fetch it.
 
-    The files are checked against the manifest first (:func:`verify_dataset`): a damaged file raises
-    :class:`CorruptCacheError` naming it and the command that rebuilds it.
+    The files are checked against the manifest first (:func:`verify_dataset`): a damaged file, or a file
+    where the dataset's folder should be, raises :class:`CorruptCacheError` naming it and the command that
+    rebuilds it.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -316,6 +440,10 @@ def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
     DATASETS_READ.add(name)
     root = cache_root(cache_dir)
     folder = norm_dir(name, root)
+    wrong = _not_a_folder(folder)
+    if wrong is not None:
+        raise CorruptCacheError(f"dataset {name!r} in the data cache is damaged: {wrong}; run `xsent-data fetch "
+                                f"{name}` to replace it with the dataset (fetch removes the file).")
     manifest = read_json(folder / MANIFEST)
     if manifest is None:
         raise FileNotFoundError(
@@ -351,7 +479,7 @@ def dir_size(path: Path, seen: set[tuple[int, int]] | None = None) -> int:
 class CacheEntry:
     """One dataset as the cache holds it: whether it is ready, its normalised size and its statistics.
 
-    ``problem`` is empty, or says which file does not have the size recorded when it was built
+    ``problem`` is empty, or says which file does not have the size or sha256 recorded when it was built
     (``ready`` keeps meaning "built from the pinned archives", so a damaged entry is not silently
     skipped as absent: loading it raises :class:`CorruptCacheError`).
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -365,24 +493,32 @@ class CacheEntry:
     problem: str = ""
 
 
-def cache_status(cache_dir: str | os.PathLike[str] | None = None,
-                 catalogue: Catalogue = CATALOGUE) -> tuple[Path, list[CacheEntry], int]:
+def cache_status(cache_dir: str | os.PathLike[str] | None = None, catalogue: Catalogue = CATALOGUE,
+                 contents: bool = True) -> tuple[Path, list[CacheEntry], int]:
     """Every catalogue dataset found in the cache, and the bytes the raw unpacked archives take.
 
-    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. A hard-linked file
-    counts once, with the first dataset that holds it.
+    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. With ``contents`` (what
+    ``xsent-data status`` shows) every file is hashed again, not trusted from an earlier check in this
+    process, so a changed byte shows as a problem even when the size and mtime were kept; without it only
+    the sizes are compared, at once (for tables that only list what is cached). A hard-linked file counts
+    once, with the first dataset that holds it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     root = cache_root(cache_dir)
     entries, seen = [], set()
     for d in catalogue.datasets.values():
         folder = norm_dir(d.name, root)
+        wrong = _not_a_folder(folder)
+        if wrong is not None:
+            entries.append(CacheEntry(d.name, d.kind, False, 0, {}, wrong))
+            continue
         manifest = read_json(folder / MANIFEST)
         if manifest is None:
             continue
         ready = manifest.get("sources") == expected_sources(d, catalogue)
         stats = manifest.get("stats")
-        problem = file_problem(folder, manifest, hashes_too=False) or ""  # sizes only: status stays instant
+        checked = manifest if contents else {"files": manifest.get("files")}
+        problem = file_problem(folder, checked, rehash=True) or ""
         entries.append(CacheEntry(d.name, d.kind, ready, dir_size(folder, seen),
                                   stats if isinstance(stats, dict) else {}, problem))
     return root, entries, dir_size(root / "raw", seen)

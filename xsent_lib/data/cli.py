@@ -6,9 +6,13 @@
 
 ``fetch`` with no names, profile or chapter fetches the ``book`` profile; it checks what is cached
 (sizes and sha256 of the normalised files), rebuilds what is damaged, and first removes the work
-folders of an interrupted fetch. ``status`` marks a dataset whose files lost their recorded size
-DAMAGED. Exit status: 0 when every requested dataset is ready, 1 when some were lost (the report
-says which and why), 2 on a checksum mismatch.
+folders of an interrupted fetch. ``status`` hashes every cached file again and marks a dataset whose
+files lost their recorded size or sha256 DAMAGED. Exit status of ``fetch``: 0 when every requested
+dataset is ready, 1 when some were lost (the report says which and why), 2 on a checksum mismatch;
+of ``status``: 0, or 1 when a dataset is DAMAGED. A fetch waits for another fetch of the same cache
+("waiting for another fetch (pid N)"), then finds its work done. An error that stops a command (a cache
+folder that cannot be written, a file that cannot be read) is one line on stderr naming the path,
+with exit status 1, never a traceback.
 Book: chapter 0 (Preface: how to run this book).
 """
 from __future__ import annotations
@@ -17,7 +21,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from xsent_lib.data.cache import cache_status
+from xsent_lib.data.cache import CacheLocationError, cache_status
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES
 from xsent_lib.data.fetch import ChecksumError, fetch
 
@@ -52,7 +56,7 @@ def _status(cache_dir: str | None) -> int:
             print(f"    {e.problem}: run `xsent-data fetch {e.name}` to rebuild it")
     norm = sum(e.norm_bytes for e in entries)
     print(f"normalised {norm / 1e6:.1f} MB, unpacked archives {raw_bytes / 1e6:.1f} MB")
-    return 0
+    return 1 if any(e.problem for e in entries) else 0
 
 
 def _fetch(names: list[str], profile: str | None, chapter: int | None, cache_dir: str | None, force: bool) -> int:
@@ -84,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_fetch.add_argument("--chapter", type=int, help="only the datasets this chapter uses")
     p_fetch.add_argument("--cache-dir", help="cache root (default: $XSENT_DATA_CACHE or the user cache dir)")
     p_fetch.add_argument("--force", action="store_true", help="download and normalise again")
-    p_status = sub.add_parser("status", help="show what the cache holds and its size")
+    p_status = sub.add_parser("status", help="show what the cache holds and its size; hash every file and "
+                              "mark damaged datasets DAMAGED (exit status 1)")
     p_status.add_argument("--cache-dir")
     args = parser.parse_args(argv)
     try:
@@ -95,6 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fetch(args.names, args.profile, args.chapter, args.cache_dir, args.force)
     except ValueError as exc:
         parser.error(str(exc))
+    except (CacheLocationError, OSError) as exc:
+        print(f"xsent-data: error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

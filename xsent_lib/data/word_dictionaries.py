@@ -46,7 +46,7 @@ def missing_real_data(langs: Iterable[str], pairs: Iterable[tuple[str, str]],
     from xsent_lib.data.cache import cache_status
     from xsent_lib.data.corpora.monolingual import MONOLINGUAL_SOURCES
 
-    _, entries, _ = cache_status(cache_dir)
+    _, entries, _ = cache_status(cache_dir, contents=False)  # which are there: sizes are enough
     ready = {e.name for e in entries if e.ready}
     missing = []
     for lang in langs:

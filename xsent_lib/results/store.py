@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,10 +202,29 @@ class Run:
         tmp.replace(path)
 
 
+def _refuse_unwritable(directory: Path, results_dir: str | Path) -> None:
+    """Create the run folder and write a test file in it; raise ValueError naming the path when that fails."""
+    existing = next(p for p in (directory, *directory.parents) if p.exists())
+    if existing.is_dir():
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=directory):
+                return
+        except OSError as exc:
+            why = f"{exc.strerror or exc}: {exc.filename or directory}"
+    else:
+        why = f"{existing} is a file, not a folder"
+    raise ValueError(f"results_dir={str(results_dir)!r} cannot hold the results ({why}): the run folder {directory} "
+                     "cannot be written; pass results_dir= a folder you can write to (for a chapter, results_dir=None "
+                     "writes to <repository>/_build/results).")
+
+
 def start_run(chapter: str, profile: str, results_dir: str | Path, *, params: dict[str, Any] | None = None,
               seed: int | None = None, device: str | None = None) -> Run:
     """Open a run of ``chapter`` in ``profile``; its files go to ``results_dir/<chapter>/<profile>/``.
 
+    That folder is created and a test file written in it now, so a ``results_dir`` that is a file, cannot
+    be written or cannot hold folders (``/proc``) raises ValueError naming it before the run does any work.
     Book: chapter 0 (How to run this book).
     """
     if profile not in PROFILES:
@@ -213,6 +233,7 @@ def start_run(chapter: str, profile: str, results_dir: str | Path, *, params: di
     if not chapter or "/" in chapter:
         raise ValueError(f"chapter={chapter!r} must be a plain name such as '03_infersent'.")
     directory = Path(results_dir).expanduser().resolve() / chapter / profile
+    _refuse_unwritable(directory, results_dir)
     return Run(chapter=chapter, profile=profile, directory=directory, params=dict(params or {}), seed=seed,
                device=None if device is None else str(device))
 
