@@ -80,3 +80,15 @@ def test_the_widgets_switch(monkeypatch: pytest.MonkeyPatch):
     assert chapter.live_frontend() is False  # a plain interpreter (pytest) has no kernel, whatever the env says
     with pytest.raises(TypeError, match="drop-down or a str value"):
         chapter.Control(3).widget("n")
+
+
+def test_shown_source_has_no_book_stamps_and_still_compiles():
+    import inspect
+
+    import xsent_lib.results.claims as claims_module
+
+    source = chapter.without_book_stamps(inspect.getsource(claims_module))
+    assert "Book: chapter" not in source and "Book: chapter" in inspect.getsource(claims_module)
+    compile(source, "claims.py", "exec")
+    one_liner = chapter.without_book_stamps('def f():\n    """Do it.\n\n    Book: chapter 0 (How to run).\n    """\n')
+    assert one_liner == 'def f():\n    """Do it."""\n'

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from xsent_lib.results.store import PROFILES, Run, start_run
 from xsent_lib.base.runtime import check_seed, pick_device, seed_everything
 
 T = TypeVar("T")
+_BOOK_STAMP = re.compile(r"^\s*Book: chapters? .*$")
 PROFILE_ENV = "XSENT_PROFILE"
 #: ``1`` builds the chapters' widgets, ``0`` never does; unset, they are built only for a live front-end
 WIDGETS_ENV = "XSENT_WIDGETS"
@@ -288,4 +290,30 @@ def show_source(obj: Callable[..., Any] | type) -> Any:
     """
     from IPython.display import Code
 
-    return Code(inspect.getsource(obj), language="python")
+    return Code(without_book_stamps(inspect.getsource(obj)), language="python")
+
+
+def without_book_stamps(source: str) -> str:
+    """``source`` without the docstrings' ``Book: chapter N (...)`` lines (they point a reader of the library at
+    the book; in the book itself they are noise); a docstring the stamp closed now closes on its last line.
+
+    Book: chapter 0 (How to run this book).
+    """
+    lines = source.splitlines(keepends=True)
+    kept: list[str] = []
+    skip_next = False
+    for i, line in enumerate(lines):
+        if skip_next:
+            skip_next = False
+            continue
+        if not _BOOK_STAMP.match(line):
+            kept.append(line)
+            continue
+        closes = i + 1 < len(lines) and lines[i + 1].strip() == '"""'
+        if closes:
+            while kept and not kept[-1].strip():
+                kept.pop()
+            if kept:
+                kept[-1] = kept[-1].rstrip("\n") + '"""\n'
+                skip_next = True
+    return "".join(kept)
