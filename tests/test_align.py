@@ -243,6 +243,14 @@ def test_criterion_equals_brute_force_and_prefers_the_true_map():
     assert true == pytest.approx(1.0, abs=1e-5) and true > crit
 
 
+def test_criterion_is_one_for_identical_spaces_and_drops_with_noise():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((50, 8))
+    for rule in ("muse", "all"):
+        assert unsupervised_criterion(x, x.copy(), n_words=20, rule=rule) == pytest.approx(1.0, abs=1e-5)
+    assert unsupervised_criterion(x, x + rng.standard_normal(x.shape), n_words=20, rule="all") < 0.95
+
+
 def test_refinement_repairs_a_perturbed_map():
     data = planted_rotation(1500, 12, noise=0.02, seed=7)
     start = data.rotation @ small_rotation(12, 25, seed=0)

@@ -5,9 +5,10 @@ import pytest
 from matplotlib.figure import Figure
 
 from xsent_lib.align.setting import synthetic_pair_setting, text_pair_setting
+from xsent_lib.data.dial_corpora import real_dial_text
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.data.word_spaces import typological_distance
-from xsent_lib.recipes import muse as rec
+from xsent_lib.eval.dial import dial_summary
 from xsent_lib.viz import muse as viz
 
 LANGS = ("en", "xa", "xb", "xc", "xd", "xe")
@@ -77,25 +78,25 @@ def test_compare_aligners_without_the_adversarial_stage_and_the_summary_by_point
     assert "Adv - Refine" not in res and "seconds Adv - Refine" not in res
     assert res["criterion picks"] == "VecMap" and res["unsupervised (criterion)"] == res["VecMap"]
     rows = [{"point": "a / b", "n_sentences": n, **res, "seed": k} for n in (10, 20) for k in (0, 1)]
-    summary = rec.dial_summary(rows, keys=("point", "n_sentences"))
+    summary = dial_summary(rows, keys=("point", "n_sentences"))
     assert [(r["point"], r["n_sentences"], r["seeds"]) for r in summary] == [("a / b", 10, 2), ("a / b", 20, 2)]
     assert "Adv - Refine" not in summary[0] and summary[0]["gap VecMap"] == pytest.approx(res["Procrustes"] - res["VecMap"])
 
 
 def test_real_dial_corpora_are_disjoint_samples_and_the_figure_has_a_panel_per_point():
     try:
-        first = rec.real_dial_text("en news", 500)
-        second = rec.real_dial_text("en news (other half)", 500)
-        french = rec.real_dial_text("fr news (other half)", 500, seed=1)
+        first = real_dial_text("en news", 500)
+        second = real_dial_text("en news (other half)", 500)
+        french = real_dial_text("fr news (other half)", 500, seed=1)
     except FileNotFoundError as err:
         pytest.skip(f"the data cache lacks nlp-en-fr: {err}")
     assert len(first) == len(second) == 500 and not set(first) & set(second)
-    assert first == rec.real_dial_text("en news", 500) and first != rec.real_dial_text("en news", 500, seed=3)
+    assert first == real_dial_text("en news", 500) and first != real_dial_text("en news", 500, seed=3)
     assert french and not set(french) & set(first)
     with pytest.raises(ValueError, match="unknown dial corpus"):
-        rec.real_dial_text("klingon", 10)
+        real_dial_text("klingon", 10)
     with pytest.raises(ValueError, match="fewer than"):
-        rec.real_dial_text("en news", 10**7)
+        real_dial_text("en news", 10**7)
     rows = [{"point": p, "n_sentences": n, "seed": 0, "Procrustes": 10.0, "VecMap": 5.0}
             for p in ("en news / en books", "en news / fr help") for n in (1000, 4000)]
     fig = viz.real_dial(rows, title="test")

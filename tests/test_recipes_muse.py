@@ -1,29 +1,35 @@
 """Chapter 5's experiment plan: profiles, and the paper's claims as data checked on a run's numbers."""
 from __future__ import annotations
 
-import math
+import dataclasses
 
 import pytest
 
 from xsent_lib.align.adversarial import AdversarialConfig
+from xsent_lib.align.setting import build_settings
+from xsent_lib.eval.dial import dial_points, dial_summary
 from xsent_lib.recipes import muse
-from xsent_lib.results.claims import check_claims
+from xsent_lib.results.claims import Absent
 
 
-def test_profiles_are_typed_and_grow_from_smoke_to_full():
+def test_profiles_are_typed_keyword_only_and_grow_from_smoke_to_full():
     assert set(muse.PROFILES) == {"smoke", "book", "full"}
     sizes = [muse.PROFILES[p] for p in ("smoke", "book", "full")]
     assert all(isinstance(p.adv, AdversarialConfig) for p in sizes)
     assert sizes[0].pairs == muse.SYNTHETIC_PAIRS[:2] and sizes[1].pairs == muse.REAL_PAIRS
     assert sizes[2].adv == AdversarialConfig()  # the thesis values
     assert [p.dim for p in sizes] == sorted(p.dim for p in sizes)
+    with pytest.raises(TypeError):
+        muse.MuseProfile(*dataclasses.astuple(sizes[0]))  # keyword-only fields
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        sizes[0].dim = 3  # type: ignore[misc]
 
 
 def test_build_settings_rejects_unknown_sources():
     with pytest.raises(ValueError, match="source must be"):
-        muse.build_settings("wiki", [("en", "fr")])
+        build_settings("wiki", [("en", "fr")])
     with pytest.raises(ValueError, match="world"):
-        muse.build_settings("synthetic", [("en", "xa")])
+        build_settings("synthetic", [("en", "xa")])
 
 
 def claims_inputs(unsup_refined: float = 50.0) -> dict:
@@ -48,47 +54,47 @@ def claims_inputs(unsup_refined: float = 50.0) -> dict:
                 directions=dirs)
 
 
+def holds(numbers: muse.MuseClaimNumbers) -> dict[str, bool | None]:
+    return {r["id"]: r["holds"] for r in muse.CLAIM_SET.check(numbers)}
+
+
 def test_muse_claims_verdicts_follow_the_numbers():
     numbers = muse.claim_numbers(**claims_inputs(unsup_refined=46.0))
-    rows = check_claims(muse.muse_claims(), numbers)
+    assert isinstance(numbers, muse.MuseClaimNumbers)
+    rows = muse.CLAIM_SET.check(numbers)
     # CSLS>NN fails (fr-en), gap 47-46=1 <= 3 holds, refinement holds, both hubness claims hold, sentences hold
     # both ways, BLEU (unsupervised dictionary) holds both ways, criterion 3/4 >= 0.75 holds, (a) 80% vs (d)
     # 60% holds; the two dial claims and the three real-dial claims are not testable without a dial.
     assert [r["holds"] for r in rows] == [False, True, True, None, None, True, True, True, True, True, True,
                                           True, True, None, None, None]
-    # the weaker form (the supervised dictionary) is shown beside: CSLS wins en-eo, loses eo-en
-    assert [r["weaker holds"] for r in rows[9:11]] == [True, False]
+    # the weaker form (the supervised dictionary) is shown beside, with its own id: CSLS wins en-eo, loses eo-en
+    assert [(r["weaker id"], r["weaker holds"]) for r in rows[9:11]] == [
+        ("ch05.bleu_procrustes_en_eo", True), ("ch05.bleu_procrustes_eo_en", False)]
     assert rows[10]["verdict"] == "holds" and "unsupervised dictionary" in rows[9]["ours"]
-    assert numbers["Procrustes: CSLS > NN (directions)"] == 1 and numbers["directions"] == 2
-    assert numbers["mean gap Procrustes-CSLS minus Adv-Refine-CSLS"] == pytest.approx(1.0)
-    assert numbers["Figure 4.3 (a) CSLS P@1"] == 80.0 and numbers["Figure 4.3 (d) CSLS P@1"] == 60.0
+    assert numbers.csls_wins == 1 and numbers.directions == 2 and numbers.unsupervised_succeeded == 2
+    assert numbers.mean_gap == pytest.approx(1.0)
+    assert numbers.fig43_a_csls == 80.0 and numbers.fig43_d_csls == 60.0
     assert rows[0]["paper"].endswith("/12 directions (Table 4.1)")  # read from the stored thesis table
     assert "53.5" in rows[7]["paper"] and "69.5" in rows[7]["paper"]  # Table 4.3's it-en cells
     assert "6.1" in rows[9]["paper"] and "11.1" in rows[9]["paper"]  # Table 4.5's en-eo cells
-    wide = check_claims(muse.muse_claims(), muse.claim_numbers(**claims_inputs(unsup_refined=22.0)))
-    assert wide[1]["holds"] is False and wide[2]["holds"] is True  # gap 25 points; refinement helped
+    assert all(r["id"].startswith("ch05.") and r["where"] for r in rows)
+
+
+def test_a_failed_unsupervised_map_fails_its_claims_instead_of_leaving_them_untested():
+    wide = holds(muse.claim_numbers(**claims_inputs(unsup_refined=22.0)))
+    assert wide["ch05.unsupervised_on_par"] is False and wide["ch05.refinement_gain"] is True
     failed = muse.claim_numbers(**claims_inputs(unsup_refined=5.0))  # below half of Procrustes everywhere
-    assert failed["unsupervised succeeded (directions)"] == 0
-    failed_rows = check_claims(muse.muse_claims(), failed)
-    assert [r["holds"] for r in failed_rows[1:3]] == [None, None]
-    # the BLEU claim is the unsupervised dictionary's: not testable when that map failed, never decided on
-    # the supervised one (shown as the weaker form)
-    assert [r["holds"] for r in failed_rows[9:11]] == [None, None]
-    assert [r["verdict"] for r in failed_rows[9:11]] == ["not testable here; the weaker form holds",
-                                                         "not testable here; the weaker form fails too"]
-
-
-def test_bleu_is_judged_per_direction_of_the_unsupervised_map():
-    inputs = claims_inputs(unsup_refined=46.0)
-    inputs["table_4_1"][muse.UNS_PREFIX + "Adv - Refine - CSLS"]["fr-en"] = 1.0  # failed back-direction
-    numbers = muse.claim_numbers(**inputs, bleu_directions={"en-eo": "en-fr", "eo-en": "fr-en"})
-    assert numbers["BLEU unsupervised en-eo CSLS"] == 1.5 and math.isnan(numbers["BLEU unsupervised eo-en CSLS"])
-    rows = check_claims(muse.muse_claims(), numbers)
-    assert [r["holds"] for r in rows[9:11]] == [True, None]
-    missing = muse.claim_numbers(**inputs, bleu_directions={"en-eo": "en-de", "eo-en": "fr-en"})  # not run
-    assert math.isnan(missing["BLEU unsupervised en-eo NN"])
-    with pytest.raises(TypeError, match="direction names"):
-        muse.claim_numbers(**inputs, bleu_directions={"en-eo": object(), "eo-en": "fr-en"})
+    assert failed.unsupervised_succeeded == 0 and failed.mean_gap == pytest.approx((45 + 39) / 2)
+    verdicts = holds(failed)
+    assert verdicts["ch05.unsupervised_on_par"] is False and verdicts["ch05.refinement_gain"] is False
+    # the BLEU claim is decided on the unsupervised dictionary's numbers, whatever the map's P@1
+    assert verdicts["ch05.bleu_csls_en_eo"] is True and verdicts["ch05.bleu_csls_eo_en"] is True
+    # Procrustes itself too low to be on par with: no number, and the claim fails with it shown
+    weak = claims_inputs(unsup_refined=1.0)
+    weak["table_4_1"][muse.SUP_PREFIX + "Procrustes - CSLS"] = {"en-fr": 2.0, "fr-en": 3.0}
+    numbers = muse.claim_numbers(**weak)
+    row = next(r for r in muse.CLAIM_SET.check(numbers) if r["id"] == "ch05.unsupervised_on_par")
+    assert numbers.mean_gap is None and row["holds"] is False and "no number" in row["ours"]
 
 
 def test_dial_claims_read_the_nearest_pair_at_the_largest_corpus():
@@ -96,15 +102,20 @@ def test_dial_claims_read_the_nearest_pair_at_the_largest_corpus():
              "VecMap": v, "unsupervised (criterion)": v}
             for p, d, n, a, v in [("en-en", 0, 100, 0.0, 5.0), ("en-en", 0, 400, 1.0, 19.0),
                                   ("en-xa", 4, 400, 0.0, 2.0)] for s in (0, 1)]
-    summary = muse.dial_summary(rows)
+    summary = dial_summary(rows)
     assert [(r["pair"], r["n_sentences"], r["seeds"]) for r in summary] == [("en-en", 100, 2), ("en-en", 400, 2),
                                                                             ("en-xa", 400, 2)]
     assert summary[1]["within 3 VecMap"] and not summary[2]["within 3 VecMap"]
     numbers = muse.claim_numbers(**claims_inputs(unsup_refined=5.0), dial=summary)
-    assert numbers["dial nearest pair: gap Procrustes minus Adv - Refine"] == pytest.approx(19.0)
-    holds = [r["holds"] for r in check_claims(muse.muse_claims(), numbers)[3:5]]
-    assert holds == [False, True]
-    assert muse.dial_points(muse.DIALS["book"])[0] == ("en", "en", max(muse.DIALS["book"].sentences))
+    assert numbers.dial_gap_adv_refine == pytest.approx(19.0)
+    verdicts = holds(numbers)
+    assert [verdicts["ch05.dial_adv_refine"], verdicts["ch05.dial_criterion"]] == [False, True]
+    assert dial_points(muse.DIALS["book"])[0] == ("en", "en", max(muse.DIALS["book"].sentences))
+    # Procrustes too low to compare with: no number, and the claim fails (the method ran)
+    low = dial_summary([dict(r, Procrustes=4.0) for r in rows])
+    numbers = muse.claim_numbers(**claims_inputs(), dial=low)
+    assert numbers.dial_gap_vecmap is None and holds(numbers)["ch05.dial_criterion"] is False
+    assert isinstance(muse.claim_numbers(**claims_inputs()).dial_gap_vecmap, Absent)
 
 
 def test_real_dial_claims_read_the_largest_size_both_english_points_share():
@@ -112,19 +123,22 @@ def test_real_dial_claims_read_the_largest_size_both_english_points_share():
         return {"point": point, "same language": True, "same domain": same_domain, "n_sentences": n, "seed": 0,
                 "Procrustes": procrustes, "VecMap": unsup, "unsupervised (criterion)": unsup}
 
+    keys = ("point", "same language", "same domain", "n_sentences")
     raw = [row("a / a'", True, 1000, 5.0, 0.0), row("a / a'", True, 4000, 20.0, 18.0),
            row("a / b", False, 1000, 4.0, 0.0), row("a / b", False, 4000, 12.0, 2.0),
            {**row("en / fr", False, 4000, 30.0, 1.0), "same language": False}]
-    summary = muse.dial_summary(raw, keys=("point", "same language", "same domain", "n_sentences"))
-    numbers = muse.claim_numbers(**claims_inputs(), real_dial=summary)
-    assert numbers["real dial same domain: Procrustes"] == 20.0 and numbers["real dial other domain: Procrustes"] == 12.0
-    assert numbers["real dial: unsupervised gap, other minus same domain"] == pytest.approx(10.0 - 2.0)
-    assert [r["holds"] for r in check_claims(muse.muse_claims(), numbers)[-3:]] == [True, True, True]
-    # the unsupervised map failed on the same-domain corpora: the domain effect on its gap is not testable
+    numbers = muse.claim_numbers(**claims_inputs(), real_dial=dial_summary(raw, keys=keys))
+    assert numbers.real_same_procrustes == 20.0 and numbers.real_other_procrustes == 12.0
+    assert numbers.real_domain_gap_change == pytest.approx(10.0 - 2.0)
+    ids = ("ch05.real_same_domain_unsupervised", "ch05.real_domain_supervised", "ch05.real_domain_unsupervised")
+    assert [holds(numbers)[i] for i in ids] == [True, True, True]
+    # the unsupervised map failed on both corpora: its gap shrinks with the domain change, the claim fails
     failed = [dict(r, **{"unsupervised (criterion)": 1.0, "VecMap": 1.0}) for r in raw]
-    numbers = muse.claim_numbers(**claims_inputs(), real_dial=muse.dial_summary(
-        failed, keys=("point", "same language", "same domain", "n_sentences")))
-    assert [r["holds"] for r in check_claims(muse.muse_claims(), numbers)[-3:]] == [False, True, None]
+    numbers = muse.claim_numbers(**claims_inputs(), real_dial=dial_summary(failed, keys=keys))
+    assert [holds(numbers)[i] for i in ids] == [False, True, False]
+    # without the corpora (data not cached) the real-dial claims are not testable, and say why
+    absent = muse.claim_numbers(**claims_inputs())
+    assert isinstance(absent.real_same_gap, Absent) and "data cache" in absent.real_same_gap.why
 
 
 def test_claim_numbers_fail_loudly_on_missing_tables():
@@ -142,7 +156,10 @@ def test_claim_numbers_fail_loudly_on_missing_tables():
         muse.claim_numbers(**bad)
 
 
-def test_every_claim_reads_a_number_the_recipe_computes():
-    numbers = muse.claim_numbers(**claims_inputs())
-    for claim in muse.muse_claims():
-        assert claim.lhs in numbers and (not isinstance(claim.rhs, str) or claim.rhs in numbers)
+def test_every_claim_reads_a_field_of_the_numbers_record():
+    fields = {f.name for f in dataclasses.fields(muse.MuseClaimNumbers)}
+    for claim in muse.CLAIMS:
+        for lhs, _, rhs in ((claim.lhs, claim.op, claim.rhs), *claim.also):
+            assert lhs in fields and (not isinstance(rhs, str) or rhs in fields)
+    paper = muse.paper_numbers()
+    assert paper.directions == 12 and isinstance(paper.never_retrieved_nn, Absent)

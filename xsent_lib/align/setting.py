@@ -9,12 +9,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from xsent_lib.align.dictionary import lookup_pairs
-from xsent_lib.data.word_spaces import LanguageSpace
+from xsent_lib.base.parallel import parallel_map
+from xsent_lib.data.formats import load_muse_dictionary, load_vec
+from xsent_lib.data.word_dictionaries import freedict_pairs
+from xsent_lib.data.word_spaces import LanguageSpace, language_seed, make_space, real_space, synthetic_space
 
 if TYPE_CHECKING:
     from xsent_lib.data.synthetic import SyntheticWorld
@@ -191,3 +195,55 @@ def text_pair_setting(src_lang: str, src_text: Sequence[str], tgt_lang: str, tgt
         n_test = len(shared) // 2 if n_test is None else min(n_test, len(shared) // 2)
     return make_setting(spaces[0], spaces[1], train_pairs, test_pairs, dictionary=dictionary, n_train=n_train,
                         n_test=n_test, seed=seed)
+
+
+def build_settings(source: str, pairs: Sequence[tuple[str, str]], *, dim: int = 100,
+                   max_vocab: int | None = 20_000, seed: int = 0, n_train: int | None = 5000,
+                   n_test: int | None = 1500, world: SyntheticWorld | None = None,
+                   n_sentences: int = 20_000, data_dir: str | os.PathLike[str] | None = None,
+                   cache_dir: str | os.PathLike[str] | None = None
+                   ) -> dict[str, WordTranslationSetting]:
+    """Both directions of every pair as settings, keyed ``"src-tgt"``; each space is built once.
+
+    ``source``: ``"real"`` (our skip-gram vectors on the cached text, FreeDict dictionaries),
+    ``"synthetic"`` (vectors on ``world``'s sentences, gold lexicons) or ``"fasttext"`` (MUSE's own
+    setting from ``data_dir``, see :func:`~xsent_lib.data.word_dictionaries.fasttext_files`: 300-d
+    Wikipedia vectors, MUSE dictionaries trained on ``0-5000`` and tested on ``5000-6500``). The
+    spaces of several languages are trained side by side
+    (:func:`~xsent_lib.base.parallel.parallel_map`).
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    if source not in ("real", "synthetic", "fasttext"):
+        raise ValueError(f"source must be 'real', 'synthetic' or 'fasttext', got {source!r}.")
+    if source == "synthetic" and world is None:
+        raise ValueError("source='synthetic' needs world=SyntheticWorld(...).")
+    langs = list(dict.fromkeys(lang for p in pairs for lang in p))
+    spaces: dict[str, LanguageSpace] = {}
+    if source == "real":  # each language's vectors train on one core, side by side
+        jobs = [{"lang": lang, "dim": dim, "max_vocab": max_vocab,
+                 "seed": language_seed(lang, seed), "cache_dir": cache_dir} for lang in langs]
+        spaces = dict(zip(langs, parallel_map(real_space, jobs)))
+    elif source == "synthetic":
+        jobs = [{"world": world, "lang": lang, "n_sentences": n_sentences, "dim": dim,
+                 "seed": language_seed(lang, seed), "cache_dir": cache_dir} for lang in langs]
+        spaces = dict(zip(langs, parallel_map(synthetic_space, jobs)))
+    else:
+        for lang in langs:
+            wv = load_vec(Path(data_dir) / f"wiki.{lang}.vec", max_words=max_vocab)
+            spaces[lang] = make_space(lang, wv.words, wv.vectors)
+    out = {}
+    for s, t in pairs:
+        for a, b in ((s, t), (t, s)):
+            if source == "real":
+                train, test, name = freedict_pairs(a, b, cache_dir=cache_dir)
+            elif source == "synthetic":
+                lex = world.lexicon(a, b)
+                train, test, name = lex.train, lex.test, f"synthetic gold lexicon {a}-{b}"
+            else:
+                tr = load_muse_dictionary(data_dir, a, b, "0-5000")
+                te = load_muse_dictionary(data_dir, a, b, "5000-6500")
+                train, test = list(zip(tr.source, tr.target)), list(zip(te.source, te.target))
+                name = f"MUSE {a}-{b}"
+            out[f"{a}-{b}"] = make_setting(spaces[a], spaces[b], train, test, dictionary=name,
+                                           n_train=n_train, n_test=n_test, seed=seed)
+    return out

@@ -108,6 +108,18 @@ def real_space(lang: str, *, dim: int = 100, max_vocab: int | None = 50_000, see
     return make_space(lang, wv.words, wv.vectors, max_vocab=max_vocab)
 
 
+def text_tokens(lang: str, *, sources: Sequence[tuple[str, str]] | None = None,
+                cache_dir: str | os.PathLike[str] | None = None) -> int:
+    """How many word tokens the text of :func:`real_space` holds for ``lang`` (its default sources).
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
+    from xsent_lib.data.corpora.monolingual import MONOLINGUAL_SOURCES, load_monolingual
+
+    chosen = list(sources) if sources is not None else list(MONOLINGUAL_SOURCES[lang])
+    return sum(len(word_tokens(line)) for line in load_monolingual(lang, chosen, cache_dir=cache_dir))
+
+
 def synthetic_space(world: SyntheticWorld, lang: str, *, n_sentences: int = 20_000, dim: int = 32, seed: int = 0,
                     epochs: int = 5, min_count: int = 3, cache_dir: str | os.PathLike[str] | None = None
                     ) -> LanguageSpace:

@@ -14,7 +14,6 @@ from xsent_lib.eval.crosslingual import (
     CrossLingualTransferTask,
     SentenceRetrievalTask,
     sentence_retrieval,
-    unsupervised_criterion,
     word_translation,
 )
 from xsent_lib.eval.engine import SE, Evaluation, Params, batcher_from_encoder, batcher_from_function, senteval_layout
@@ -33,7 +32,7 @@ from xsent_lib.eval.transfer import (
 __all__ = [
     "BUCCTask", "CrossLingualTransferTask", "RankingTask", "SentenceRetrievalTask", "bucc_evaluate",
     "f1_at_threshold", "mine_bitext", "ranking_metrics", "select_threshold", "sentence_retrieval",
-    "unsupervised_criterion", "word_translation",
+    "word_translation",
     "BatchedClassifier", "BatchedLogReg", "ClassifierConfig", "Evaluation", "PairClassificationTask", "Params",
     "ProbingTask", "RelatednessTask", "SE", "STSTask", "TransferTask", "batcher_from_encoder", "batcher_from_function",
     "cv_then_test", "nested_cv", "pair_features", "probing_baselines", "split_select", "stratified_folds",

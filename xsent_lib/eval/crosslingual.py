@@ -80,18 +80,6 @@ def word_translation(
     return out
 
 
-def unsupervised_criterion(src: np.ndarray, tgt: np.ndarray, n_words: int = 10_000, k: int = 10) -> float:
-    """MUSE's model-selection criterion: mean cosine between the ``n_words`` most frequent source words
-    (the first rows) and their CSLS translations among all target words.
-
-    Book: chapter 5 (Word translation without parallel data).
-    """
-    src, tgt = l2_normalize(src), l2_normalize(tgt)
-    queries = np.arange(min(n_words, len(src)))
-    _, idx = csls_knn(src, tgt, k, 1, queries=queries)
-    return float(np.einsum("ij,ij->i", src[queries], tgt[idx[:, 0]]).mean())
-
-
 def sentence_retrieval(
     src: np.ndarray, tgt: np.ndarray, gold: np.ndarray | None = None,
     methods: tuple[str, ...] = SENTENCE_METHODS, ks: tuple[int, ...] = (1, 5, 10),

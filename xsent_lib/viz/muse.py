@@ -22,7 +22,7 @@ def _sizes(frequency: np.ndarray, smallest: float = 4.0, largest: float = 90.0) 
 
 
 def toy_steps(run) -> Figure:
-    """Figure 4.1 from a :class:`~xsent_lib.recipes.muse.ToyRun`: four panels, one per step of the method.
+    """Figure 4.1 from a :class:`~xsent_lib.align.toy_run.ToyRun`: four panels, one per step of the method.
 
     (A) the source cloud X (red) and target cloud Y (blue), dot size by frequency; (B) X mapped by the
     adversarial map, with the points of one discriminator batch starred; (C) the refinement anchors
@@ -206,7 +206,7 @@ def isomorphism_dial(records: Sequence[Mapping], distance_size: int | None = Non
     """Supervised and unsupervised P@1 on synthetic language pairs: against typological distance, and against corpus size.
 
     ``records`` are the dial's rows (``pair``, ``distance``, ``n_sentences``, ``seed`` and one P@1 per
-    method, as :func:`xsent_lib.recipes.muse.run_dial` returns them). Left: every pair at corpus size
+    method, as :func:`xsent_lib.eval.dial.run_dial` returns them). Left: every pair at corpus size
     ``distance_size`` (default the largest), pairs labelled under their distance; right: P@1 against
     the number of sentences per language, one panel line style per pair run at several sizes.
     Lines are means over seeds, faint dots single seeds.
@@ -252,7 +252,7 @@ def isomorphism_dial(records: Sequence[Mapping], distance_size: int | None = Non
 def real_dial(records: Sequence[Mapping], methods: Mapping[str, str] = DIAL_METHODS, title: str = "") -> Figure:
     """The isomorphism dial on real corpora: P@1 against sentences per side, one panel per corpus pair.
 
-    ``records`` are :func:`xsent_lib.recipes.muse.run_real_dial`'s rows (``point``, ``n_sentences``, ``seed``
+    ``records`` are :func:`xsent_lib.eval.dial.run_real_dial`'s rows (``point``, ``n_sentences``, ``seed``
     and a P@1 per method; a method absent from the rows is not drawn). Lines are means over seeds, faint dots
     single seeds; ``title`` names the data.
     Book: chapter 5 (Word translation without parallel data: the isomorphism dial on real corpora).
