@@ -149,8 +149,9 @@ def test_report_collects_runs_and_claims(tmp_path: Path):
     assert list(runs["chapter"]) == ["01_a", "02_b"] and list(runs["metrics"]) == [2, 2]
     claims = collect_claims(tmp_path, "smoke")
     # a claim logged before the weaker form existed reads with empty weaker / verdict columns
-    assert claims.to_dict("records") == [{"chapter": "01_a", "claim": "x beats y", "paper": "1", "ours": "2",
-                                          "holds": True, "weaker": None, "weaker holds": None, "verdict": None}]
+    assert claims.to_dict("records") == [{"chapter": "01_a", "id": None, "claim": "x beats y", "paper": "1",
+                                          "ours": "2", "holds": True, "weaker id": None, "weaker": None,
+                                          "weaker holds": None, "verdict": None}]
     assert collect_runs(tmp_path, "book").empty
     from xsent_lib.results.claims import Claim, Weaker, check_claims
 
