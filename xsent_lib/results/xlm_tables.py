@@ -124,6 +124,13 @@ def label_columns(frame: Any, languages: Sequence[str]) -> Any:
     return frame.rename(columns=names, level=0)
 
 
+def _short(row: str) -> str:
+    """A paper row's label without its group, but with the translate-train / translate-test kind."""
+    group, name = row.rsplit(" / ", 1)
+    kind = group[group.find("(") + 1 : group.find(")")] if "(" in group else ""
+    return f"{kind}, {name}" if kind else name
+
+
 def table_4_12_wide(
     ours: Mapping[str, Mapping[str, float | None]], languages: Sequence[str]
 ) -> pd.DataFrame:
@@ -147,7 +154,7 @@ def table_4_12_wide(
             ]
             for r in rows
         ],
-        index=[SHORT_ROWS.get(r, r.rsplit(" / ", 1)[-1]) for r in rows],
+        index=[SHORT_ROWS.get(r, _short(r)) for r in rows],
         columns=cols,
     ).astype(float)
     return label_columns(wide, languages)
