@@ -19,15 +19,17 @@ pytestmark = pytest.mark.skipif(DEVICE == "cuda" and not torch.cuda.is_available
 
 
 def test_xlm_pretraining_and_finetuning_on_cuda(tmp_path):
+    from xsent_lib.data import xlm_text
     from xsent_lib.recipes import xlm as rec
+    from xsent_lib.train import xlm_runs
 
     plan = replace(rec.SMOKE, n_mono=300, n_parallel=200, n_train=150, n_dev=40, n_test=40, vocab_size=300,
                    bilstm_width=8)
-    bench, world, mono, bitext = rec.synthetic_data(plan, 0)
-    corpus = rec.lm_corpus(mono, bitext, plan.vocab_size, plan, tmp_path, 0)
-    run = rec.pretrain(corpus, replace(plan.pretrain, steps=20, eval_every=10), "mlm+tlm", device=DEVICE, seed=0)
+    bench, world, mono, bitext = xlm_text.synthetic_data(plan, 0)
+    corpus = xlm_runs.lm_corpus(mono, bitext, plan.vocab_size, plan, tmp_path, 0)
+    run = xlm_runs.pretrain(corpus, replace(plan.pretrain, steps=20, eval_every=10), "mlm+tlm", device=DEVICE, seed=0)
     assert str(run.device).startswith(DEVICE) and np.isfinite(run.summary()["parameters"])
-    accs = rec.zero_shot(run, bench, plan, device=DEVICE, seed=0)[1]
+    accs = xlm_runs.zero_shot(run, bench, plan, device=DEVICE, seed=0)[1]
     bilstm = rec.aligned_bilstm(bench, world, plan, device=DEVICE, seed=0)
     assert all(0.0 <= v <= 100.0 for v in [*accs.values(), *bilstm.values()])
 

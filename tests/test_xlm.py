@@ -12,10 +12,14 @@ from xsent_lib.data.formats import NLIData, load_xnli_mt
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.eval.word_pairs import single_piece_pairs, translation_distances
 from xsent_lib.losses.lm import frequency_smoothed_weights, language_sampling_probs
+from xsent_lib.data import xlm_text
+from xsent_lib.eval import xlm as xlm_eval
 from xsent_lib.recipes import xlm as rec
+from xsent_lib.results import xlm_claims, xlm_tables
 from xsent_lib.results.paper import side_by_side
 from xsent_lib.text import EOS_TOKEN
 from xsent_lib.train.checkpoint import load_checkpoint
+from xsent_lib.train import xlm_runs
 from xsent_lib.train.xlm import (
     MASK_TOKEN,
     XLMConfig,
@@ -209,37 +213,47 @@ def test_word_pair_distances(small):
 def test_recipe_smoke_path(tmp_path):
     plan = replace(rec.SMOKE, n_mono=300, n_parallel=200, n_train=150, n_dev=40, n_test=40, vocab_size=300,
                    bilstm_width=8, heldout_rows=5)
-    bench, world, mono, bitext = rec.synthetic_data(plan, 0)
-    corpus = rec.lm_corpus(mono, bitext, plan.vocab_size, plan, tmp_path, 0)
+    bench, world, mono, bitext = xlm_text.synthetic_data(plan, 0)
+    corpus = xlm_runs.lm_corpus(mono, bitext, plan.vocab_size, plan, tmp_path, 0)
     assert all(rows.shape == (5, plan.stream_len) for rows in corpus.heldout.values())  # the plan's held-out size
-    runs = {obj: rec.pretrain(corpus, replace(plan.pretrain, steps=20, eval_every=10), obj, device="cpu", seed=0)
+    runs = {obj: xlm_runs.pretrain(corpus, replace(plan.pretrain, steps=20, eval_every=10), obj, device="cpu", seed=0)
             for obj in ("mlm", "mlm+tlm")}
-    rows = {obj: rec.zero_shot(run, bench, plan, device="cpu", seed=0)[1] for obj, run in runs.items()}
-    assert rec.translate_train_languages(plan, bench, real=False) == ["xa"]
-    rows["tt"] = {"en": rows["mlm+tlm"]["en"], "xa": rec.translate_train(runs["mlm+tlm"], bench, "xa", plan,
+    rows = {obj: xlm_runs.zero_shot(run, bench, plan, device="cpu", seed=0)[1] for obj, run in runs.items()}
+    assert xlm_runs.translate_train_languages(plan, bench, real=False) == ["xa"]
+    rows["tt"] = {"en": rows["mlm+tlm"]["en"], "xa": xlm_runs.translate_train(runs["mlm+tlm"], bench, "xa", plan,
                                                                         device="cpu", seed=0)}
     rows["bilstm"] = rec.aligned_bilstm(bench, world, plan, device="cpu", seed=0)
     assert all(0.0 <= v <= 100.0 for accs in rows.values() for v in accs.values())
-    table = rec.table_4_12_ours(rows, bench.languages)
-    shown = side_by_side("thesis", "table_4_12", table, rename=rec.SHORT_ROWS)
+    table = xlm_tables.table_4_12_ours(rows, bench.languages)
+    shown = side_by_side("thesis", "table_4_12", table, rename=xlm_tables.SHORT_ROWS)
     assert shown.loc["XLM (MLM)", ("fr", "paper")] == pytest.approx(76.5)
     assert shown.loc["XLM (MLM+TLM)", ("avg", "paper")] == pytest.approx(75.1)
-    panels = rec.figure_panels(corpus, plan.pretrain, 0, n_tokens=10)
+    ft = xlm_runs.zero_shot(runs["mlm+tlm"], bench, plan, device="cpu", seed=0)[0]
+    assert xlm_runs.translate_test_languages(bench, real=False) == ["xa"]
+    rows["ttest"] = {"en": rows["mlm+tlm"]["en"],
+                     "xa": xlm_runs.translate_test(ft, corpus, bench, "xa", device="cpu")}
+    # exact translations: translate-test reads the English test pairs themselves
+    assert rows["ttest"]["xa"] == pytest.approx(rows["mlm+tlm"]["en"])
+    wide = xlm_tables.table_4_12_wide(xlm_tables.table_4_12_ours(rows, bench.languages), bench.languages)
+    assert wide.shape == (9, 32) and wide.loc["TRANSLATE-TEST, XLM (MLM+TLM)", ("fr | xa", "paper")] == 79.0
+    assert wide.loc["Artetxe and Schwenk (2018)", ("ur", "paper")] == 61.0
+    assert np.isnan(wide.loc["Artetxe and Schwenk (2018)", ("ur", "ours")])
+    panels = xlm_eval.figure_panels(corpus, plan.pretrain, 0, n_tokens=10)
     assert [len(p["tokens"]) for p in panels][0] == 10 and panels[1]["positions"][0] == 0
     tlm = panels[1]
     reset = tlm["positions"].index(0, 1)
     assert set(tlm["langs"][:reset]) == {"en"} and set(tlm["langs"][reset:]) == {"xa"}
     lm_plan = replace(plan.lm_synthetic, config=replace(plan.lm_synthetic.config, steps=10, eval_every=10))
-    lm = rec.lm_table({x: world.sentences(150, x) for x in ("xa", "xe", "xb")}, lm_plan,
+    lm = xlm_runs.lm_table({x: world.sentences(150, x) for x in ("xa", "xe", "xb")}, lm_plan,
                       world.sentences(200, "xa")[150:], tmp_path / "lm", stream_len=16, device="cpu", seed=0)
-    assert [r["training languages"] for r in lm] == list(rec.LM_ROWS) and all(r["perplexity"] > 1 for r in lm)
+    assert [r["training languages"] for r in lm] == list(xlm_runs.LM_ROWS) and all(r["perplexity"] > 1 for r in lm)
     # equal exposure of the low-resource language: k languages, k times the steps; the cost sums what ran
     assert [r["steps"] for r in lm] == [10, 20, 20, 30]
-    assert rec.lm_table_cost(lm_plan, 16) == {"models": 4, "steps": 80,
+    assert xlm_runs.lm_table_cost(lm_plan, 16) == {"models": 4, "steps": 80,
                                               "pieces processed": 80 * lm_plan.config.batch_size * 16}
     with pytest.raises(ValueError, match="stream_len"):
-        rec.lm_table_cost(lm_plan, 0)
-    assert side_by_side("thesis", "table_4_15", rec.lm_table_ours(lm, "Nepali perplexity")).shape == (4, 2)
+        xlm_runs.lm_table_cost(lm_plan, 0)
+    assert side_by_side("thesis", "table_4_15", xlm_tables.lm_table_ours(lm, "Nepali perplexity")).shape == (4, 2)
 
 
 def test_full_keeps_xlm_settings_and_book_leaves_the_real_lm_table_to_full():
@@ -249,48 +263,69 @@ def test_full_keeps_xlm_settings_and_book_leaves_the_real_lm_table_to_full():
     assert rec.BOOK.pretrain.target_exponent == 0.0 and rec.BOOK.stream_len < rec.FULL.stream_len
     # the held-out streams give every language at least 2,048 pieces to score in book and full
     assert all(p.heldout_rows * p.stream_len >= 2048 for p in (rec.BOOK, rec.FULL))
-    full_real = rec.lm_table_cost(rec.FULL.lm_real, rec.FULL.stream_len)
+    full_real = xlm_runs.lm_table_cost(rec.FULL.lm_real, rec.FULL.stream_len)
     assert full_real["steps"] == 8 * rec.FULL.lm_real.config.steps
 
 
 def test_real_xnli_layout_keeps_the_languages_it_has():
-    bench = rec.real_xnli_data(rec.FULL, FULL, ("fr", "de"))
+    bench = xlm_text.real_xnli_data(rec.FULL, FULL, ("fr", "de"))
     assert bench.languages == ["en", "fr"] and any("skipped" in n for n in bench.notes)
     # translate-train reads the XNLI-MT training pairs of every language that has them, not the plan's "xd"
-    assert rec.translate_train_languages(rec.BOOK, bench, real=True) == ["fr"]
+    assert xlm_runs.translate_train_languages(rec.BOOK, bench, real=True) == ["fr"]
     french = load_xnli_mt(FULL, "fr", rec.FULL.n_train)
     assert bench.translate(list(bench.train.premises), "en", "fr") == list(french.premises)
     assert bench.translate(list(bench.train.hypotheses), "en", "fr") == list(french.hypotheses)
     with pytest.raises(FileNotFoundError):
-        rec.real_xnli_data(rec.FULL, FULL, ("de",))
+        xlm_text.real_xnli_data(rec.FULL, FULL, ("de",))
 
 
 def test_claims_logic():
     rows = {"mlm": {"en": 70.0, "xa": 50.0, "xd": 46.0}, "mlm+tlm": {"en": 71.0, "xa": 60.0, "xd": 50.0},
-            "bilstm": {"en": 60.0, "xa": 40.0, "xd": 40.0}, "tt": {"en": 71.0, "xd": 58.0}}
-    lm = [{"training languages": k, "perplexity": p} for k, p in zip(rec.LM_ROWS, (100.0, 90.0, 80.0, 85.0))]
-    words = {"XLM": {"cosine": 0.5}, "Procrustes (MUSE stand-in)": {"cosine": 0.3}, "Concat": {"cosine": 0.6}}
-    numbers = rec.claim_numbers(rows, lm, None, words, {"held-out MLM loss": 3.0, "per-language unigram entropy": 5.0})
-    assert numbers["MLM zero-shot avg"] == pytest.approx(48.0)
-    assert numbers["MLM+TLM zero-shot avg (translate-train languages)"] == pytest.approx(50.0)
-    got = {c["claim"]: c["holds"] for c in rec.xlm_claims(numbers)}
-    by = lambda text: next(v for k, v in got.items() if k.startswith(text))  # noqa: E731
-    assert by("MLM pretraining alone") is True  # 48 > 33.3 + 10
-    assert by("TLM on parallel data") is True and by("XLM (MLM+TLM) beats") is True
-    assert by("TRANSLATE-TRAIN") is True
-    assert by("a related language lowers the perplexity more than a distant one (synthetic") is True
-    assert by("both languages together") is False  # 85 is not below 80
-    assert by("a related language lowers the perplexity more than a distant one (real") is None  # not run
-    assert by("the MLM lookup table puts") is True and by("the MLM lookup table beats") is False
-    low = rec.claim_numbers({"mlm": {"en": 50.0, "xa": 40.0}}, None, None, None, None)
-    assert {c["claim"]: c["holds"] for c in rec.xlm_claims(low)}[next(iter(got))] is False
+            "scratch": {"en": 60.0, "xa": 40.0, "xd": 47.0},
+            "bilstm": {"en": 60.0, "xa": 40.0, "xd": 40.0}, "tt": {"en": 71.0, "xd": 58.0},
+            "ttest": {"en": 71.0, "xa": 71.0, "xd": 71.0}}
+    lm = [{"training languages": k, "perplexity": p} for k, p in zip(xlm_runs.LM_ROWS, (100.0, 90.0, 80.0, 85.0))]
+    space = {"XLM": {"cosine": 0.5, "L2": 1.0}, "Procrustes (MUSE stand-in)": {"cosine": 0.3, "L2": 0.5},
+             "Concat": {"cosine": 0.4, "L2": 2.0}}
+    check = xlm_eval.MLMCheck(heldout_mlm_loss=3.0, unigram_entropy=5.0, heldout_mlm_loss_every_position=2.0,
+                              pooled_unigram_entropy=6.0)
+    numbers = xlm_claims.claim_numbers(rows, lm, None, space, check, real_xnli=False)
+    assert numbers.mlm_mean == pytest.approx(48.0) and numbers.mlm_tlm_mean_on_tt == pytest.approx(50.0)
+    assert numbers.mlm_min_gain_over_scratch == pytest.approx(-1.0)
+    got = {c["id"]: c for c in rec.CLAIM_SET.check(numbers)}
+    holds = {k: c["holds"] for k, c in got.items()}
+    assert holds["ch10.mlm_above_chance"] is True  # 46 > 33.3 + 10 in every target language
+    assert holds["ch10.mlm_beats_no_pretraining"] is False  # xd: 46 < 47, although the mean is higher
+    assert got["ch10.mlm_beats_no_pretraining"]["weaker holds"] is True
+    assert holds["ch10.mlm_beats_supervised_sota"] is None  # LASER is not here
+    assert got["ch10.mlm_beats_supervised_sota"]["weaker holds"] is True
+    assert holds["ch10.tlm_boost"] is True and holds["ch10.translate_train_beats_zero_shot"] is True
+    assert holds["ch10.beats_translate_test"] is False  # exact translations read the English test set
+    # drops: related 20, distant 10: 20 >= 2 x 10 holds; both (85) is not below related (80)
+    assert holds["ch10.synthetic_lm_related_much_larger"] is True
+    assert holds["ch10.synthetic_lm_both_lowest"] is False
+    assert holds["ch10.real_lm_related_much_larger"] is None  # not run in this profile
+    assert holds["ch10.lookup_closer"] is False and got["ch10.lookup_closer"]["weaker holds"] is True
+    assert holds["ch10.lookup_semeval"] is None and holds["ch10.mlm_learns_context"] is True
+    chance = {k: {"en": 33.3, "xa": 33.3} for k in ("mlm", "mlm+tlm", "scratch", "bilstm")}
+    low = xlm_claims.claim_numbers(chance, None, None, None, check, real_xnli=True)
+    low_rows = {c["id"]: c for c in rec.CLAIM_SET.check(low)}
+    # zero-shot at chance is a result (fails); data that is not here is not testable, with its reason
+    assert low_rows["ch10.mlm_above_chance"]["holds"] is False and low_rows["ch10.tlm_boost"]["holds"] is False
+    assert low_rows["ch10.lookup_closer"]["holds"] is None and "no Table 4.16 space" in low_rows[
+        "ch10.lookup_closer"]["ours"]
+    assert "no translations of its test sets" in low.translate_test_mean.why
+    nan = xlm_claims.claim_numbers(rows | {"mlm": {"en": 70.0, "xa": float("nan"), "xd": 46.0}}, lm, None, space, check,
+                            real_xnli=False)
+    assert {c["id"]: c["holds"] for c in rec.CLAIM_SET.check(nan)}["ch10.tlm_boost"] is False  # no number: fails
+    assert set(xlm_claims.XLMClaimNumbers.__dataclass_fields__) == set(numbers.as_metrics())
 
 
 def test_figure_4_6_draws_real_panels_and_rejects_ragged_ones(small):
     from xsent_lib.viz.xlm import xlm_inputs
 
     _, _, corpus = small
-    panels = rec.figure_panels(corpus, XLMConfig(), 0, n_tokens=12)
+    panels = xlm_eval.figure_panels(corpus, XLMConfig(), 0, n_tokens=12)
     fig = xlm_inputs(panels)
     assert len(fig.axes) == 2
     bad = dict(panels[0], positions=panels[0]["positions"][:-1])
@@ -301,16 +336,15 @@ def test_figure_4_6_draws_real_panels_and_rejects_ragged_ones(small):
 def test_throughput_records_read_the_committed_benchmarks(tmp_path) -> None:
     """Chapter 10's speed table reads every committed bench_xlm record, CPU and GPU, with its provenance."""
     from xsent_lib.chapter import REPO_ROOT
-    from xsent_lib.recipes import xlm as rec
 
-    rows = rec.throughput_records(REPO_ROOT / "benchmarks" / "results")
+    rows = xlm_tables.throughput_records(REPO_ROOT / "benchmarks" / "results")
     records = {r["record"] for r in rows}
     assert {"xlm.json", "xlm_gpu.json", "xlm_book_gpu.json", "xlm_book_cpu1.json"} <= records
     assert all(r["tokens/s"] > 0 and r["commit"] != "unknown" for r in rows)
     assert {r["objective"] for r in rows} == {"clm", "mlm", "mlm+tlm"}
     gpu = [r for r in rows if r["record"] == "xlm_gpu.json"]
     assert all(r["device"].startswith("cuda") and "d=512, 6 layers" in r["size"] for r in gpu)
-    assert rec.throughput_records(tmp_path) == []
+    assert xlm_tables.throughput_records(tmp_path) == []
 
 
 def test_throughput_sentences_and_the_size_of_each_profile(small) -> None:
@@ -320,17 +354,17 @@ def test_throughput_sentences_and_the_size_of_each_profile(small) -> None:
               "n_layers": 2, "batch_size": 32, "stream_len": 32}
              for r, d, p, o, t in [("gpu_book", "cuda:0", 10, "mlm", 400.0), ("gpu_book", "cuda:0", 10, "mlm+tlm", 100.0),
                                    ("cpu_book", "cpu", 10, "mlm", 100.0), ("cpu_book", "cpu", 10, "mlm+tlm", 50.0)]]
-    lines = rec.throughput_sentences(speed, gpu_book="gpu_book", cpu_book="cpu_book", gpu_large="absent")
+    lines = xlm_tables.throughput_sentences(speed, gpu_book="gpu_book", cpu_book="cpu_book", gpu_large="absent")
     assert lines[0].startswith("Book size") and "mlm 4.0x, mlm+tlm 2.0x" in lines[0]
     assert lines[1] == "gpu_book: slowest objective mlm+tlm (100 tokens/s; mlm 400)." and len(lines) == 2
     plan = replace(rec.SMOKE, targets=("xa", "xd"), stream_len=32, vocab_size=len(corpus.pipeline.vocab),
                    pretrain=XLMConfig(d_model=64, n_heads=4, n_layers=2, batch_size=32, pair_batch=8, steps=100,
                                       eval_every=50, max_len=64))
-    rows = {r["run"]: r for r in rec.pretraining_scale(plan, corpus, corpus, real_xnli=False, speed=speed)}
+    rows = {r["run"]: r for r in xlm_eval.pretraining_scale(plan, corpus, corpus, real_xnli=False, speed=speed)}
     mlm, tlm = rows["XNLI, MLM"], rows["XNLI, MLM+TLM"]
     assert mlm["tokens processed"] == 100 * 32 * 32 and mlm["H100 estimate (min)"] == pytest.approx(102400 / 400 / 60)
     fresh = build_xlm(corpus, plan.pretrain)  # three languages in the corpus, as in the plan (en + 2 targets)
-    assert mlm["parameters"] == rec.model_parameters(len(corpus.pipeline.vocab), plan.pretrain, 3) == sum(
+    assert mlm["parameters"] == xlm_runs.model_parameters(len(corpus.pipeline.vocab), plan.pretrain, 3) == sum(
         p.numel() for p in fresh.parameters())
     pair_len = np.mean([len(a) + len(b) for s, t in corpus.pairs.values() for a, b in zip(s, t)])
     assert tlm["tokens processed"] == pytest.approx(50 * 32 * 32 + 50 * 8 * pair_len)
@@ -339,5 +373,5 @@ def test_throughput_sentences_and_the_size_of_each_profile(small) -> None:
     assert tlm["tokens of text"] == pytest.approx(3 * plan.n_mono * per_sentence + 2 * plan.n_parallel * pair_len)
     assert mlm["passes over the text"] == pytest.approx(mlm["tokens processed"] / mlm["tokens of text"])
     assert rows["real text, MLM+TLM"]["H100 estimate (min)"] is None  # no record of that size
-    said = rec.scale_sentences(list(rows.values()), "smoke")
+    said = xlm_tables.scale_sentences(list(rows.values()), "smoke")
     assert len(said) == 4 and said[-1].startswith("Estimate, not a measurement") and "gpu_book" in said[-1]
