@@ -26,9 +26,12 @@ import numpy as np
 import torch
 
 from xsent_lib.base.threads import single_thread
+from xsent_lib.data.bitext_split import load_pair
+from xsent_lib.eval.paraphrase_study import encode_fn
 from xsent_lib.recipes import wieting as rec
 from xsent_lib.text.noise import word_start_table
 from xsent_lib.train.paraphrase import ParaphraseConfig, encode_bitext, paraphrase_batches, paraphrase_loss
+from xsent_lib.train.paraphrase_models import build_paraphrase_encoder
 
 OUT = Path("_build/benchmarks/diag_blstm_sp.json")
 
@@ -46,7 +49,7 @@ VARIANTS = {
 
 def probe(enc, src: list[str], tgt: list[str]) -> dict[str, float]:
     """Mean cosine of unrelated pairs and en->fr P@1 on held-out pairs."""
-    s, t = rec.encode_fn(enc)(src), rec.encode_fn(enc)(tgt)
+    s, t = encode_fn(enc)(src), encode_fn(enc)(tgt)
     s /= np.linalg.norm(s, axis=1, keepdims=True) + 1e-12
     t /= np.linalg.norm(t, axis=1, keepdims=True) + 1e-12
     sim = s @ t.T
@@ -57,8 +60,8 @@ def probe(enc, src: list[str], tgt: list[str]) -> dict[str, float]:
 
 def run(variant: dict, pair, plan, steps: int, every: int, seed: int) -> list[dict]:
     scale = variant.get("init_std", plan.init_std)  # "base": the averages' 0.1, for the LSTM too
-    enc = rec.build_encoder(variant.get("kind", "blstm-sp"), pair.train_src + pair.train_tgt,
-                            replace(plan, init_std=scale, blstm_init_std=scale), vocab=plan.sp_vocabs[0], seed=seed)
+    enc = build_paraphrase_encoder(variant.get("kind", "blstm-sp"), pair.train_src + pair.train_tgt,
+                                   replace(plan, init_std=scale, blstm_init_std=scale).shape, vocab=plan.sp_vocabs[0], seed=seed)
     if "pooling" in variant:
         enc.pooling = variant["pooling"]
     config = ParaphraseConfig(batch_size=plan.batch_size, megabatch=variant.get("megabatch", plan.megabatch),
@@ -101,7 +104,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1234)
     args = parser.parse_args()
     plan = rec.PLANS["book"]
-    pair = rec.load_pair("nlp-en-fr", args.n_train, args.seed)
+    pair = load_pair("nlp-en-fr", args.n_train, args.seed)
     out = {}
     with single_thread():
         for name in args.variants.split(","):

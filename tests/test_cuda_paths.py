@@ -50,14 +50,16 @@ def test_xnli_english_training_alignment_and_translate_train_on_cuda():
 
 
 def test_paraphrase_training_with_megabatch_mining_on_cuda():
+    from xsent_lib.data.bitext_split import Bitext
     from xsent_lib.recipes import wieting as rec
+    from xsent_lib.train.paraphrase_models import build_paraphrase_encoder, train_bitext_encoder
 
     rng = np.random.default_rng(0)
     words = [rng.choice(60, size=4, replace=False) for _ in range(256)]
     src = [" ".join(f"s{w}" for w in ws) for ws in words]
     tgt = [" ".join(f"t{w}" for w in rng.permutation(ws)) for ws in words]
-    data = rec.Bitext("toy", src[:200], tgt[:200], src[200:], tgt[200:])
+    data = Bitext("toy", src[:200], tgt[:200], src[200:], tgt[200:])
     plan = replace(rec.PLANS["smoke"], epochs=2, megabatch=2)
-    enc = rec.build_encoder("word", src + tgt, plan)
-    out = rec.train_encoder(enc, data, plan, megabatch=2, seed=0, device=DEVICE)
+    enc = build_paraphrase_encoder("word", src + tgt, plan.shape)
+    out = train_bitext_encoder(enc, data, plan.schedule, megabatch=2, seed=0, device=DEVICE)
     assert out["loss"][-1] < out["loss"][0] and np.isfinite(out["loss"]).all()

