@@ -4,8 +4,8 @@ The method lives in the library: the suite and SentEval's tasks in :mod:`xsent_l
 stand-ins in :mod:`xsent_lib.eval.offline_suite`, the baseline encoders in :mod:`xsent_lib.encoders.baselines`,
 our own word vectors in :mod:`xsent_lib.data.word_setup`. This package holds the plan per profile
 (:data:`PROFILES`), the baselines as the tables name them and how they are run (:mod:`.baselines`), and
-Tables 3.1-3.4 with the section's claims declared as data (:mod:`.tables`, checked by
-:func:`xsent_lib.results.claims.check_claims` on :func:`senteval_numbers`).
+Tables 3.1-3.4 with the section's claims declared as data (:mod:`.tables`: :data:`CLAIM_SET`, checked on the
+typed record :class:`SentEvalClaimNumbers` of :func:`senteval_numbers`).
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
@@ -24,9 +24,12 @@ from xsent_lib.recipes.senteval.baselines import (
     sts_points,
 )
 from xsent_lib.recipes.senteval.tables import (
+    CLAIM_SET,
+    CLAIMS,
     PAPER_COLUMNS_33,
     PAPER_GROUP,
-    SENTEVAL_CLAIMS,
+    SentEvalClaimNumbers,
+    paper_numbers,
     senteval_numbers,
     suite_table,
     table_3_3_ours,
@@ -61,15 +64,18 @@ PROFILES: dict[str, SentEvalProfile] = {
 
 __all__ = [
     "Baseline",
+    "CLAIMS",
+    "CLAIM_SET",
     "PAPER_COLUMNS_33",
     "PAPER_GROUP",
     "PROFILES",
-    "SENTEVAL_CLAIMS",
+    "SentEvalClaimNumbers",
     "SentEvalProfile",
     "bag_baselines",
     "classifier_configs",
     "encoding_speed",
     "evaluate_baseline",
+    "paper_numbers",
     "reference_baselines",
     "run_baselines",
     "senteval_numbers",
