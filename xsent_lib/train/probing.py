@@ -1,5 +1,6 @@
-"""Training data and settings of the probing study's encoders (thesis section 3.3): the synthetic world's or the
-real corpora of each training task, and the optimiser and decoder settings of each architecture.
+"""Training data and settings of the probing study's encoders (thesis section 3.3): the synthetic
+world's or the real corpora of each training task, and the optimiser and decoder settings of each
+architecture.
 
 Book: chapter 4 (Probing: the training tasks).
 """
@@ -57,8 +58,9 @@ class TrainSettings:
                              self.decoder_embed, self.eval_batch_size)
 
 
-#: the real corpus of each training task in ``data_dir`` (a key of ``xsent_lib.data.sources.REAL_DATA``) and its files;
-#: Seq2Tree has no real counterpart here (the thesis parsed its NMT data with a parser we do not ship)
+#: the real corpus of each training task in ``data_dir`` (a key of
+#: ``xsent_lib.data.sources.REAL_DATA``) and its files; Seq2Tree has no real counterpart here (the
+#: thesis parsed its NMT data with a parser we do not ship)
 REAL_TRAINING_DATA: dict[str, tuple[str, str]] = {
     "nli": ("snli", "snli_1.0/snli_1.0_{train,dev,test}.jsonl"),
     "autoencoder": ("monolingual", "monolingual/en.txt"),
@@ -71,18 +73,20 @@ REAL_TRAINING_DATA: dict[str, tuple[str, str]] = {
 
 def real_training_corpus(data_dir: str | Path, task: str, n_train: int | None,
                          n_eval: int | None) -> Seq2SeqCorpus | NLICorpus:
-    """Training ``task`` on the real corpus of :data:`REAL_TRAINING_DATA` in ``data_dir``: SNLI for NLI, Europarl
-    (Moses files) for NMT, sentence-per-line English text for the auto-encoder and SkipThought (each sentence to
-    the next one). Dev and test are the ``n_eval`` lines after the training lines (``None``: SNLI's own dev/test,
-    else 1% each). Missing files raise FileNotFoundError naming them.
-    Book: chapter 4 (Probing: the training tasks of the full profile).
+    """Training ``task`` on the real corpus of :data:`REAL_TRAINING_DATA` in ``data_dir``: SNLI for
+    NLI, Europarl (Moses files) for NMT, sentence-per-line English text for the auto-encoder and
+    SkipThought (each sentence to the next one). Dev and test are the ``n_eval`` lines after the
+    training lines (``None``: SNLI's own dev/test, else 1% each). Missing files raise
+    FileNotFoundError naming them. Book: chapter 4 (Probing: the training tasks of the full
+    profile).
     """
     from xsent_lib.data.formats import load_moses_bitext
     from xsent_lib.data.formats._io import read_lines
     from xsent_lib.data.nli_corpus import snli_corpus
 
     if task not in REAL_TRAINING_DATA:
-        raise ValueError(f"no real corpus for training task {task!r}; real ones: {list(REAL_TRAINING_DATA)}.")
+        raise ValueError(f"no real corpus for training task {task!r}; real ones: "
+                         f"{list(REAL_TRAINING_DATA)}.")
     root = Path(data_dir)
     if task == "nli":
         return snli_corpus(root, max_train=n_train, max_eval=n_eval)
@@ -90,7 +94,8 @@ def real_training_corpus(data_dir: str | Path, task: str, n_train: int | None,
     if task in ("autoencoder", "skipthought"):
         lines = [x for x in read_lines(root / "monolingual" / "en.txt", hint) if x.strip()]
         src, tgt = (lines, lines) if task == "autoencoder" else (lines[:-1], lines[1:])
-        what = "English text -> the same sentence" if task == "autoencoder" else "sentence -> next sentence (real text)"
+        what = ("English text -> the same sentence" if task == "autoencoder"
+                else "sentence -> next sentence (real text)")
     else:
         lang = task.split("-")[1]
         total = None if n_train is None or n_eval is None else n_train + 2 * n_eval
@@ -101,9 +106,12 @@ def real_training_corpus(data_dir: str | Path, task: str, n_train: int | None,
     n_ev = n_eval if n_eval is not None else max(1, n // 100)
     n_tr = min(n - 2 * n_ev, n_train if n_train is not None else n)
     if n_tr < 1:
-        raise ValueError(f"{hint}: {n} sentence pairs are too few for {n_ev} dev + {n_ev} test pairs.")
-    cuts = {"train": slice(0, n_tr), "dev": slice(n_tr, n_tr + n_ev), "test": slice(n_tr + n_ev, n_tr + 2 * n_ev)}
-    return Seq2SeqCorpus(task, {k: src[c] for k, c in cuts.items()}, {k: tgt[c] for k, c in cuts.items()}, what)
+        raise ValueError(f"{hint}: {n} sentence pairs are too few for {n_ev} dev + {n_ev} test "
+                         "pairs.")
+    cuts = {"train": slice(0, n_tr), "dev": slice(n_tr, n_tr + n_ev),
+            "test": slice(n_tr + n_ev, n_tr + 2 * n_ev)}
+    return Seq2SeqCorpus(task, {k: src[c] for k, c in cuts.items()},
+                         {k: tgt[c] for k, c in cuts.items()}, what)
 
 
 def training_corpus(world: SyntheticWorld, task: str, n_train: int, n_dev: int,
