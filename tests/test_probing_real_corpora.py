@@ -8,7 +8,10 @@ import pytest
 
 from xsent_lib.data.nli_corpus import NLICorpus
 from xsent_lib.data.sources import REAL_DATA, DataSources
+from xsent_lib.data.probing_sets import probing_subset
+from xsent_lib.encoders.probing import make_encoder
 from xsent_lib.recipes import probing as P
+from xsent_lib.train import probing as T
 from xsent_lib.train.seq2seq import Seq2SeqCorpus
 
 
@@ -19,15 +22,15 @@ def test_full_plan_has_the_thesis_sizes():
     assert plan.dims["bilstm-max"] == plan.dims["bilstm-last"] == 1024  # 512 units per direction
     assert s.conv_layers == 8 and plan.dims["gated-convnet"] == 512
     assert plan.n_train == 500_000 and plan.probe_sizes == (100_000, 10_000, 10_000)
-    assert set(P.REAL_TRAINING_DATA) == set(plan.tasks) - {"seq2tree"}, "every real-able task has its corpus"
-    assert all(name in REAL_DATA for name, _ in P.REAL_TRAINING_DATA.values())
+    assert set(T.REAL_TRAINING_DATA) == set(plan.tasks) - {"seq2tree"}, "every real-able task has its corpus"
+    assert all(name in REAL_DATA for name, _ in T.REAL_TRAINING_DATA.values())
     assert P.PLANS["smoke"].settings.lstm_layers == 1 and P.PLANS["book"].settings.lstm_layers == 1
 
 
 def test_two_layer_encoder_is_built(tiny_words):
-    enc = P.make_encoder("bilstm-max", tiny_words, 16, lstm_layers=2)
+    enc = make_encoder("bilstm-max", tiny_words, 16, lstm_layers=2)
     assert enc.num_layers == 2 and enc.output_dim == 16
-    assert P.make_encoder("bilstm-last", tiny_words, 16).num_layers == 1
+    assert make_encoder("bilstm-last", tiny_words, 16).num_layers == 1
 
 
 @pytest.fixture
@@ -55,21 +58,21 @@ def corpora(tmp_path: Path) -> Path:
 
 
 def test_real_training_corpora_are_read(corpora: Path):
-    nli = P.real_training_corpus(corpora, "nli", 20, 5)
+    nli = T.real_training_corpus(corpora, "nli", 20, 5)
     assert isinstance(nli, NLICorpus) and (len(nli.train), len(nli.dev), len(nli.test)) == (20, 5, 5)
-    nmt = P.real_training_corpus(corpora, "nmt-fr", 20, 5)
+    nmt = T.real_training_corpus(corpora, "nmt-fr", 20, 5)
     assert isinstance(nmt, Seq2SeqCorpus) and len(nmt.source["train"]) == 20
     assert nmt.source["dev"][0] == "the house 20 ." and nmt.target["dev"][0] == "la maison 20 ."
-    ae = P.real_training_corpus(corpora, "autoencoder", 10, 3)
+    ae = T.real_training_corpus(corpora, "autoencoder", 10, 3)
     assert ae.source["train"] == ae.target["train"]
-    st = P.real_training_corpus(corpora, "skipthought", 10, 3)
+    st = T.real_training_corpus(corpora, "skipthought", 10, 3)
     assert st.target["train"][0] == st.source["train"][1], "SkipThought predicts the next sentence"
-    full = P.real_training_corpus(corpora, "nmt-fr", None, None)  # the full plan reads everything
+    full = T.real_training_corpus(corpora, "nmt-fr", None, None)  # the full plan reads everything
     assert len(full.source["train"]) == 38 and len(full.source["dev"]) == 1
     with pytest.raises(FileNotFoundError, match="europarl-v7.de-en"):
-        P.real_training_corpus(corpora, "nmt-de", 10, 3)
+        T.real_training_corpus(corpora, "nmt-de", 10, 3)
     with pytest.raises(ValueError, match="no real corpus"):
-        P.real_training_corpus(corpora, "seq2tree", 10, 3)
+        T.real_training_corpus(corpora, "seq2tree", 10, 3)
 
 
 def test_real_corpora_are_found_by_the_chapter_mechanism(corpora: Path):
@@ -85,7 +88,7 @@ def test_probing_subset_keeps_seeded_split_sizes():
 
     task = ClassificationTask("Tense", {s: LabelledSentences([f"{s} {i}" for i in range(50)], np.arange(50) % 2)
                                         for s in ("train", "dev", "test")}, ("past", "present"))
-    cut = P.probing_subset(task, (20, 5, None), seed=1)
+    cut = probing_subset(task, (20, 5, None), seed=1)
     assert [len(cut.splits[s].labels) for s in ("train", "dev", "test")] == [20, 5, 50]
-    again = P.probing_subset(task, (20, 5, None), seed=1)
+    again = probing_subset(task, (20, 5, None), seed=1)
     assert cut.splits["train"].sentences == again.splits["train"].sentences

@@ -10,7 +10,6 @@ from xsent_lib.data.word_setup import WordSetup
 from xsent_lib.eval.suite import SuiteSizes
 from xsent_lib.eval.transfer_suite import transfer_suite
 from xsent_lib.recipes import infersent as rec
-from xsent_lib.results.claims import check_claims
 from xsent_lib.train.nli import SEVEN, InferSentConfig
 
 
@@ -51,11 +50,11 @@ def _claim_inputs():
 def test_claims_follow_the_numbers_strictly_with_the_weaker_form_beside():
     t36, t37, sweeps, mp, ranking = _claim_inputs()
     ours = rec.infersent_numbers(t36, t37, sweeps, mp, ranking)
-    assert ours["best other NLI test"] == 55.0 and ours["lowest other NLI test"] == 50.0  # HConvNet; LSTM
-    assert ours["Table 3.7 columns compared"] == 10 and ours["columns: trained above untrained"] == 9
-    assert ours["columns: trained above bow"] == 10
-    assert ours["models whose micro rises with size"] == 6 and ours["models swept, all but one"] == 6
-    rows = {c["claim"]: c for c in check_claims(rec.INFERSENT_CLAIMS, ours)}
+    assert ours.best_other_nli_test == 55.0 and ours.lowest_other_nli_test == 50.0  # HConvNet; LSTM
+    assert ours.table_3_7_columns_compared == 10 and ours.columns_trained_above_untrained == 9
+    assert ours.columns_trained_above_bow == 10
+    assert ours.models_rising_with_size == 6 and ours.models_swept_but_one == 6
+    rows = {c["claim"]: c for c in rec.CLAIM_SET.check(ours)}
     every_untrained = next(c for k, c in rows.items() if "untrained on every column" in k)
     assert every_untrained["holds"] is False and every_untrained["weaker holds"] is True  # 9/10; mean above
     assert every_untrained["verdict"] == "fails; the weaker form holds"
@@ -63,7 +62,7 @@ def test_claims_follow_the_numbers_strictly_with_the_weaker_form_beside():
     assert next(c for k, c in rows.items() if "GloVe bag of words on every column" in k)["holds"] is True
     best = next(c for k, c in rows.items() if "performs best on both SNLI and transfer" in k)
     assert best["holds"] is True and best["paper"].startswith("84.5 (table 3_6, BiLSTM-Max / NLI test)")
-    assert rows["BiLSTM-Mean has the lowest NLI test accuracy of the seven (Table 3.6)"]["holds"] is False
+    assert next(c for k, c in rows.items() if "BiLSTM-Mean has the lowest" in k)["holds"] is False
     assert next(c for k, c in rows.items() if "almost all models" in k)["holds"] is True  # 6 of 7 rise
     assert next(c for k, c in rows.items() if "particularly true" in k)["holds"] is True
     assert next(c for k, c in rows.items() if "caption retrieval" in k)["holds"] is False  # caption R@1 below
@@ -73,13 +72,27 @@ def test_claims_follow_the_numbers_strictly_with_the_weaker_form_beside():
 def test_claims_about_curves_need_all_seven_and_untested_stays_none():
     t36, t37, sweeps, mp, _ = _claim_inputs()
     only_max = rec.infersent_numbers(t36, t37, sweeps["BiLSTM-Max"], mp, {})  # the old single curve
-    rows = {c["claim"]: c for c in check_claims(rec.INFERSENT_CLAIMS, only_max)}
+    rows = {c["claim"]: c for c in rec.CLAIM_SET.check(only_max)}
     size = next(c for k, c in rows.items() if "almost all models" in k)
     assert size["holds"] is None and size["weaker holds"] is True  # BiLSTM-Max's own curve rises
     assert size["verdict"] == "not testable here; the weaker form holds"
     untested = {k for k, c in rows.items() if c["holds"] is None}
     assert len(untested) == 3 and any("caption retrieval" in k for k in untested)
     assert all(c["holds"] is not True for c in rows.values() if c["claim"] in untested)
+
+
+def test_the_thesis_passes_its_tables_claims_and_its_figures_are_absent():
+    rows = {r["id"]: r for r in rec.CLAIM_SET.on_paper()}
+    assert rows["ch03.bilstm_max_best"]["holds"] is True and rows["ch03.beats_untrained"]["holds"] is True
+    assert rows["ch03.size_helps_almost_all"]["holds"] is None  # Figure 3.5 is a plot
+    assert "Figure 3.5" in rows["ch03.size_helps_almost_all"]["ours"]
+
+
+def test_a_method_that_gives_no_number_fails_the_claim():
+    t36, t37, sweeps, mp, ranking = _claim_inputs()
+    ranking["trained"]["Caption R@1"] = float("nan")
+    rows = {r["id"]: r for r in rec.CLAIM_SET.check(rec.infersent_numbers(t36, t37, sweeps, mp, ranking))}
+    assert rows["ch03.retrieval_beats_pretrained"]["holds"] is False
 
 
 def test_figure_3_5_sweeps_reuses_the_main_runs_and_refuses_unknown_names(easy_words: WordSetup,

@@ -16,7 +16,7 @@ from xsent_lib.eval.classifier import ClassifierConfig  # noqa: E402
 from xsent_lib.eval.offline_suite import synthetic_single_tasks  # noqa: E402
 from xsent_lib.eval.suite import SuiteSizes, senteval_suite  # noqa: E402
 from xsent_lib.recipes import senteval as se  # noqa: E402
-from xsent_lib.results.claims import check_claims  # noqa: E402
+from xsent_lib.results.claims import Absent  # noqa: E402
 from xsent_lib.results.paper import side_by_side  # noqa: E402
 from xsent_lib.text.tokenizers import PTBWordTokenizer  # noqa: E402
 from xsent_lib.viz import senteval as viz  # noqa: E402
@@ -122,23 +122,29 @@ def test_claims_are_data_checked_on_the_numbers_of_the_rows():
            "USE LogReg": {"MR": 78.0, "SUBJ": 84.0}, "USE MLP": {"MR": 78.0, "SUBJ": 85.0}}
     t34 = {G + "GloVe BoW": {"STS'14": 0.5, "SICK-R": 0.7}, G + "fastText BoW": {"STS'14": 0.6, "SICK-R": 0.6}}
     ours = se.senteval_numbers(t33, t34, {"GloVe": 50, "USE": 512}, ref)
-    assert ours["best trained encoder minus bag"] == pytest.approx(6.0)  # (78 + 84 - 70 - 80) / 2
-    assert ours["largest MLP gain"] == pytest.approx(3.0)  # GloVe +3.0 on the sub-suite, USE +0.5
-    assert ours["MLP gain of the largest embedding"] == pytest.approx(0.5)  # USE, 512-d
-    assert ours["own skip-gram minus GloVe BoW STS"] == pytest.approx(10.0)
-    assert ours["bag BoW STS"] == pytest.approx(50.0) and ours["bag BoW relatedness"] == pytest.approx(70.0)
-    assert ours["smallest lift over random vectors"] == pytest.approx(25.0)
-    rows = {r["claim"]: r for r in check_claims(se.SENTEVAL_CLAIMS, ours)}
+    assert ours.best_trained_minus_bag == pytest.approx(6.0)  # (78 + 84 - 70 - 80) / 2
+    assert ours.largest_mlp_gain == pytest.approx(3.0)  # GloVe +3.0 on the sub-suite, USE +0.5
+    assert ours.mlp_gain_largest_embedding == pytest.approx(0.5)  # USE, 512-d
+    assert ours.own_minus_glove_sts == pytest.approx(10.0)
+    assert ours.bag_sts == pytest.approx(50.0) and ours.bag_relatedness == pytest.approx(70.0)
+    assert ours.smallest_lift_over_random == pytest.approx(25.0)
+    rows = {r["claim"]: r for r in se.CLAIM_SET.check(ours)}
     # the largest embedding gains 0.5: the paper's 'no improvement' fails, the half-point tolerance holds
-    assert [r["holds"] for r in rows.values()] == [False, False, False, True, True, True]
-    largest = rows[se.SENTEVAL_CLAIMS[2].text]
+    assert [r["holds"] for r in rows.values()] == [False, False, False, True, True]
+    largest = rows[se.CLAIMS[2].text]
     assert largest["weaker holds"] is True and largest["verdict"] == "fails; the weaker form holds"
-    assert ours["own skip-gram above GloVe BoW: STS columns"] == 1 and ours["STS columns compared"] == 1
-    assert rows[se.SENTEVAL_CLAIMS[3].text]["weaker holds"] is True
-    assert rows[se.SENTEVAL_CLAIMS[0].text]["paper"].startswith("79.4 (table 3_3")  # SkipThought MR, stored
+    assert ours.own_above_glove_sts_columns == 1 and ours.sts_columns_compared == 1
+    assert rows[se.CLAIMS[3].text]["weaker holds"] is True
+    assert rows[se.CLAIMS[0].text]["paper"].startswith("79.4 (table 3_3")  # SkipThought MR, stored
     alone = se.senteval_numbers(t33, t34, {"GloVe": 50})
-    assert alone["best trained encoder minus bag"] is None and alone["largest MLP gain"] == pytest.approx(1.0)
-    assert check_claims(se.SENTEVAL_CLAIMS, alone)[0]["holds"] is None  # not testable without a trained encoder
+    assert isinstance(alone.best_trained_minus_bag, Absent) and alone.largest_mlp_gain == pytest.approx(1.0)
+    assert se.CLAIM_SET.check(alone)[0]["holds"] is None  # not testable without a trained encoder
+
+
+def test_the_thesis_passes_its_table_claims_and_lacks_a_skipthought_mlp_row():
+    rows = {r["id"]: r for r in se.CLAIM_SET.on_paper()}
+    assert rows["ch02.bag_is_powerful"]["holds"] is True and rows["ch02.fasttext_beats_glove_sts"]["holds"]
+    assert rows["ch02.mlp_no_gain_large"]["holds"] is None and "SkipThought" in rows["ch02.mlp_no_gain_large"]["ours"]
 
 
 def test_profiles_are_typed_and_grow_from_smoke_to_full():

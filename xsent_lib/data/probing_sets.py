@@ -225,3 +225,24 @@ def subsample_suite(suite: Mapping[str, ClassificationTask], sizes: Sequence[int
                                                                  t.splits[s].labels[:n])
                                             for s, n in zip(SPLITS, sizes)}, t.label_names)
             for name, t in suite.items()}
+
+
+def probing_subset(task: ClassificationTask, sizes: Sequence[int | None],
+                   seed: int = 0) -> ClassificationTask:
+    """Task ``task`` with each of its train / dev / test splits cut to a seeded random subset of
+    ``sizes`` items (``None``: the whole split); e.g. a few hundred sentences of SentEval's
+    120k-sentence probing files in smoke.
+    Book: chapter 4 (Probing).
+    """
+    from dataclasses import replace as dc_replace
+
+    rng = np.random.default_rng(seed)
+    wanted = dict(zip(("train", "dev", "test"), sizes))
+    splits = {}
+    for name, split in task.splits.items():
+        n = wanted.get(name)
+        everything = np.arange(len(split.labels))
+        keep = np.sort(rng.permutation(len(split.labels))[:n]) if n is not None else everything
+        splits[name] = dc_replace(split, sentences=[split.sentences[i] for i in keep.tolist()],
+                                  labels=np.asarray(split.labels)[keep])
+    return dc_replace(task, splits=splits)

@@ -100,3 +100,20 @@ def own_word_vectors(text: Sequence[str] | None = None, dim: int = 50, seed: int
         return train_wordvecs("en", sources=OWN_SOURCES, dim=dim, seed=seed, cache_dir=cache_dir), text
     text = list(text)
     return train_wordvecs("en", sentences=text, dim=dim, seed=seed, cache_dir=cache_dir), text
+
+
+def probing_word_setup(texts: Sequence[str], vectors: WordVectors | None = None, dim: int = 50,
+                       seed: int = 0, source: str = "GloVe 6B") -> WordSetup:
+    """Vocabulary and frozen input word vectors for every encoder of the chapter.
+
+    With ``vectors`` (GloVe 50d when cached) every word of ``texts`` that has a vector is
+    kept; without, skip-gram vectors of size ``dim`` are trained on ``texts`` themselves
+    (gensim, seeded, cached). Other words map to ``<unk>``.
+    Book: chapter 4 (Probing: the encoders).
+    """
+    if vectors is None:
+        vectors = train_wordvecs("en", sentences=list(texts), dim=dim, min_count=1, seed=seed)
+        source = "skip-gram (gensim) on the chapter's own sentences"
+    return build_word_setup(texts, vectors, dim=dim, seed=seed, source=source)
+
+

@@ -26,7 +26,7 @@ def epoch_curves(curves: Mapping[str, Mapping], ncols: int = 2) -> Figure:
     training task's own score (BLEU, perplexity, ...) on a second axis in lavender.
 
     ``curves`` maps a panel title to ``{"x": [epochs], "probing": {task: [accuracy]}, "score": [value],
-    "score_name": str}`` (what :func:`xsent_lib.recipes.probing.train_encoder` records).
+    "score_name": str}`` (what :func:`xsent_lib.eval.probing_study.train_encoder` records).
     Book: chapter 4 (Probing: per-epoch curves).
     """
     if not curves:
@@ -65,7 +65,7 @@ def correlation_matrix(rho: pd.DataFrame, significant: pd.DataFrame, title: str 
     significant after the multiple-comparison correction are grey (a seaborn heatmap; missing rho shows "-").
 
     ``rho`` and ``significant`` are probing tasks (rows) x downstream tasks (columns), as in
-    :class:`xsent_lib.recipes.probing.CorrelationResult` (``.block`` and ``.significant``).
+    :class:`xsent_lib.eval.stats.CorrelationResult` (``.block`` and ``.significant``).
     Book: chapter 4 (Probing: correlations with downstream tasks).
     """
     if not isinstance(rho, pd.DataFrame) or not isinstance(significant, pd.DataFrame):

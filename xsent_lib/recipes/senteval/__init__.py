@@ -1,12 +1,13 @@
-"""The SentEval recipe (thesis section 3.1): what chapter 2 runs per profile, its baselines, tables and claims.
+"""The SentEval recipe (thesis section 3.1): what chapter 2 runs per profile, its baselines, tables
+and claims.
 
-The method lives in the library: the suite and SentEval's tasks in :mod:`xsent_lib.eval.suite`, the offline
-stand-ins in :mod:`xsent_lib.eval.offline_suite`, the baseline encoders in :mod:`xsent_lib.encoders.baselines`,
-our own word vectors in :mod:`xsent_lib.data.word_setup`. This package holds the plan per profile
-(:data:`PROFILES`), the baselines as the tables name them and how they are run (:mod:`.baselines`), and
-Tables 3.1-3.4 with the section's claims declared as data (:mod:`.tables`, checked by
-:func:`xsent_lib.results.claims.check_claims` on :func:`senteval_numbers`).
-Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+The method lives in the library: the suite and SentEval's tasks in :mod:`xsent_lib.eval.suite`, the
+offline stand-ins in :mod:`xsent_lib.eval.offline_suite`, the baseline encoders in
+:mod:`xsent_lib.encoders.baselines`, our own word vectors in :mod:`xsent_lib.data.word_setup`. This
+package holds the plan per profile (:data:`PROFILES`), the baselines as the tables name them and how
+they are run (:mod:`.baselines`), and Tables 3.1-3.4 with the section's claims declared as data
+(:mod:`.tables`: :data:`CLAIM_SET`, checked on the typed record :class:`SentEvalClaimNumbers` of
+:func:`senteval_numbers`). Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
 
@@ -24,9 +25,12 @@ from xsent_lib.recipes.senteval.baselines import (
     sts_points,
 )
 from xsent_lib.recipes.senteval.tables import (
+    CLAIM_SET,
+    CLAIMS,
     PAPER_COLUMNS_33,
     PAPER_GROUP,
-    SENTEVAL_CLAIMS,
+    SentEvalClaimNumbers,
+    paper_numbers,
     senteval_numbers,
     suite_table,
     table_3_3_ours,
@@ -36,9 +40,10 @@ from xsent_lib.recipes.senteval.tables import (
 
 @dataclass(frozen=True)
 class SentEvalProfile:
-    """What one profile of chapter 2 runs: the suite's sizes, SentEval's nested-CV protocol (``"senteval"``) or
-    one stratified split (``"split"``), the classifier budget (``"fast"``/``"full"``), the reference encoders
-    and the items per task they see (None: the whole suite).
+    """What one profile of chapter 2 runs: the suite's sizes, SentEval's nested-CV protocol
+    (``"senteval"``) or one stratified split (``"split"``), the classifier budget
+    (``"fast"``/``"full"``), the reference encoders and the items per task they see (None: the whole
+    suite).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -51,25 +56,31 @@ class SentEvalProfile:
 
 
 PROFILES: dict[str, SentEvalProfile] = {
-    "smoke": SentEvalProfile(SuiteSizes(single=300, nli=(300, 100, 100), sts=(300, 100, 200)), "split", "fast",
+    "smoke": SentEvalProfile(SuiteSizes(single=300, nli=(300, 100, 100), sts=(300, 100, 200)),
+                             "split", "fast",
                              (), None),
-    "book": SentEvalProfile(SuiteSizes(single=3000, nli=(3000, 500, 1000), sts=(2000, 500, 1000)), "split", "fast",
+    "book": SentEvalProfile(SuiteSizes(single=3000, nli=(3000, 500, 1000), sts=(2000, 500, 1000)),
+                            "split", "fast",
                             ("USE",), 1000),
-    "full": SentEvalProfile(SuiteSizes(single=None, nli=(20000, 2000, 5000), sts=(10000, 2000, 5000)), "senteval",
+    "full": SentEvalProfile(SuiteSizes(single=None, nli=(20000, 2000, 5000),
+                                       sts=(10000, 2000, 5000)), "senteval",
                             "full", ("USE", "mE5-small"), None),
 }
 
 __all__ = [
     "Baseline",
+    "CLAIMS",
+    "CLAIM_SET",
     "PAPER_COLUMNS_33",
     "PAPER_GROUP",
     "PROFILES",
-    "SENTEVAL_CLAIMS",
+    "SentEvalClaimNumbers",
     "SentEvalProfile",
     "bag_baselines",
     "classifier_configs",
     "encoding_speed",
     "evaluate_baseline",
+    "paper_numbers",
     "reference_baselines",
     "run_baselines",
     "senteval_numbers",
