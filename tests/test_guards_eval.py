@@ -25,7 +25,7 @@ from xsent_lib.eval.sts import STSTask, correlations
 from xsent_lib.eval.suite import senteval_suite
 from xsent_lib.eval.transfer import RelatednessTask, transfer_aggregates
 from xsent_lib.recipes import senteval as se
-from xsent_lib.results.claims import check_claims
+from xsent_lib.results.claims import Absent, check_claims
 from xsent_lib.results.paper import side_by_side
 from xsent_lib.text.tokenizers import PTBWordTokenizer
 
@@ -256,8 +256,10 @@ def test_senteval_tables_work_with_a_data_dir_holding_only_mr(tmp_path):
     assert list(t33["Random sentence vectors LogReg"]) == ["MR"] and t34 == {}
     assert side_by_side("thesis", "table_3_3", t33, paper_only_rows=True).shape[0] >= 1
     numbers = se.senteval_numbers(t33, t34, {"random": 8})
-    assert numbers["bag BoW STS"] is None and numbers["STS columns compared"] is None
-    check_claims(se.SENTEVAL_CLAIMS, numbers)
+    assert isinstance(numbers.bag_sts, Absent) and isinstance(numbers.sts_columns_compared, Absent)
+    rows = se.CLAIM_SET.check(numbers)
+    untestable = {r["id"] for r in rows if r["holds"] is None}
+    assert {"ch02.cosine_below_trained_head", "ch02.fasttext_beats_glove_sts"} <= untestable
 
 
 def test_senteval_tables_work_with_a_data_dir_holding_only_sts_b(tmp_path):
