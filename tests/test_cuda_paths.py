@@ -35,16 +35,17 @@ def test_xlm_pretraining_and_finetuning_on_cuda(tmp_path):
 
 
 def test_xnli_english_training_alignment_and_translate_train_on_cuda():
+    from xsent_lib.eval import xbilstm
     from xsent_lib.recipes import xnli as rec
     from xsent_lib.train.alignment import AlignConfig
 
     bench, plan, world = rec.benchmark(rec.SMOKE, 0)
     plan = replace(plan, width=8, nli_epochs=1, align=AlignConfig(epochs=1, batch_size=16))
-    words = rec.english_words(bench, None, 0)
+    words = xbilstm.english_words(bench, None, 0)
     lang = plan.languages[0]
     english = rec.train_english("bilstm-max", bench, words, plan, device=DEVICE, seed=0)
-    run = rec.align_language(english, lang, words, bench, world, plan.align, device=DEVICE, seed=0)
-    acc = rec.zero_shot_accuracy(english, run, bench.test[lang], DEVICE)
+    run = xbilstm.align_language(english, lang, words, bench, world, plan.align, device=DEVICE, seed=0)
+    acc = xbilstm.zero_shot_accuracy(english, run, bench.test[lang], DEVICE)
     tt = rec.translate_train(lang, english, words, bench, world, plan, device=DEVICE, seed=0)
     assert 0.0 <= acc <= 100.0 and 0.0 <= tt.test_acc <= 100.0
 
