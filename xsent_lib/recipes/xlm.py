@@ -18,28 +18,18 @@ from typing import Any
 
 import torch
 
-from xsent_lib.base.runtime import seed_everything
-from xsent_lib.base.threads import single_thread
-from xsent_lib.data.nli_corpus import NLICorpus
 from xsent_lib.data.synthetic import SyntheticWorld
-from xsent_lib.data.word_setup import build_word_setup
 from xsent_lib.data.xnli import XNLIBenchmark
-from xsent_lib.encoders import NLIClassifier, NLIModel, build_encoder
-from xsent_lib.eval.xnli import pair_accuracy
+from xsent_lib.eval.xbilstm import x_bilstm_max
 from xsent_lib.results.claims import Claim, ClaimSet, PaperCell, Weaker
 from xsent_lib.results.xlm_claims import BOOST, MUCH_LARGER, WELL_ABOVE, paper_numbers
 from xsent_lib.results.xlm_tables import ROWS
-from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
 from xsent_lib.train.alignment import (
     AlignConfig,
-    align_encoder,
-    target_encoder,
-    translated_embeddings,
 )
 from xsent_lib.train.xlm import XLMConfig
 from xsent_lib.train.xlm_runs import LMTablePlan
 from xsent_lib.train.xlm_xnli import FinetuneConfig
-from xsent_lib.train.xnli import train_english_nli
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -147,34 +137,13 @@ FULL = XLMPlan(
 # Chapter 6's X-BiLSTM pipeline as one unit, unchanged (to be replaced by the shared function).
 def aligned_bilstm(bench: XNLIBenchmark, world: SyntheticWorld | None, plan: XLMPlan, *,
                    device: str | torch.device, seed: int) -> dict[str, float]:
-    """Chapter 6's X-BiLSTM-max at this chapter's size: an English BiLSTM-max NLI model (random word vectors,
-    trained with it), frozen; one target encoder per language aligned to it on the bitext with L_align
-    (:func:`~xsent_lib.train.alignment.align_encoder`), its lookup table started from the English vectors of
-    gold-lexicon translations (synthetic world); zero-shot accuracy through the English classifier.
+    """Chapter 6's X-BiLSTM-max at this chapter's size, the baseline row of Table 4.12: the one shared
+    pipeline (:func:`~xsent_lib.eval.xbilstm.x_bilstm_max`) with this plan's width, epochs and alignment.
+
     Book: chapter 10 (Cross-lingual language models, XLM: the baseline of Table 4.12).
     """
-    seed_everything(seed)
-    words = build_word_setup(bench.sentences("en"), None, dim=50, seed=seed, source="")
-    encoder = build_encoder("bilstm-max", len(words.pipeline.vocab), word_dim=words.dim, embeddings=words.weights,
-                            freeze_embeddings=words.frozen, pipeline=words.pipeline, hidden_dim=plan.bilstm_width)
-    model = NLIModel(encoder, NLIClassifier(encoder.output_dim, 128, dropout=0.1))
-    corpus = NLICorpus(bench.train, bench.dev["en"], bench.test["en"], bench.source)
-    english = train_english_nli("bilstm-max", model, words.pipeline, corpus, epochs=plan.bilstm_epochs,
-                                width=plan.bilstm_width, device=device, seed=seed)
-    accs = {"en": english.test_acc}
-    for lang in bench.languages[1:]:
-        pipeline = TextPipeline.fit(bench.sentences(lang), WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
-        pairs: list[tuple[str, str]] = []
-        if world is not None:
-            lex = world.lexicon(lang, "en", inflected=True)
-            pairs = [*lex.train, *lex.test]
-        weights, coverage = translated_embeddings(english.encoder, words.pipeline, pipeline, pairs, seed)
-        target = target_encoder(english.encoder, pipeline, weights, fine_tune=plan.align.fine_tune)
-        with single_thread(torch.device(device).type == "cpu" and plan.bilstm_width <= 256):
-            run = align_encoder(english.encoder, target, bench.parallel[lang], bench.parallel_dev[lang], plan.align,
-                                init_coverage=coverage, device=device, seed=seed)
-        accs[lang] = pair_accuracy(english.model.classifier, run.encoder, bench.test[lang], device=device)
-    return accs
+    return x_bilstm_max(bench, world, width=plan.bilstm_width, epochs=plan.bilstm_epochs, align=plan.align,
+                        device=device, seed=seed)
 
 
 # ------------------------------------------------------------------------------------ claims
