@@ -42,7 +42,7 @@ def test_timings_go_under_one_key_at_their_path_and_come_back_merged(tmp_path: P
 @pytest.mark.parametrize("name, timing", [
     ("seconds", True), ("nested CV seconds", True), ("seconds_alignment", True), ("wall_time_s", True),
     ("sentences_per_second", True), ("SP sentences/s, 1 thread", True), ("SP CPU microseconds/sentence", True),
-    ("speed-up SP / BLSTM-SP", True), ("load_average", True), ("gflops", True), ("pretraining_throughput", True),
+    ("speed-up SP / BLSTM-SP", True), ("claim_speed_ups", True), ("load_average", True), ("gflops", True), ("pretraining_throughput", True),
     ("second half", False), ("trained <s>+</s> share", False), ("acc", False), ("n_pairs", False),
     ("claims", False), ("a_second_language", False)])
 def test_timing_field_names(name: str, timing: bool):
