@@ -35,6 +35,7 @@ from xsent_lib.eval.alignment_runs import run_seed, teacher_record
 from xsent_lib.eval.joint_nli import neighbour_tables, nli_accuracy_table
 from xsent_lib.eval.word_maps import evaluate_map, gold_lexicon_maps
 from xsent_lib.recipes import aldarmaki as rec
+from xsent_lib.results.curve_numbers import claim_numbers
 from xsent_lib.results.claims import Absent
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
 from xsent_lib.train.joint import (
@@ -374,7 +375,7 @@ def test_recipe_smoke_path_draws_from_records():
     assert set(nli) == {"en", "es", "de", "cross-lingual"}
     mono, cross = neighbour_tables(out.joint_nli, data.bench, data.languages, queries=(0,))
     assert len(mono) == 3 and len(cross) == 2 and all("NN3" in row for row in mono + cross)
-    claims = rec.CLAIM_SET.check(rec.claim_numbers(records, nli))
+    claims = rec.CLAIM_SET.check(claim_numbers(records, nli))
     assert all(c["holds"] in (True, False, None) for c in claims)
 
 
@@ -400,7 +401,7 @@ def _holds(claim_set, numbers) -> dict:
 
 
 def test_claims_find_the_crossover_or_report_its_absence():
-    numbers = rec.claim_numbers(_records({1000: 5.0, 2000: 30.0, 4000: 60.0}, {1000: 20.0, 2000: 35.0, 4000: 50.0}),
+    numbers = claim_numbers(_records({1000: 5.0, 2000: 30.0, 4000: 60.0}, {1000: 20.0, 2000: 35.0, 4000: 50.0}),
                                 {"en": 80.0, "es": 79.0, "de": 76.0, "cross-lingual": 78.0})
     assert numbers.crossover_pairs == 4000.0 and numbers.crossover_found == 1.0
     holds = _holds(rec.CLAIM_SET, numbers)
@@ -409,7 +410,7 @@ def test_claims_find_the_crossover_or_report_its_absence():
     assert holds["ch07.joint_overtakes_transfer"] is True and holds["ch07.joint_gap_narrows"] is True
     assert holds["ch07.joint_nli_comparable"] is True and holds["ch07.joint_nli_comparable_en"] is True
     assert holds["ch07.joint_nli_learns"] is True
-    none = rec.claim_numbers(_records({1000: 1.0, 2000: 1.0}, {1000: 20.0, 2000: 40.0}))
+    none = claim_numbers(_records({1000: 1.0, 2000: 1.0}, {1000: 20.0, 2000: 40.0}))
     assert isinstance(none.crossover_pairs, Absent) and none.crossover_found == 0.0
     lines = rec.summary_lines(_records({1000: 1.0, 2000: 1.0}, {1000: 20.0, 2000: 40.0}), none)
     assert any(line.startswith("no crossover") for line in lines)
@@ -424,7 +425,7 @@ def test_strict_forms_ask_for_every_system_language_and_size():
             r["retrieval_avg"] = 4.0  # below joint SDAE/NMT at 1000 pairs (5.0)
         if r["system"] == "joint SDAE/NMT" and r["n"] == 2000:
             r["cls_avg"] = 40.0  # above SDAE transfer (25) at the larger size
-    numbers = rec.claim_numbers(records, {"en": 80.0, "es": 70.0, "de": 79.0, "cross-lingual": 78.0})
+    numbers = claim_numbers(records, {"en": 80.0, "es": 70.0, "de": 79.0, "cross-lingual": 78.0})
     holds = _holds(rec.CLAIM_SET, numbers)
     assert holds["ch07.small_bitext_all_beat_joint"] is False and holds["ch07.small_bitext_best_beats_joint"] is True
     assert numbers.nli_worst_gap == pytest.approx(2.0) and numbers.nli_en_gap == pytest.approx(2.0)
@@ -435,7 +436,7 @@ def test_strict_forms_ask_for_every_system_language_and_size():
 
 def test_summary_says_where_the_teacher_line_lies():
     records = _records({1000: 5.0, 2000: 30.0}, {1000: 20.0, 2000: 35.0})
-    numbers = rec.claim_numbers(records)
+    numbers = claim_numbers(records)
     teacher = {"system": f"{rec.TEACHER_ROW} fake", "family": "beyond", "n": None, "seed": 0, "seconds": 0.0,
                "retrieval_avg": 1.0, "cls_avg": 33.0}
     line = rec.summary_lines([*records, teacher], numbers, n_test=200)[-1]
@@ -447,7 +448,7 @@ def test_summary_says_where_the_teacher_line_lies():
 
 
 def test_claims_not_testable_with_one_size_or_no_nli():
-    numbers = rec.claim_numbers(_records({1000: 5.0}, {1000: 20.0}))
+    numbers = claim_numbers(_records({1000: 5.0}, {1000: 20.0}))
     assert isinstance(numbers.gap_joint_transfer_most, Absent)
     holds = _holds(rec.CLAIM_SET, numbers)
     assert holds["ch07.joint_gap_narrows"] is None and holds["ch07.joint_overtakes_transfer"] is None

@@ -14,6 +14,7 @@ from xsent_lib.eval.context_eval import gold_precisions, xnli_accuracy
 from xsent_lib.eval.frozen_mlp import frozen_mlp_transfer, wang_pair_features
 from xsent_lib.recipes import wang as rec
 from xsent_lib.results.claims import Absent
+from xsent_lib.results.context_numbers import WangClaimNumbers, claim_numbers
 from xsent_lib.train.context_runs import CorpusRun, encoder_fn, mlm_baseline, shared_pipeline, train_corpus
 from xsent_lib.train.context import (ContextConfig, build_wang_model, doc_corpus, embed_corpus, gold_pair_precision,
                                      token_matrix, train_stage1, train_wang)
@@ -106,7 +107,7 @@ def _rounds(xa: list[float]) -> list[dict]:
     return [{"xnli": {"en": 60.0, "xa": v}, "precision": {"en-xa": 5.0 + i}} for i, v in enumerate(xa)]
 
 
-def _holds(numbers: rec.WangClaimNumbers) -> dict[str, bool | None]:
+def _holds(numbers: WangClaimNumbers) -> dict[str, bool | None]:
     """Every verdict by id, strict and weaker forms alike."""
     rows = rec.CLAIM_SET.check(numbers)
     return {r["id"]: r["holds"] for r in rows} | {r["weaker id"]: r["weaker holds"] for r in rows if r["weaker id"]}
@@ -116,7 +117,7 @@ def test_claims_logic():
     per_round = _rounds([40.0, 44.0, 46.0, 47.0, 47.2])
     help_rounds = [{"cls": {"en-en": 90.0, "en-es": 40.0, "es-en": 42.0}},
                    {"cls": {"en-en": 90.0, "en-es": 38.0, "es-en": 40.0}}]
-    numbers = rec.claim_numbers(per_round, help_rounds, mean_row={"en": 50.0, "xa": 41.0})
+    numbers = claim_numbers(per_round, help_rounds, mean_row={"en": 50.0, "xa": 41.0})
     assert numbers.plus_round == 3 and numbers.xnli_overall_plus == 47.0
     assert numbers.xnli_change_after_3 == pytest.approx(0.2)
     assert numbers.xnli_gain_rounds_1_2 == pytest.approx(6.0)
@@ -139,7 +140,7 @@ def test_strict_forms_need_every_language_and_the_paper_s_size_of_drop():
     per_round = [{"xnli": {"en": 60.0, "xa": a, "xe": e}, "precision": {"en-xa": 5.0}}
                  for a, e in ((40.0, 40.0), (41.0, 39.0), (42.0, 38.5), (43.0, 38.0))]
     help_rounds = [{"cls": {"en-es": 40.0, "es-en": 42.0}}, {"cls": {"en-es": 38.0, "es-en": 50.0}}]
-    numbers = rec.claim_numbers(per_round, help_rounds, domain={"same": 50.0, "mismatch": 49.0},
+    numbers = claim_numbers(per_round, help_rounds, domain={"same": 50.0, "mismatch": 49.0},
                                 muse_row={"xa": 38.0, "xe": 38.0}, mlm_row={"xa": 41.0, "xe": 41.0})
     holds = _holds(numbers)
     # xe falls while the mean rises: the strict (every language) form fails, the weaker (mean) one holds
@@ -154,11 +155,11 @@ def test_strict_forms_need_every_language_and_the_paper_s_size_of_drop():
 
 def test_plateau_claim_counts_a_decline_as_a_change():
     """A fall of 3 points after round 3 is no plateau: the signed gain (-3 < 1) would have called it one."""
-    numbers = rec.claim_numbers(_rounds([40.0, 44.0, 46.0, 47.0, 45.5, 44.0]), [])
+    numbers = claim_numbers(_rounds([40.0, 44.0, 46.0, 47.0, 45.5, 44.0]), [])
     assert numbers.xnli_change_after_3 == pytest.approx(3.0)
     assert _holds(numbers)["ch09.rounds_plateau"] is False
     # a run that stops at round 3 cannot test the plateau
-    short = rec.claim_numbers(_rounds([40.0, 44.0, 46.0, 47.0]), [])
+    short = claim_numbers(_rounds([40.0, 44.0, 46.0, 47.0]), [])
     assert isinstance(short.xnli_change_after_3, Absent)
     assert _holds(short)["ch09.rounds_plateau"] is None
 
@@ -167,7 +168,7 @@ def test_claims_read_the_round_the_tables_show():
     """Round 5 beats the word vectors but round 3 (the tables' '+iteration') does not: the claims follow round 3."""
     per_round = _rounds([40.0, 41.0, 41.5, 42.0, 46.0, 48.0])
     help_rounds = [{"cls": {"en-es": v, "es-en": v}} for v in (40.0, 41.0, 41.0, 39.0, 45.0, 47.0)]
-    numbers = rec.claim_numbers(per_round, help_rounds, mean_row={"xa": 44.0}, muse_row={"xa": 41.0},
+    numbers = claim_numbers(per_round, help_rounds, mean_row={"xa": 44.0}, muse_row={"xa": 41.0},
                                 mlm_row={"xa": 30.0})
     assert rec.plus_round(per_round) == 3 and numbers.xnli_overall_plus == 42.0
     assert numbers.help_cross_plus == 39.0

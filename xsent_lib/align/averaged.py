@@ -1,4 +1,5 @@
-"""Sentence vectors as the mean of cross-lingually mapped word vectors: Wang et al.'s "mean" baseline rows.
+"""Sentence vectors as the mean of cross-lingually mapped word vectors: Wang et al.'s "mean"
+baseline rows.
 Book: chapter 9 (Multilingual embeddings from monolingual text).
 """
 from __future__ import annotations
@@ -23,12 +24,12 @@ Encode = Callable[[Sequence[str]], np.ndarray]
 def averaged_vectors(docs: MonoDocs, pairs_of: Mapping[str, Sequence[tuple[str, str]]], *,
                      dim: int = 32, how: str = "procrustes", muse_epoch: int = 20_000,
                      seed: int = 0) -> tuple[Encode, dict[str, int]]:
-    """The paper's "mean" rows: skip-gram vectors per language (on its training text), each non-English
-    space mapped onto English, a sentence = the mean of its words' mapped vectors. ``how="procrustes"``:
-    Procrustes on a dictionary (``pairs_of[lang]`` = (English word, word) pairs); ``how="muse"``: chapter
-    5's unsupervised pipeline (adversarial game of ``muse_epoch`` samples x 3 epochs, then refinement; the
-    dictionary only scores, never trains). Returns ``(encode, {lang: dictionary pairs in both
-    vocabularies})``.
+    """The paper's "mean" rows: skip-gram vectors per language (on its training text), each
+    non-English space mapped onto English, a sentence = the mean of its words' mapped vectors.
+    ``how="procrustes"``: Procrustes on a dictionary (``pairs_of[lang]`` = (English word, word)
+    pairs); ``how="muse"``: chapter 5's unsupervised pipeline (adversarial game of ``muse_epoch``
+    samples x 3 epochs, then refinement; the dictionary only scores, never trains). Returns
+    ``(encode, {lang: dictionary pairs in both vocabularies})``.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if how not in ("procrustes", "muse"):
@@ -36,8 +37,9 @@ def averaged_vectors(docs: MonoDocs, pairs_of: Mapping[str, Sequence[tuple[str, 
     tok = WordTokenizer()
     # vectors of this run only: never the shared cache
     with tempfile.TemporaryDirectory(prefix="xsent-wang-") as tmp:
-        spaces = {lang: sentences_space(lang, docs.of(lang), dim=dim, seed=seed, epochs=10, min_count=1,
-                                        sample=1e-3, cache_dir=tmp) for lang in docs.langs}
+        spaces = {lang: sentences_space(lang, docs.of(lang), dim=dim, seed=seed, epochs=10,
+                                        min_count=1, sample=1e-3, cache_dir=tmp)
+                  for lang in docs.langs}
     maps, used = {docs.langs[0]: np.eye(dim, dtype=np.float32)}, {}
     en = spaces[docs.langs[0]]
     for lang in docs.langs[1:]:
@@ -46,7 +48,8 @@ def averaged_vectors(docs: MonoDocs, pairs_of: Mapping[str, Sequence[tuple[str, 
                 if a in en.word2id and b in sp.word2id]
         used[lang] = len(rows)
         if len(rows) < 2:
-            raise ValueError(f"only {len(rows)} dictionary pairs of {lang} are in both vocabularies.")
+            raise ValueError(f"only {len(rows)} dictionary pairs of {lang} are in both "
+                             "vocabularies.")
         if how == "procrustes":
             ia, ib = map(list, zip(*rows))
             W = procrustes(sp.vectors[ib], en.vectors[ia])

@@ -1,6 +1,6 @@
-"""Chapter 7's data, all from one synthetic world: English and invented languages with monolingual text, a
-multi-parallel bitext whose prefixes give the alignment curve's sizes, a multi-parallel retrieval test set,
-and XNLI-shaped NLI pairs in every language (exact translations).
+"""Chapter 7's data, all from one synthetic world: English and invented languages with monolingual
+text, a multi-parallel bitext whose prefixes give the alignment curve's sizes, a multi-parallel
+retrieval test set, and XNLI-shaped NLI pairs in every language (exact translations).
 Book: chapter 7 (Joint vs transfer vs mapping).
 """
 from __future__ import annotations
@@ -17,11 +17,12 @@ from xsent_lib.data.xnli import XNLIBenchmark, synthetic_xnli
 
 @dataclass
 class AldarmakiData:
-    """Everything the chapter reads, all from one synthetic world: ``mono[lang]`` monolingual sentences,
-    ``parallel[lang] = (english, lang)`` (multi-parallel; the curve uses prefixes), ``test[lang]`` the
-    multi-parallel retrieval test set, ``nli[lang]`` the NLI training pairs in every language (exact
-    translations), the XNLI-shaped ``bench`` whose dev / test pairs train and test classification
-    transfer, and ``paper_language[lang]``, the paper's language each invented one stands beside.
+    """Everything the chapter reads, all from one synthetic world: ``mono[lang]`` monolingual
+    sentences, ``parallel[lang] = (english, lang)`` (multi-parallel; the curve uses prefixes),
+    ``test[lang]`` the multi-parallel retrieval test set, ``nli[lang]`` the NLI training pairs in
+    every language (exact translations), the XNLI-shaped ``bench`` whose dev / test pairs train and
+    test classification transfer, and ``paper_language[lang]``, the paper's language each invented
+    one stands beside.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
 
@@ -43,15 +44,18 @@ class AldarmakiData:
                  "monolingual": len(self.mono[lang]),
                  "bitext with en": len(self.parallel[lang][0]) if lang != "en" else 0,
                  "retrieval test": len(self.test[lang]), "NLI train": len(self.nli[lang]),
-                 "classification train / test": f"{len(self.bench.dev[lang])} / {len(self.bench.test[lang])}"}
+                 "classification train / test":
+                     f"{len(self.bench.dev[lang])} / {len(self.bench.test[lang])}"}
                 for lang in self.languages]
 
 
-def alignment_world(world_seed: int, *, languages: tuple[str, ...], n_nli: int, n_cls: int, n_test: int,
-                    n_mono: int, n_parallel: int, paper_language: dict[str, str]) -> AldarmakiData:
-    """The chapter's data from the world of ``world_seed``: English and ``languages``, ``n_nli`` NLI training
-    pairs, ``n_cls`` classification pairs per split, ``n_test`` retrieval test sentences, ``n_mono``
-    monolingual sentences per language and a multi-parallel bitext of ``n_parallel`` pairs.
+def alignment_world(world_seed: int, *, languages: tuple[str, ...], n_nli: int, n_cls: int,
+                    n_test: int, n_mono: int, n_parallel: int,
+                    paper_language: dict[str, str]) -> AldarmakiData:
+    """The chapter's data from the world of ``world_seed``: English and ``languages``, ``n_nli`` NLI
+    training pairs, ``n_cls`` classification pairs per split, ``n_test`` retrieval test sentences,
+    ``n_mono`` monolingual sentences per language and a multi-parallel bitext of ``n_parallel``
+    pairs.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     world = SyntheticWorld(world_seed)

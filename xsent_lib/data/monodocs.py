@@ -415,9 +415,10 @@ def leakage_table(docs: MonoDocs) -> list[dict[str, Any]]:
 
 
 def shared_words(docs: MonoDocs) -> dict[str, list[str]]:
-    """For each non-English language, the word types of its training text that are also word types of the
-    English training text (as the shared vocabulary tokenises them), most frequent first: the identical
-    strings mining can start from. Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """For each non-English language, the word types of its training text that are also word types
+    of the English training text (as the shared vocabulary tokenises them), most frequent first:
+    the identical strings mining can start from.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     tok = WordTokenizer()
     counts = {lang: Counter(w for ws in tok.tokenize_batch(docs.of(lang)) for w in ws)

@@ -1,5 +1,5 @@
-"""Chapter 9 on the reader's own data: monolingual text in ``data_dir/monolingual/<lang>.txt`` (with a Moses
-bitext for the leakage check and gold pairs when there is one) and the real XNLI.
+"""Chapter 9 on the reader's own data: monolingual text in ``data_dir/monolingual/<lang>.txt`` (with
+a Moses bitext for the leakage check and gold pairs when there is one) and the real XNLI.
 Book: chapter 9 (Multilingual embeddings from monolingual text).
 """
 from __future__ import annotations
@@ -15,7 +15,8 @@ from xsent_lib.data.xnli import XNLIBenchmark
 
 def real_languages(data_dir: str | Path, n_langs: int) -> list[str]:
     """English and up to ``n_langs - 1`` other languages (sorted codes) with
-    ``data_dir/monolingual/<lang>.txt``. Book: chapter 9 (Multilingual embeddings from monolingual text).
+    ``data_dir/monolingual/<lang>.txt``.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     folder = Path(data_dir) / "monolingual"
     found = sorted(p.stem for p in folder.glob("*.txt") if p.is_file())
@@ -24,22 +25,24 @@ def real_languages(data_dir: str | Path, n_langs: int) -> list[str]:
 
 
 def real_documents(data_dir: str | Path, *, n_langs: int, max_sentences: int | None,
-                   max_bitext: int | None = None, with_bitext: bool = True) -> tuple[MonoDocs, list[str]]:
-    """The user's monolingual text (:func:`~xsent_lib.data.monodocs.text_documents`) in English and up to
-    ``n_langs - 1`` other languages, with a Moses bitext ``data_dir/bitext/<name>.{en,<lang>}`` per
-    language when there is one (first ``max_bitext`` lines: leakage check and held-out gold). Returns the
-    corpus and the bitext files' prefixes read. Raises ``FileNotFoundError`` when English and one other
-    language are not both there.
+                   max_bitext: int | None = None,
+                   with_bitext: bool = True) -> tuple[MonoDocs, list[str]]:
+    """The user's monolingual text (:func:`~xsent_lib.data.monodocs.text_documents`) in English and
+    up to ``n_langs - 1`` other languages, with a Moses bitext
+    ``data_dir/bitext/<name>.{en,<lang>}`` per language when there is one (first ``max_bitext``
+    lines: leakage check and held-out gold). Returns the corpus and the bitext files' prefixes read.
+    Raises ``FileNotFoundError`` when English and one other language are not both there.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     langs = real_languages(data_dir, n_langs)
     if len(langs) < 2 or langs[0] != "en":
         raise FileNotFoundError(f"monolingual text needs en.txt and one other <lang>.txt in "
-                                f"{Path(data_dir) / 'monolingual'} (found {langs}); the method learns a space "
-                                "shared by two or more languages.")
+                                f"{Path(data_dir) / 'monolingual'} (found {langs}); the method "
+                                "learns a space shared by two or more languages.")
     bitext, read = {}, []
     for lang in langs[1:] if with_bitext else []:
-        prefixes = sorted(str(p)[: -len(lang) - 1] for p in (Path(data_dir) / "bitext").glob(f"*.{lang}")
+        found = (Path(data_dir) / "bitext").glob(f"*.{lang}")
+        prefixes = sorted(str(p)[: -len(lang) - 1] for p in found
                           if Path(str(p)[: -len(lang) - 1] + ".en").is_file())
         if prefixes:
             bi = load_moses_bitext(prefixes[0], "en", lang, max_bitext)
@@ -60,8 +63,9 @@ def real_xnli_bench(data_dir: str | Path, langs: Sequence[str], *, max_train: in
                     max_eval: int | None) -> XNLIBenchmark:
     """Table 1 on the real XNLI: English MultiNLI training pairs from XNLI-MT (first ``max_train``),
     XNLI 1.0 dev (English, for early stopping) and test in every language of ``langs`` that XNLI has
-    (first ``max_eval`` pairs of each). Raises ``ValueError`` when XNLI has none of ``langs`` besides
-    English. Book: chapter 9 (Multilingual embeddings from monolingual text).
+    (first ``max_eval`` pairs of each). Raises ``ValueError`` when XNLI has none of ``langs``
+    besides English.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     have = set(load_xnli(data_dir, "test").languages or ())
     targets = [lang for lang in langs if lang != "en" and lang in have]
@@ -71,5 +75,5 @@ def real_xnli_bench(data_dir: str | Path, langs: Sequence[str], *, max_train: in
     dev = {"en": _head(load_xnli(data_dir, "dev", "en"), max_eval)}
     test = {lang: _head(load_xnli(data_dir, "test", lang), max_eval) for lang in ["en", *targets]}
     return XNLIBenchmark(load_xnli_mt(data_dir, "en", max_train), dev, test, {}, {},
-                         source=f"XNLI 1.0 (test: {', '.join(['en', *targets])}) + XNLI-MT English train "
-                                f"from {data_dir}")
+                         source=f"XNLI 1.0 (test: {', '.join(['en', *targets])}) + XNLI-MT English "
+                                f"train from {data_dir}")

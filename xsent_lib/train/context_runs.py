@@ -1,7 +1,7 @@
-"""Training Wang et al.'s encoder on one corpus of monolingual documents, as chapter 9 runs it: a word
-vocabulary shared by every language, stage 1 then the rounds of stage 2 with an evaluation after each
-round, stage 2 again from the saved stage-1 model (the sampling-size study), and the masked-language-model
-baseline of the same size.
+"""Training Wang et al.'s encoder on one corpus of monolingual documents, as chapter 9 runs it: a
+word vocabulary shared by every language, stage 1 then the rounds of stage 2 with an evaluation
+after each round, stage 2 again from the saved stage-1 model (the sampling-size study), and the
+masked-language-model baseline of the same size.
 Book: chapter 9 (Multilingual embeddings from monolingual text).
 """
 from __future__ import annotations
@@ -30,8 +30,9 @@ Evaluate = Callable[[Encode], dict[str, Any]]
 
 
 class ContextModelPlan(Protocol):
-    """The sizes a corpus run reads from a chapter's plan: the Transformer (``d_model``, ``n_layers``,
-    ``n_heads``), the two stages (``config``), the tokens kept per sentence and the MLM baseline's epochs.
+    """The sizes a corpus run reads from a chapter's plan: the Transformer (``d_model``,
+    ``n_layers``, ``n_heads``), the two stages (``config``), the tokens kept per sentence and the
+    MLM baseline's epochs.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
 
@@ -51,7 +52,8 @@ class ContextModelPlan(Protocol):
 
 def shared_pipeline(sentences: Sequence[str], max_size: int | None = None) -> TextPipeline:
     """One word vocabulary over every language (identical strings share an id), ``</s>`` ends each
-    sentence. Book: chapter 9 (Multilingual embeddings from monolingual text).
+    sentence.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     tok = WordTokenizer()
     vocab = Vocab.build(tok.tokenize_batch(list(sentences)), 1, max_size, specials=list(SPECIALS))
@@ -70,8 +72,8 @@ def encoder_fn(encoder: torch.nn.Module, pipeline: TextPipeline, max_tokens: int
 
 @dataclass
 class CorpusRun:
-    """One corpus trained with the two stages: its data, pipeline, tokenised corpus and :class:`WangRun`.
-
+    """One corpus trained with the two stages: its data, pipeline, tokenised corpus and
+    :class:`WangRun`.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
 
@@ -85,8 +87,9 @@ class CorpusRun:
 def train_corpus(docs: MonoDocs, plan: ContextModelPlan, evaluate: Evaluate, *,
                  config: ContextConfig | None = None, device: str | torch.device = "cpu",
                  seed: int = 0) -> CorpusRun:
-    """Build the shared vocabulary, the model, and run stage 1 + rounds, calling ``evaluate(encode)``
-    each round. Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """Build the shared vocabulary, the model, and run stage 1 + rounds, calling
+    ``evaluate(encode)`` each round.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     config = config or plan.config
     pipeline = shared_pipeline(docs.sentences)
@@ -105,8 +108,9 @@ def train_corpus(docs: MonoDocs, plan: ContextModelPlan, evaluate: Evaluate, *,
     return CorpusRun(docs, pipeline, corpus, run, saved["stage1"])
 
 
-def continue_with(base: CorpusRun, plan: ContextModelPlan, config: ContextConfig, evaluate: Evaluate, *,
-                  device: str | torch.device = "cpu", seed: int = 0) -> WangRun:
+def continue_with(base: CorpusRun, plan: ContextModelPlan, config: ContextConfig,
+                  evaluate: Evaluate, *, device: str | torch.device = "cpu",
+                  seed: int = 0) -> WangRun:
     """Stage 2 again from ``base``'s stage-1 model with another ``config`` (the ``m`` study).
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
@@ -124,8 +128,8 @@ def continue_with(base: CorpusRun, plan: ContextModelPlan, config: ContextConfig
 
 def mlm_baseline(base: CorpusRun, plan: ContextModelPlan, *, device: str | torch.device = "cpu",
                  seed: int = 0) -> Encode:
-    """The shared-vocabulary MLM Transformer (same size, same sentences, no context); returns ``encode``.
-
+    """The shared-vocabulary MLM Transformer (same size, same sentences, no context); returns
+    ``encode``.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     model = build_wang_model(len(base.pipeline.vocab), d_model=plan.d_model, n_layers=plan.n_layers,
@@ -133,6 +137,6 @@ def mlm_baseline(base: CorpusRun, plan: ContextModelPlan, *, device: str | torch
     stoi = base.pipeline.vocab.stoi
     with single_thread():
         train_mlm(model.encoder, base.corpus.tokens, base.corpus.lengths, mask_id=stoi["<mask>"],
-                  special_ids=[stoi[t] for t in SPECIALS], epochs=plan.mlm_epochs, lr=plan.config.lr,
-                  device=device, seed=seed)
+                  special_ids=[stoi[t] for t in SPECIALS], epochs=plan.mlm_epochs,
+                  lr=plan.config.lr, device=device, seed=seed)
     return encoder_fn(model.encoder, base.pipeline, plan.max_tokens)
