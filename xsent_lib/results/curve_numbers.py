@@ -29,7 +29,9 @@ def mean_or_absent(records: Records, system: str, n: int | None,
     if n is None:
         return Absent("the run has no bitext size")
     value = mean_at(records, system, n, metric)
-    return Absent(f"no {system} record at {n:,} pairs") if value is None else value
+    # rounded to 1e-9 so that two systems with the same scores compare equal whatever the order of
+    # the summation (a claim must not turn on floating-point noise)
+    return Absent(f"no {system} record at {n:,} pairs") if value is None else round(value, 9)
 
 
 def pick_present(values: Sequence[float | Absent],
@@ -62,7 +64,7 @@ def joint_transfer_numbers(records: Records) -> tuple[int | None, int | None, di
         value = gap_at(records, "joint SDAE/NMT", "SDAE transfer", n)
         if value is None:
             return Absent(f"no joint SDAE/NMT or SDAE transfer record at {n} pairs")
-        return value
+        return round(value, 9)
 
     first = crossover(records, "joint SDAE/NMT", "SDAE transfer")
     small = (mean_or_absent(records, "SDAE transfer", lo),
@@ -154,7 +156,7 @@ def claim_numbers(records: Sequence[Mapping[str, Any]],
         nli_worst_gap=max(gaps) if gaps else no_nli,
         cls_sdae_transfer_fewest=at("SDAE transfer", lo, "cls_avg"),
         cls_joint_sdae_fewest=at("joint SDAE/NMT", lo, "cls_avg"),
-        cls_min_transfer_minus_joint=(min(cls_gaps) if cls_gaps else Absent(
+        cls_min_transfer_minus_joint=(round(min(cls_gaps), 9) if cls_gaps else Absent(
             "no classification record of SDAE transfer and joint SDAE/NMT")),
         cls_sif_mapping_most=at("SIF mapping", hi, "cls_avg"),
         cls_best_neural_most=pick_present([at(s, hi, "cls_avg") for s in neural]))
