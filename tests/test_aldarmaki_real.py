@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 from xsent_lib.eval.alignment_curves import curve_table
+from xsent_lib.eval.alignment_runs import run_real_seed, teacher_record
 from xsent_lib.data.held_out_bitext import load_real_bitext, prepare_text, split_bitext
 from xsent_lib.recipes import aldarmaki as rec
+from xsent_lib.results.curve_numbers import real_claim_numbers
 from xsent_lib.train.bitext_frameworks import english_teacher_vectors
 
 pytestmark = pytest.mark.usefixtures("one_thread")
@@ -91,7 +93,7 @@ def real_run():
         return out + 0.01
 
     tv = english_teacher_vectors(teacher, data.train, 80)
-    records = rec.run_real_seed(data, TINY, 0, teacher_vectors=tv, log=lambda _: None)
+    records = run_real_seed(data, TINY, 0, teacher_vectors=tv, log=lambda _: None)
     return data, records, teacher, tv
 
 
@@ -104,12 +106,12 @@ def test_real_run_scores_every_framework_in_both_directions(real_run):
         assert 0.0 <= r["retrieval_avg"] <= 100.0
         assert r["retrieval_avg"] == pytest.approx(np.mean(list(r["retrieval"].values())))
     assert tv["fr"].shape == (80, 24)
-    top = rec.teacher_record(teacher, "bag", data)
+    top = teacher_record(teacher, "bag", data)
     assert top["n"] is None and top["system"] == f"{rec.TEACHER_ROW} bag" and set(top["retrieval"]) == set(r["retrieval"])
     note = rec.real_stop_note(TINY, records, data)
     assert "40 to 80" in note and "1 seeds" in note
     with pytest.raises(ValueError, match="cover the first"):
-        rec.run_real_seed(data, TINY, 0, teacher_vectors={k: v[:10] for k, v in tv.items()})
+        run_real_seed(data, TINY, 0, teacher_vectors={k: v[:10] for k, v in tv.items()})
     with pytest.raises(ValueError, match="no record"):
         rec.real_stop_note(TINY, [], data)
 
@@ -132,16 +134,19 @@ def test_real_claims_find_the_crossover_and_are_not_testable_with_one_size():
     records = [_rec("joint SDAE/NMT", 1000, 1.0), _rec("SDAE transfer", 1000, 5.0), _rec("SDAE mapping", 1000, 4.0),
                _rec("joint SDAE/NMT", 2000, 9.0), _rec("SDAE transfer", 2000, 8.0), _rec("SDAE mapping", 2000, 4.0),
                _rec("InfoNCE (shared BiLSTM)", 2000, 20.0)]
-    nums = rec.real_claim_numbers(records, n_test=300)
-    assert nums["crossover pairs"] == 2000.0 and nums["5 x chance P@1"] == pytest.approx(500 / 300)
-    assert nums["best trained system at most pairs"] == 20.0 and nums["SDAE mapping / transfer at most pairs"] == 0.5
-    verdicts = {c["claim"].split(": ", 1)[1][:30]: c["holds"] for c in rec.real_claims(nums)}
-    assert list(verdicts.values()) == [True, True, True, True, False]
-    one = rec.real_claim_numbers([r for r in records if r["n"] == 1000])
-    claims = rec.real_claims(one)
-    assert claims[0]["holds"] is None  # no n_test: the chance precondition is not testable
-    assert claims[2]["holds"] is None and claims[3]["holds"] is None  # one size: gap trend and crossover untestable
-    assert claims[1]["holds"] is True
-    assert all(c["holds"] is None for c in rec.real_claims(rec.real_claim_numbers([])))
+    nums = real_claim_numbers(records, n_test=300, systems=rec.REAL_SYSTEMS)
+    assert nums.crossover_pairs == 2000.0 and nums.five_x_chance == pytest.approx(500 / 300)
+    assert nums.best_trained_most == 20.0 and nums.sdae_mapping_most == 4.0
+    rows = rec.REAL_CLAIM_SET.check(nums)
+    assert [r["id"] for r in rows] == ["ch07.real_above_chance", "ch07.real_small_bitext_all_beat_joint",
+                                       "ch07.real_joint_overtakes_transfer", "ch07.real_mapping_below_transfer"]
+    assert [r["holds"] for r in rows] == [True, True, True, True]
+    one = rec.REAL_CLAIM_SET.check(real_claim_numbers([r for r in records if r["n"] == 1000], systems=rec.REAL_SYSTEMS))
+    holds = {r["id"]: r["holds"] for r in one} | {r["weaker id"]: r["weaker holds"] for r in one if r["weaker id"]}
+    assert holds["ch07.real_above_chance"] is None  # no n_test: the chance precondition is not testable
+    assert holds["ch07.real_joint_overtakes_transfer"] is None and holds["ch07.real_joint_gap_narrows"] is None
+    assert holds["ch07.real_small_bitext_all_beat_joint"] is True
+    assert all(r["holds"] is None for r in rec.REAL_CLAIM_SET.check(real_claim_numbers([], systems=rec.REAL_SYSTEMS)))
     with pytest.raises(ValueError, match="n_test"):
-        rec.real_claim_numbers(records, n_test=0)
+        real_claim_numbers(records, n_test=0, systems=rec.REAL_SYSTEMS)
+

@@ -8,14 +8,13 @@ import pytest
 import torch
 
 from xsent_lib.losses.alignment import alignment_loss, ranking_loss, sample_other_indices
+from xsent_lib.align.mining import build_coherence_examples, mine_coherent_pairs
 from xsent_lib.losses.context import (
-    build_coherence_examples,
     build_context_examples,
     coherence_regression_loss,
     concat_windows,
     context_classification_loss,
     context_windows,
-    mine_coherent_pairs,
     sample_same_group,
 )
 from xsent_lib.losses.contrastive import info_nce_loss

@@ -7,9 +7,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from xsent_lib.data.monodocs import MonoDocs, drop_leaks, parallel_leakage, planted_toy
+from xsent_lib.align.averaged import averaged_vectors
+from xsent_lib.data.monodocs import MonoDocs, drop_leaks, leakage_table, parallel_leakage, planted_toy, shared_words
+from xsent_lib.data.real_monodocs import real_documents, real_xnli_bench
+from xsent_lib.eval.context_eval import gold_precisions, xnli_accuracy
 from xsent_lib.eval.frozen_mlp import frozen_mlp_transfer, wang_pair_features
 from xsent_lib.recipes import wang as rec
+from xsent_lib.results.claims import Absent
+from xsent_lib.results.context_numbers import WangClaimNumbers, claim_numbers
+from xsent_lib.train.context_runs import CorpusRun, encoder_fn, mlm_baseline, shared_pipeline, train_corpus
 from xsent_lib.train.context import (ContextConfig, build_wang_model, doc_corpus, embed_corpus, gold_pair_precision,
                                      token_matrix, train_stage1, train_wang)
 
@@ -18,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 
 def _toy(seed: int = 0, **kw):
     docs = planted_toy(seed=seed, **kw)
-    pipe = rec.shared_pipeline(docs.sentences)
+    pipe = shared_pipeline(docs.sentences)
     return docs, pipe, doc_corpus(pipe, docs.sentences, docs.doc_ids, docs.lang_ids, max_tokens=10)
 
 
@@ -101,50 +107,75 @@ def _rounds(xa: list[float]) -> list[dict]:
     return [{"xnli": {"en": 60.0, "xa": v}, "precision": {"en-xa": 5.0 + i}} for i, v in enumerate(xa)]
 
 
+def _holds(numbers: WangClaimNumbers) -> dict[str, bool | None]:
+    """Every verdict by id, strict and weaker forms alike."""
+    rows = rec.CLAIM_SET.check(numbers)
+    return {r["id"]: r["holds"] for r in rows} | {r["weaker id"]: r["weaker holds"] for r in rows if r["weaker id"]}
+
+
 def test_claims_logic():
     per_round = _rounds([40.0, 44.0, 46.0, 47.0, 47.2])
     help_rounds = [{"cls": {"en-en": 90.0, "en-es": 40.0, "es-en": 42.0}},
                    {"cls": {"en-en": 90.0, "en-es": 38.0, "es-en": 40.0}}]
-    numbers = rec.claim_numbers(per_round, help_rounds, None, {"en": 50.0, "xa": 41.0})
-    assert numbers["+iteration round"] == 3.0 and numbers["xnli overall, +iteration"] == 47.0
-    assert numbers["xnli largest change after round 3 (absolute)"] == pytest.approx(0.2)
-    assert numbers["xnli gain over rounds 1-2"] == pytest.approx(6.0)
-    claims = {c["claim"]: c for c in rec.wang_claims(numbers)}
-    holds = lambda text: next(v for k, v in claims.items() if k.startswith(text))["holds"]  # noqa: E731
-    assert holds("iteration improves cross-lingual transfer") is True
-    assert holds("iteration improves cross-lingual document") is False
-    assert holds("mined pairs get better with the rounds (precision on held-out gold, synthetic") is True
-    assert holds("mined pairs get better with the rounds (precision on held-out gold, help") is None  # no help precision
-    assert holds("more than ~3 rounds plateau") is True
-    assert holds("training corpora from mismatched") is None  # no domain run: not testable
-    assert holds("the method beats averaged word vectors aligned by Procrustes") is True
-    assert holds("the method beats averaged word vectors aligned without a dictionary") is None  # no MUSE row
+    numbers = claim_numbers(per_round, help_rounds, mean_row={"en": 50.0, "xa": 41.0})
+    assert numbers.plus_round == 3 and numbers.xnli_overall_plus == 47.0
+    assert numbers.xnli_change_after_3 == pytest.approx(0.2)
+    assert numbers.xnli_gain_rounds_1_2 == pytest.approx(6.0)
+    assert numbers.gap_narrowing == pytest.approx(7.0)  # 60 - 40 at round 0, 60 - 47 at round 3
+    holds = _holds(numbers)
+    assert holds["ch09.iteration_xnli_every_language"] is True and holds["ch09.iteration_xnli_overall"] is True
+    assert holds["ch09.iteration_classification_every_direction"] is False
+    assert holds["ch09.iteration_classification_mean"] is False
+    assert holds["ch09.mining_precision_world"] is True
+    assert holds["ch09.mining_precision_help"] is None  # no help precision
+    assert holds["ch09.rounds_plateau"] is True
+    assert holds["ch09.domain_drop_about_6"] is None and holds["ch09.domain_drop_any"] is None  # no domain run
+    assert holds["ch09.beats_procrustes_mean"] is True
+    assert holds["ch09.beats_unsupervised"] is None  # no MUSE row, no MLM row
+    assert holds["ch09.gap_narrows"] is True
+    assert isinstance(numbers.mean_muse_overall, Absent) and isinstance(numbers.help_precision_last, Absent)
+
+
+def test_strict_forms_need_every_language_and_the_paper_s_size_of_drop():
+    per_round = [{"xnli": {"en": 60.0, "xa": a, "xe": e}, "precision": {"en-xa": 5.0}}
+                 for a, e in ((40.0, 40.0), (41.0, 39.0), (42.0, 38.5), (43.0, 38.0))]
+    help_rounds = [{"cls": {"en-es": 40.0, "es-en": 42.0}}, {"cls": {"en-es": 38.0, "es-en": 50.0}}]
+    numbers = claim_numbers(per_round, help_rounds, domain={"same": 50.0, "mismatch": 49.0},
+                                muse_row={"xa": 38.0, "xe": 38.0}, mlm_row={"xa": 41.0, "xe": 41.0})
+    holds = _holds(numbers)
+    # xe falls while the mean rises: the strict (every language) form fails, the weaker (mean) one holds
+    assert holds["ch09.iteration_xnli_every_language"] is False and holds["ch09.iteration_xnli_overall"] is True
+    assert holds["ch09.iteration_classification_every_direction"] is False
+    assert holds["ch09.iteration_classification_mean"] is True
+    # a 1-point drop is a drop, but not "about 6%"
+    assert holds["ch09.domain_drop_about_6"] is False and holds["ch09.domain_drop_any"] is True
+    # overall 40.5 at round 3: above the MUSE row (38) but below the MLM (41)
+    assert holds["ch09.beats_unsupervised"] is False and holds["ch09.beats_mean_muse"] is True
 
 
 def test_plateau_claim_counts_a_decline_as_a_change():
     """A fall of 3 points after round 3 is no plateau: the signed gain (-3 < 1) would have called it one."""
-    numbers = rec.claim_numbers(_rounds([40.0, 44.0, 46.0, 47.0, 45.5, 44.0]), [], None, None)
-    assert numbers["xnli largest change after round 3 (absolute)"] == pytest.approx(3.0)
-    holds = {c["claim"][:27]: c["holds"] for c in rec.wang_claims(numbers)}
-    assert holds["more than ~3 rounds plateau"] is False
+    numbers = claim_numbers(_rounds([40.0, 44.0, 46.0, 47.0, 45.5, 44.0]), [])
+    assert numbers.xnli_change_after_3 == pytest.approx(3.0)
+    assert _holds(numbers)["ch09.rounds_plateau"] is False
     # a run that stops at round 3 cannot test the plateau
-    short = rec.claim_numbers(_rounds([40.0, 44.0, 46.0, 47.0]), [], None, None)
-    assert short["xnli largest change after round 3 (absolute)"] is None
-    assert {c["claim"][:27]: c["holds"] for c in rec.wang_claims(short)}["more than ~3 rounds plateau"] is None
+    short = claim_numbers(_rounds([40.0, 44.0, 46.0, 47.0]), [])
+    assert isinstance(short.xnli_change_after_3, Absent)
+    assert _holds(short)["ch09.rounds_plateau"] is None
 
 
 def test_claims_read_the_round_the_tables_show():
     """Round 5 beats the word vectors but round 3 (the tables' '+iteration') does not: the claims follow round 3."""
     per_round = _rounds([40.0, 41.0, 41.5, 42.0, 46.0, 48.0])
     help_rounds = [{"cls": {"en-es": v, "es-en": v}} for v in (40.0, 41.0, 41.0, 39.0, 45.0, 47.0)]
-    numbers = rec.claim_numbers(per_round, help_rounds, None, {"xa": 44.0}, {"xa": 41.0})
-    assert rec.plus_round(per_round) == 3 and numbers["xnli overall, +iteration"] == 42.0
-    assert numbers["help cross-lingual, +iteration"] == 39.0
-    claims = {c["claim"]: c["holds"] for c in rec.wang_claims(numbers)}
-    holds = lambda text: next(v for k, v in claims.items() if k.startswith(text))  # noqa: E731
-    assert holds("the method beats averaged word vectors aligned by Procrustes") is False  # 42 < 44 at round 3
-    assert holds("the method beats averaged word vectors aligned without a dictionary") is True  # 42 > 41
-    assert holds("iteration improves cross-lingual document") is False  # 39 < 40 at round 3, 47 at round 5
+    numbers = claim_numbers(per_round, help_rounds, mean_row={"xa": 44.0}, muse_row={"xa": 41.0},
+                                mlm_row={"xa": 30.0})
+    assert rec.plus_round(per_round) == 3 and numbers.xnli_overall_plus == 42.0
+    assert numbers.help_cross_plus == 39.0
+    holds = _holds(numbers)
+    assert holds["ch09.beats_procrustes_mean"] is False  # 42 < 44 at round 3
+    assert holds["ch09.beats_unsupervised"] is True  # 42 > 41 and 42 > 30
+    assert holds["ch09.iteration_classification_mean"] is False  # 39 < 40 at round 3, 47 at round 5
     # a plan with fewer rounds reports its last round
     assert rec.plus_round(per_round[:3]) == 2
     with pytest.raises(ValueError, match="at least one regression round"):
@@ -152,6 +183,15 @@ def test_claims_read_the_round_the_tables_show():
     lines = rec.run_summary(numbers, per_round, n_test=400)
     assert any("round 3 as '+iteration'" in line for line in lines)
     assert any("standard error of about 2.5 points" in line for line in lines)  # sqrt(.42 * .58 / 400) = 2.47 %
+
+
+def test_table_2_directions_and_the_domain_study():
+    acc = {"en-en": 90.0, "en-zh": 50.0, "zh-en": 52.0, "zh-fr": 30.0, "fr-fr": 80.0}
+    assert rec.table_2_directions(acc) == {"en-zh": 50.0, "zh-en": 52.0}
+    study = rec.domain_study(acc, {k: v - 6.0 for k, v in acc.items()})
+    assert study["same"] == 51.0 and study["mismatch"] == 45.0
+    assert set(study["bars"]["bible-help (b-w analogue)"]) == {"en-zh", "zh-en"}
+    assert set(rec.BOOK.help_langs) == {"en", "zh", "fr", "es", "de"}  # every column of the paper's Table 2
 
 
 def test_figures_name_their_data():
@@ -167,15 +207,15 @@ def test_figures_name_their_data():
 def test_shared_words_lists_identical_strings():
     docs = MonoDocs("t", ("en", "xx"), ["the cat , 2 .", "a dog", "le chat , 2 .", "2 2 un"],
                     np.array([0, 0, 1, 1]), np.array([0, 0, 1, 1]))
-    assert rec.shared_words(docs) == {"xx": ["2", ",", "."]}
+    assert shared_words(docs) == {"xx": ["2", ",", "."]}
 
 
 def test_recipe_smoke_path_on_world():
     plan = rec.SMOKE
     world, docs, bench = rec.world_setup(plan, 0)
-    assert sum(r["leaked"] for r in rec.leakage_table(docs)) == 0
-    run = rec.train_corpus(docs, plan, lambda enc: {"xnli": rec.xnli_accuracy(enc, bench, (16, 8), 0),
-                                                     "precision": rec.gold_precisions(enc, docs, 20)}, seed=0)
+    assert sum(r["leaked"] for r in leakage_table(docs)) == 0
+    run = train_corpus(docs, plan, lambda enc: {"xnli": xnli_accuracy(enc, bench, (16, 8), 0),
+                                                     "precision": gold_precisions(enc, docs, 20)}, seed=0)
     assert [r["round"] for r in run.run.per_round] == list(range(plan.config.rounds + 1))
     assert set(run.run.per_round[0]["xnli"]) == set(plan.world_langs)
     assert all(0.0 <= v <= 100.0 for r in run.run.per_round for v in r["precision"].values())
@@ -232,17 +272,17 @@ def test_recipe_reads_the_fixture_data_dir(tmp_path):
     import make_fixture_data
 
     root = make_fixture_data.build(tmp_path / "data")
-    docs, read = rec.real_documents(root, rec.SMOKE, max_sentences=120, max_bitext=200)
+    docs, read = real_documents(root, n_langs=2, max_sentences=120, max_bitext=200)
     assert docs.langs == ("en", "fr") and read == ["europarl-v7.fr-en"]
     assert all(s["sentences"] <= 120 for s in docs.sizes()) and docs.gold[("en", "fr")][0]
-    assert all(r["leaked"] == 0 for r in rec.leakage_table(docs))
-    bench = rec.real_xnli_bench(root, docs.langs, max_train=100, max_eval=50)
+    assert all(r["leaked"] == 0 for r in leakage_table(docs))
+    bench = real_xnli_bench(root, docs.langs, max_train=100, max_eval=50)
     assert bench.languages == ["en", "fr"] and len(bench.train) == 100 and len(bench.test["fr"]) == 50
     with pytest.raises(ValueError, match="none of the languages"):
-        rec.real_xnli_bench(root, ["en", "ru"], max_train=10, max_eval=10)
+        real_xnli_bench(root, ["en", "ru"], max_train=10, max_eval=10)
     (root / "monolingual" / "fr.txt").unlink()
     with pytest.raises(FileNotFoundError, match="one other"):
-        rec.real_documents(root, rec.SMOKE, max_sentences=10)
+        real_documents(root, n_langs=2, max_sentences=10)
 
 
 # ----------------------------------------------------------------------------------- the cached corpora
@@ -368,19 +408,19 @@ def test_averaged_vectors_aligned_by_a_dictionary_retrieve_translations():
 
     docs, lexicon = _chain_docs(0)
     ga, gb = docs.gold[("a", "b")]
-    encode, used = rec.averaged_vectors(docs, {"b": lexicon}, dim=16, seed=0)
+    encode, used = averaged_vectors(docs, {"b": lexicon}, dim=16, seed=0)
     va, vb = encode(ga), encode(gb)
     assert va.shape == vb.shape == (100, 16) and used == {"b": 40}
     assert encode(["zz unknown words"]).tolist() == [[0.0] * 16]  # no known word: the zero vector
     right = mean_over(retrieval_directions({"a": va, "b": vb}))
     shuffled = list(zip([a for a, _ in lexicon], np.random.default_rng(5).permutation([b for _, b in lexicon])))
-    wrong_encode, _ = rec.averaged_vectors(docs, {"b": shuffled}, dim=16, seed=0)
+    wrong_encode, _ = averaged_vectors(docs, {"b": shuffled}, dim=16, seed=0)
     wrong = mean_over(retrieval_directions({"a": wrong_encode(ga), "b": wrong_encode(gb)}))
     assert right > 30.0 > 10.0 > wrong, (right, wrong)  # chance is 1 in 100
     with pytest.raises(ValueError, match="how must be"):
-        rec.averaged_vectors(docs, {"b": lexicon}, how="vecmap")
+        averaged_vectors(docs, {"b": lexicon}, how="vecmap")
     with pytest.raises(ValueError, match="dictionary pairs"):
-        rec.averaged_vectors(docs, {"b": [("aaa", "zzz")]}, dim=16)
+        averaged_vectors(docs, {"b": [("aaa", "zzz")]}, dim=16)
 
 
 def test_mlm_baseline_encodes_with_the_trained_shared_vocabulary_model():
@@ -389,11 +429,11 @@ def test_mlm_baseline_encodes_with_the_trained_shared_vocabulary_model():
     docs, pipe, corpus = _toy(n_docs=40)
     plan = replace(rec.SMOKE, d_model=16, n_heads=2, mlm_epochs=1, max_tokens=10)
     untrained = build_wang_model(len(pipe.vocab), d_model=16, n_layers=1, n_heads=2, max_len=plan.config.maxlen, seed=0)
-    base = rec.CorpusRun(docs, pipe, corpus, WangRun(untrained, plan.config), untrained)
-    encode = rec.mlm_baseline(base, plan, seed=0)
+    base = CorpusRun(docs, pipe, corpus, WangRun(untrained, plan.config), untrained)
+    encode = mlm_baseline(base, plan, seed=0)
     texts = docs.sentences[:7]
     v = encode(texts)
     assert v.shape == (7, 32) and np.isfinite(v).all()  # mean-max: twice d_model
     assert np.allclose(encode(texts[:1]), v[:1], atol=1e-5)  # padding is masked: batch-independent
-    before = rec.encoder_fn(untrained.encoder, pipe, plan.max_tokens)(texts)
+    before = encoder_fn(untrained.encoder, pipe, plan.max_tokens)(texts)
     assert not np.allclose(before, v)  # the MLM was trained (the untrained copy starts from the same seed)

@@ -28,14 +28,17 @@ Book: chapter 9 (Multilingual embeddings from monolingual text).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from xsent_lib.data.corpora.bitext import load_bitext, load_bitext_refs
 from xsent_lib.data.formats._io import iter_lines
+from xsent_lib.text import WordTokenizer
 
 #: help modules kept as the four classes of the cross-lingual classification task (RCV2 has four too)
 HELP_CLASSES = ("scalc", "swriter", "simpress", "sbasic")
@@ -399,3 +402,26 @@ def planted_toy(*, n_docs: int = 120, n_sents: int = 6, n_topics: int = 6, words
     out.gold[("a", "b")] = ([render(c, "a") for c in held], [render(c, "b") for c in held])
     out.gold_pairs[("a", "b")] = list(zip(*out.gold[("a", "b")]))
     return out
+
+
+def leakage_table(docs: MonoDocs) -> list[dict[str, Any]]:
+    """Gold translation pairs with both sides in training, per language pair (must be 0).
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    return [{"corpus": docs.name, "pair": f"{a}-{b}", "gold pairs checked": len(p),
+             "dropped before training": docs.dropped.get(f"{a}-{b}", 0),
+             "leaked": parallel_leakage(docs, p, a, b)} for (a, b), p in docs.gold_pairs.items()]
+
+
+def shared_words(docs: MonoDocs) -> dict[str, list[str]]:
+    """For each non-English language, the word types of its training text that are also word types
+    of the English training text (as the shared vocabulary tokenises them), most frequent first:
+    the identical strings mining can start from.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    tok = WordTokenizer()
+    counts = {lang: Counter(w for ws in tok.tokenize_batch(docs.of(lang)) for w in ws)
+              for lang in docs.langs}
+    en = counts[docs.langs[0]]
+    return {lang: [w for w, _ in counts[lang].most_common() if w in en] for lang in docs.langs[1:]}

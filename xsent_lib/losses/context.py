@@ -5,9 +5,10 @@ a sentence with the ``k`` sentences before and after it, and a *linear* classifi
 ``s`` is the true ``s_i`` (label 1) or a random sentence of the same language (label 0). The paper
 prints the loss as a sum of probabilities; we train the binary cross-entropy it obviously means.
 
-Stage 2, coherence regression: pairs of similar sentences (any languages) are mined with CSLS, each
-sentence is swapped into the other's context, and a *linear* regressor predicts the pair's cosine
-from the encoding of the swapped text (mean squared error). Rounds of "mine, then regress" repeat.
+Stage 2, coherence regression: pairs of similar sentences (any languages) are mined with CSLS
+(:mod:`xsent_lib.align.mining`), each sentence is swapped into the other's context, and a *linear*
+regressor predicts the pair's cosine from the encoding of the swapped text (mean squared error).
+Rounds of "mine, then regress" repeat.
 
 Everything here works on sentence *indices* into a corpus in reading order, plus a token matrix;
 the encoder, classifier and regressor are the caller's.
@@ -22,11 +23,14 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from xsent_lib.base.neighbors import csls_knn, l2_normalize
 from xsent_lib.losses.alignment import Reduction, reduce_loss
 
 
-def _int_vector(name: str, x: np.ndarray) -> np.ndarray:
+def int_vector(name: str, x: np.ndarray) -> np.ndarray:
+    """``x`` as a 1-D integer array, or a clear error naming ``name``.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
     x = np.asarray(x)
     if x.ndim != 1 or not np.issubdtype(x.dtype, np.integer):
         raise ValueError(f"{name} must be a 1-D integer array, got shape {x.shape} {x.dtype}.")
@@ -42,11 +46,11 @@ def context_windows(doc_ids: np.ndarray, k: int = 1, centers: np.ndarray | None 
     Returns ``(n_centers, 2k+1)`` int64; column ``k`` is the centre.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
-    doc_ids = _int_vector("doc_ids", doc_ids)
+    doc_ids = int_vector("doc_ids", doc_ids)
     if k < 0:
         raise ValueError(f"k (context size) must be >= 0, got {k}.")
     n = len(doc_ids)
-    centers = np.arange(n) if centers is None else _int_vector("centers", centers)
+    centers = np.arange(n) if centers is None else int_vector("centers", centers)
     if centers.size and (centers.min() < 0 or centers.max() >= n):
         raise ValueError(f"centers must index sentences in [0, {n}).")
     win = centers[:, None] + np.arange(-k, k + 1)[None, :]
@@ -63,7 +67,7 @@ def sample_same_group(centers: np.ndarray, group_ids: np.ndarray, rng: np.random
     Vectorised: rank within the group, draw an offset, skip the centre itself.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
-    centers, group_ids = _int_vector("centers", centers), _int_vector("group_ids", group_ids)
+    centers, group_ids = int_vector("centers", centers), int_vector("group_ids", group_ids)
     order = np.argsort(group_ids, kind="stable")
     groups, starts, counts = np.unique(group_ids[order], return_index=True, return_counts=True)
     rank = np.empty(len(group_ids), dtype=np.int64)
@@ -96,7 +100,7 @@ def build_context_examples(doc_ids: np.ndarray, lang_ids: np.ndarray, *, k: int 
     negatives alternate (1:1, the paper's implied ratio).
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
-    doc_ids, lang_ids = _int_vector("doc_ids", doc_ids), _int_vector("lang_ids", lang_ids)
+    doc_ids, lang_ids = int_vector("doc_ids", doc_ids), int_vector("lang_ids", lang_ids)
     if len(doc_ids) != len(lang_ids):
         raise ValueError(f"doc_ids and lang_ids must have one entry per sentence, got {len(doc_ids)} "
                          f"and {len(lang_ids)}.")
@@ -155,62 +159,6 @@ def context_classification_loss(logits: torch.Tensor, labels: torch.Tensor, *,
         raise ValueError("labels must be 0 (random sentence) or 1 (true sentence).")
     per_row = F.binary_cross_entropy_with_logits(logits, labels.to(logits.dtype), reduction="none")
     return reduce_loss(per_row, reduction)
-
-
-@dataclass(frozen=True)
-class MinedPairs:
-    """Sentence pairs mined by CSLS: corpus indices, CSLS score and cosine (the regression target).
-
-    Book: chapter 9 (Multilingual embeddings from monolingual text).
-    """
-
-    query: np.ndarray
-    partner: np.ndarray
-    csls: np.ndarray
-    cosine: np.ndarray
-
-
-def mine_coherent_pairs(embeddings: np.ndarray, *, m: int = 10_000, n_pairs: int = 1000, k_neighbors: int = 10,
-                        query_pool: np.ndarray | None = None, candidate_pool: np.ndarray | None = None,
-                        seed: int = 0, use_faiss: bool = True) -> MinedPairs:
-    """One retrieval draw: ``m`` queries and ``m`` disjoint candidates, keep the ``n_pairs`` best CSLS matches.
-
-    Our reading of the paper's "sample m x m sentences and choose min(m x m, 1000) pairs": each query
-    takes its CSLS-best candidate (``csls_knn``, neighbourhoods computed inside the sample, ``K = 10``
-    as in MUSE since the paper gives none) and the ``n_pairs`` highest-scoring queries are kept.
-    Restrict ``query_pool`` / ``candidate_pool`` (corpus indices) to e.g. two languages for
-    cross-lingual pairs; by default pairs may be of any language, as in the paper.
-    Book: chapter 9 (Multilingual embeddings from monolingual text).
-    """
-    embeddings = np.asarray(embeddings)
-    n = embeddings.shape[0]
-    rng = np.random.default_rng(seed)
-    q_pool = np.arange(n) if query_pool is None else _int_vector("query_pool", query_pool)
-    q = rng.choice(q_pool, size=min(m, len(q_pool)), replace=False)
-    c_pool = np.setdiff1d(np.arange(n) if candidate_pool is None else _int_vector("candidate_pool", candidate_pool), q)
-    c = rng.choice(c_pool, size=min(m, len(c_pool)), replace=False)
-    if min(len(q), len(c)) < k_neighbors:
-        raise ValueError(f"only {len(q)} queries and {len(c)} candidates available; CSLS needs at least "
-                         f"k_neighbors={k_neighbors} on each side.")
-    scores, idx = csls_knn(embeddings[q], embeddings[c], k_neighbors, 1, use_faiss=use_faiss)
-    best = np.argsort(-scores[:, 0], kind="stable")[: min(n_pairs, len(q))]
-    query, partner = q[best], c[idx[best, 0]]
-    cosine = np.sum(l2_normalize(embeddings[query]) * l2_normalize(embeddings[partner]), axis=1)
-    return MinedPairs(query, partner, scores[best, 0], cosine.astype(np.float32))
-
-
-def build_coherence_examples(pairs: MinedPairs, doc_ids: np.ndarray, *, k: int = 1) -> ContextExamples:
-    """Stage-2 examples: swap each mined sentence into its partner's context, both ways.
-
-    Returns ``2 * n_pairs`` windows (query's context holding the partner, then the partner's context
-    holding the query) whose target is the pair's cosine, computed at mining time.
-    Book: chapter 9 (Multilingual embeddings from monolingual text).
-    """
-    a = context_windows(doc_ids, k, pairs.query)
-    b = context_windows(doc_ids, k, pairs.partner)
-    a[:, k], b[:, k] = pairs.partner, pairs.query
-    windows = np.stack([a, b], axis=1).reshape(-1, a.shape[1])
-    return ContextExamples(windows, np.repeat(pairs.cosine.astype(np.float32), 2))
 
 
 def coherence_regression_loss(predicted: torch.Tensor, target: torch.Tensor, *,
