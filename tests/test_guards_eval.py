@@ -25,7 +25,7 @@ from xsent_lib.eval.sts import STSTask, correlations
 from xsent_lib.eval.suite import senteval_suite
 from xsent_lib.eval.transfer import RelatednessTask, transfer_aggregates
 from xsent_lib.recipes import senteval as se
-from xsent_lib.results.claims import Absent, check_claims
+from xsent_lib.results.claims import Absent
 from xsent_lib.results.paper import side_by_side
 from xsent_lib.text.tokenizers import PTBWordTokenizer
 
