@@ -41,7 +41,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .datasets import ProbingSet, ProbingSplit
-from .english import ENGLISH, TENSES
+from .english import ENGLISH
+from .english_words import TENSES
 from .forms import PRESENT, FormConfig, Forms, FormSampler
 from .render import decode_top, join_rows, top_constituents, tree_depth
 
