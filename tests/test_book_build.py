@@ -87,6 +87,21 @@ def test_every_dataset_a_smoke_run_reads_is_fetched_by_make_test(built_book: Pat
 
 
 @pytest.mark.slow
+def test_every_logged_claim_has_a_stable_id(built_book: Path):
+    from xsent_lib.results import collect_claims
+    from xsent_lib.results.claims import CLAIM_ID
+
+    claims = collect_claims(built_book.parents[1] / "_build" / "results", "smoke")
+    claims = claims[claims["chapter"] != "11_reproducibility"]
+    assert len(claims) > 50
+    bad = claims.loc[~claims["id"].fillna("").map(lambda i: bool(CLAIM_ID.match(i))), ["chapter", "claim"]]
+    assert bad.empty, f"claims without an id: {bad.to_dict('records')[:5]}"
+    assert not claims["id"].duplicated().any(), claims.loc[claims["id"].duplicated(), "id"].tolist()
+    weak = claims["weaker"].fillna("").astype(bool)
+    assert claims.loc[weak, "weaker id"].map(lambda i: bool(CLAIM_ID.match(i or ""))).all()
+
+
+@pytest.mark.slow
 def test_every_chapter_read_the_data_dir_it_was_given(built_book: Path, fixture_data: Path):
     out = built_book.parents[1]
     for stem in CHAPTER_USES:

@@ -30,3 +30,13 @@ def test_every_recipe_is_in_the_independence_contract():
     found = {f"xsent_lib.recipes.{p.stem if p.is_file() else p.name}" for p in recipes.iterdir()
              if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
     assert found == listed, f"list every recipe in the independence contract of pyproject.toml: {sorted(found ^ listed)}"
+
+
+def test_modules_stay_small():
+    """A recipe holds a chapter's plan, calls and claims (~450 lines at most); a library module ~550."""
+    lib = ROOT / "xsent_lib"
+    sizes = {p.relative_to(lib).as_posix(): len(p.read_text().splitlines()) for p in lib.rglob("*.py")}
+    big_recipes = {m: n for m, n in sizes.items() if m.startswith("recipes/") and n > 470}
+    big_modules = {m: n for m, n in sizes.items() if n > 560}
+    assert not big_recipes, f"recipes over ~450 lines (move method code to its layer): {big_recipes}"
+    assert not big_modules, f"library modules over ~550 lines (split them): {big_modules}"
