@@ -104,3 +104,15 @@ def test_shown_source_has_no_book_stamps_and_still_compiles():
     compile(source, "claims.py", "exec")
     one_liner = chapter.without_book_stamps('def f():\n    """Do it.\n\n    Book: chapter 0 (How to run).\n    """\n')
     assert one_liner == 'def f():\n    """Do it."""\n'
+
+
+def test_collect_claims_reads_every_claims_list_and_the_timed_ones(tmp_path: Path):
+    from xsent_lib.results import collect_claims
+
+    run = start_run("07_x", "smoke", tmp_path)
+    run.log("claims", [{"id": "ch07.a", "claim": "a", "holds": True},
+                       {"id": "ch07.t", "claim": "fast", "holds": False, "timed": True}])
+    run.log("real_claims", [{"id": "ch07.r", "claim": "r", "holds": None}])
+    run.finish()
+    got = collect_claims(tmp_path, "smoke")
+    assert sorted(got["id"]) == ["ch07.a", "ch07.r", "ch07.t"]

@@ -39,23 +39,27 @@ def collect_runs(results_dir: str | Path, profile: str) -> pd.DataFrame:
 
 
 def collect_claims(results_dir: str | Path, profile: str) -> pd.DataFrame:
-    """Every ``claims`` list logged by a chapter (``claim``, ``paper``, ``ours``, ``holds``: the strict verdict;
-    ``weaker``, ``weaker holds``, ``verdict`` where the chapter logged them), with its chapter; the claims that
-    compare timings (kept under ``timings`` by :meth:`~xsent_lib.results.store.Run.log`) come after the others.
+    """Every claims list logged by a chapter (under ``claims`` or a key ending in ``_claims``, e.g. chapter 7's
+    ``real_claims``; each row ``id``, ``claim``, ``paper``, ``ours``, ``holds``: the strict verdict, ``weaker``,
+    ``weaker holds``, ``verdict`` where the chapter logged them), with its chapter; the claims that compare
+    timings (kept under ``timings`` by :meth:`~xsent_lib.results.store.Run.log`) come after the others.
 
     Book: chapter 11 (Reproducibility report).
     """
     rows = []
     for prov, metrics in _runs(results_dir, profile):
-        claims = metrics.get("claims", [])
-        timed = (metrics.get("timings") or {}).get("claims") or []
-        if not isinstance(claims, list) or not isinstance(timed, list):
-            raise ValueError(f"{prov.get('chapter')}: 'claims' must be a list of dicts, got {type(claims).__name__}.")
-        for claim in claims + [row for row in timed if isinstance(row, dict) and row.get("timed") is True]:
-            missing = {"claim", "holds"} - set(claim)
-            if missing:
-                raise ValueError(f"{prov.get('chapter')}: a claim lacks {sorted(missing)}: {claim}")
-            rows.append({"chapter": prov.get("chapter"), **{k: claim.get(k) for k in _CLAIM_COLUMNS[1:]}})
+        timings = metrics.get("timings") or {}
+        lists = [(k, v) for part in (metrics, timings) for k, v in part.items() if k == "claims" or k.endswith("_claims")]
+        for key, claims in lists:
+            if not isinstance(claims, list):
+                raise ValueError(f"{prov.get('chapter')}: {key!r} must be a list of dicts, got {type(claims).__name__}.")
+            for claim in claims:
+                if claim is None:  # a place in a list whose row was a result, not a timing
+                    continue
+                missing = {"claim", "holds"} - set(claim)
+                if missing:
+                    raise ValueError(f"{prov.get('chapter')}: a claim lacks {sorted(missing)}: {claim}")
+                rows.append({"chapter": prov.get("chapter"), **{k: claim.get(k) for k in _CLAIM_COLUMNS[1:]}})
     return pd.DataFrame(rows, columns=_CLAIM_COLUMNS)
 
 
