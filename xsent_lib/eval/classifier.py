@@ -43,7 +43,10 @@ class ClassifierConfig:
     has 1.5k rows, the book's toy tasks a few hundred, where a few passes would leave the MLP untrained). Models not given a validation
     set hold out ``validation_split`` of their training rows for early stopping, as SentEval does.
     Logistic regression (all ``nhid`` 0) is solved exactly by default (``solver='exact'``, see
-    :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way.
+    :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way; ``solver='sklearn'``
+    (with ``penalty='C'``) is SentEval's ``usepytorch=False`` path: scikit-learn's lbfgs on SentEval's folds,
+    warm-started along the C grid (:mod:`xsent_lib.eval.sklearn_protocols`). ``loss='mse'`` trains on the
+    squared error of the softmax output (SentEval's relatedness regressor) instead of cross-entropy.
     Use :meth:`full` (the thesis's standard configuration) or :meth:`fast` (SentEval's prototyping one).
     Every float must be finite and of the right sign (``lr`` > 0, ``l2`` >= 0, ``dropout`` in [0, 1)), and ``seed``
     an int in ``[0, 2**32 - 1]``; anything else raises a ValueError naming the field.
@@ -65,6 +68,7 @@ class ClassifierConfig:
     solver: str = "exact"
     optim: str = "adam"
     penalty: str = "l2"
+    loss: str = "ce"
     device: str = field(default="auto")
 
     def __post_init__(self) -> None:
@@ -84,15 +88,23 @@ class ClassifierConfig:
         for name in ("batch_size", "epoch_size", "tenacity", "max_epochs", "min_steps_per_epoch"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}.")
-        if self.solver not in ("exact", "adam"):
-            raise ValueError(f"solver must be 'exact' (L-BFGS to the optimum) or 'adam' (minibatch, early stopping), got {self.solver!r}.")
+        if self.solver not in SOLVERS:
+            raise ValueError(f"solver must be 'exact' (L-BFGS to the optimum), 'adam' (minibatch, early "
+                             f"stopping) or 'sklearn' (SentEval's scikit-learn path), got {self.solver!r}.")
+        if self.solver == "sklearn" and self.penalty != "C":
+            raise ValueError("solver='sklearn' is SentEval's scikit-learn logistic regression: its l2 values "
+                             "are scikit-learn's C, so it needs penalty='C'.")
+        if self.loss not in LOSSES:
+            raise ValueError(f"loss must be one of {LOSSES}, got {self.loss!r}.")
+        if self.loss == "mse" and self.solver != "adam":
+            raise ValueError("loss='mse' (SentEval's relatedness regressor) is trained with solver='adam'.")
         parse_optim(self.optim)
         if self.penalty not in PENALTIES:
             raise ValueError(f"penalty must be one of {PENALTIES} ('C': the l2 values are scikit-learn's C, as SentEval's "
                              f"usepytorch=False runs), got {self.penalty!r}.")
-        if self.penalty == "C" and (self.solver != "exact" or any(h > 0 for h in self.nhid) or min(self.l2) <= 0):
-            raise ValueError("penalty='C' is scikit-learn's logistic regression: it needs solver='exact', nhid=(0,) "
-                             "and positive C values in l2.")
+        if self.penalty == "C" and (self.solver == "adam" or any(h > 0 for h in self.nhid) or min(self.l2) <= 0):
+            raise ValueError("penalty='C' is scikit-learn's logistic regression: it needs solver='exact' or "
+                             "'sklearn', nhid=(0,) and positive C values in l2.")
         if not _real(self.validation_split) or not 0.0 < self.validation_split < 1.0:
             raise ValueError(f"validation_split must lie in (0, 1), got {self.validation_split!r}.")
 
@@ -143,6 +155,10 @@ def _real(value: object) -> bool:
 
 
 PENALTIES = ("l2", "C")
+SOLVERS = ("exact", "adam", "sklearn")
+# "ce": cross-entropy against the targets; "mse": mean squared error of the softmax output against them
+# (SentEval's relatedness regressor, senteval.tools.relatedness).
+LOSSES = ("ce", "mse")
 OPTIMIZERS = {"adam": torch.optim.Adam, "adamax": torch.optim.Adamax, "adagrad": torch.optim.Adagrad,
               "adadelta": torch.optim.Adadelta, "rmsprop": torch.optim.RMSprop, "sgd": torch.optim.SGD,
               "asgd": torch.optim.ASGD, "rprop": torch.optim.Rprop}
@@ -482,7 +498,10 @@ class BatchedClassifier:
                         idx = torch.as_tensor(order[s : s + cfg.batch_size], device=dev)
                         logp = torch.log_softmax(self._logits(xt[idx], self.params, True), -1)
                         mask = tm[:, idx]
-                        ce = -(logp * tt[idx][None]).sum(-1)
+                        if cfg.loss == "mse":
+                            ce = (logp.exp() - tt[idx][None]).pow(2).mean(-1)
+                        else:
+                            ce = -(logp * tt[idx][None]).sum(-1)
                         loss = ((ce * mask).sum(1) / mask.sum(1).clamp_min(1)).sum()
                         loss = loss + 0.5 * sum((self.l2 * _per_model_sq(w)).sum() for w in weights)
                         adam.zero_grad(set_to_none=True)

@@ -86,7 +86,8 @@ class Evaluation:
       point): SentEval's defaults (kfold 5, batch 128, seed 1111, ``classifier={'nhid': 0}``) and its
       classifiers: ``usepytorch=True`` trains the dict's model (``nhid``, ``optim`` such as ``'rmsprop'`` or
       ``'sgd,lr=0.1'``, ``batch_size``, ``tenacity``, ``epoch_size``, ``max_epoch``, ``dropout``) over SentEval's
-      L2 grid; ``usepytorch=False`` is SentEval's scikit-learn logistic regression (its C grids, solved exactly).
+      L2 grid; ``usepytorch=False`` is SentEval's scikit-learn logistic regression (its C grids, its folds,
+      scikit-learn's lbfgs warm-started along the grid: :mod:`~xsent_lib.eval.sklearn_protocols`).
       SICK-R / STS-B use SentEval's fixed relatedness regressor, which ignores the classifier dict there too.
       ``similarity`` (a function of two vectors) replaces the cosine of the STS tasks. ``mode`` is refused here.
     * **Ours** (otherwise): ``mode`` (``"fast"`` or ``"full"`` budgets, see
@@ -174,7 +175,7 @@ class Evaluation:
                        f"params['classifier']['nhid']={spec['nhid']}); it has no effect here either.")
         if not p.usepytorch and spec["nhid"] != 0:
             self._note(f"usepytorch=False: SentEval fits scikit-learn's logistic regression whatever "
-                       f"params['classifier']['nhid'] says ({spec['nhid']}); so do we (exact solver, SentEval's C grids).")
+                       f"params['classifier']['nhid'] says ({spec['nhid']}); so do we (its folds and C grids).")
 
     def classifier_config(self, probe: bool = False):
         """The classifier configuration for the task running now (or for a run without one).
@@ -225,7 +226,7 @@ class Evaluation:
         protocol = getattr(task, "protocol", "split")
         if not p.usepytorch:
             grid = (1e9,) if spec["noreg"] else SENTEVAL_SKLEARN_C.get(protocol, SENTEVAL_SKLEARN_C["split"])
-            return ClassifierConfig.full(solver="exact", penalty="C", l2=grid, **common)
+            return ClassifierConfig.full(solver="sklearn", penalty="C", l2=grid, **common)
         return ClassifierConfig.full(
             nhid=(int(spec["nhid"]),), dropout=(float(spec["dropout"]),), l2=(1e-9,) if spec["noreg"] else SENTEVAL_L2,
             solver="adam", optim=str(spec["optim"]), batch_size=int(spec["batch_size"]),
