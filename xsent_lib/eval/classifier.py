@@ -202,8 +202,15 @@ def pearson_metric(probs: torch.Tensor, targets: torch.Tensor, mask: torch.Tenso
     Book: chapter 3 (InferSent).
     """
     classes = torch.arange(probs.shape[-1], dtype=probs.dtype, device=probs.device)
-    pred = probs @ classes
-    gold = (targets @ classes)[None].expand_as(pred)
+    return masked_pearson(probs @ classes, targets @ classes, mask)
+
+
+def masked_pearson(pred: torch.Tensor, gold: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Per-model Pearson r of ``pred`` (M, n) against ``gold`` (n,) over the rows of ``mask`` (M, n).
+
+    Book: chapter 3 (InferSent).
+    """
+    gold = gold[None].expand_as(pred)
     w = mask / mask.sum(1, keepdim=True).clamp_min(1)
     pc = pred - (w * pred).sum(1, keepdim=True)
     gc = gold - (w * gold).sum(1, keepdim=True)

@@ -218,10 +218,11 @@ class Evaluation:
         p, task = self.params, self._task
         common = {"seed": int(p.seed), "device": p.get("device", "auto"), "kfold": int(p.kfold)}
         if isinstance(task, RelatednessTask):  # senteval.tools.relatedness: LR, Adam, batch 64, no L2, 50-pass epochs
-            self._note("SICK-R / STS-B: SentEval's relatedness regressor (logistic regression, Adam, batch 64, no L2, "
-                       "epochs of 50 passes, early stop on dev Pearson) whatever params['classifier'] says.")
+            self._note("SICK-R / STS-B: SentEval's relatedness regressor (logistic regression, squared error "
+                       "of the softmax, Adam, batch 64, no L2, epochs of 50 passes, early stop on dev "
+                       "Pearson, SentEval's 5-class targets) whatever params['classifier'] says.")
             return ClassifierConfig.full(solver="adam", l2=(0.0,), batch_size=64, epoch_size=50, tenacity=4,
-                                         max_epochs=20, min_steps_per_epoch=1, **common)
+                                         max_epochs=20, min_steps_per_epoch=1, loss="mse", **common)
         spec = {**SENTEVAL_MLP_DEFAULTS, **p.classifier, **getattr(task, "senteval_overrides", {})}
         protocol = getattr(task, "protocol", "split")
         if not p.usepytorch:

@@ -1,61 +1,121 @@
-"""SentEval's ``usepytorch=False`` protocols on scikit-learn, warm-started along the C grid.
+"""SentEval's ``usepytorch=False`` protocols: scikit-learn's logistic regression, warm-started along the C grid.
 
-SentEval fits one ``LogisticRegression(C=c)`` from zero for every fold and every C of its grid. These
-functions fit the same models on the same folds (SentEval's ``StratifiedKFold(shuffle=True)`` seeds) with
-the same solver (lbfgs, scikit-learn's defaults), but walk the C grid upwards in one estimator with
-``warm_start=True``: each fit starts from the optimum of the next smaller C, and the final model of a
-protocol starts from the mean of its folds' solutions at the chosen C. Every fit still stops on
-scikit-learn's own test, so the selected C and the accuracies are SentEval's up to the solver's tolerance
-(a test item here and there), in a fraction of the solver's iterations. Scores are rounded as SentEval
-rounds them (per C, to 2 decimals in percent) before the best C is picked, so ties break as there.
+SentEval fits one ``LogisticRegression(C=c)`` from zero for every fold and every C of its grid. Here the
+model is the same (scikit-learn's objective: mean log-loss + ||W||^2 / (2 C n), intercept not penalised;
+one weight vector for two classes, a softmax over the classes present otherwise) and so is the solver
+(scipy's L-BFGS-B with scikit-learn's options: 100 iterations, gradient tolerance 1e-4, 50 line-search
+steps), on SentEval's folds (``StratifiedKFold(shuffle=True)`` seeded as SentEval seeds it, on the rows in
+SentEval's length-sorted order, :func:`~xsent_lib.eval.transfer.senteval_row_order`). Two things differ,
+both for speed: the loss and gradient are called without scikit-learn's per-fit checks (a third of a fit's
+time on SentEval's sizes), and the C grid is walked upwards with each fit starting from the solution at the
+previous C (the final model of a protocol from its folds' mean solution at the chosen C). Every fit still
+stops on scikit-learn's test, so the selected C and the accuracies are SentEval's up to the solver's
+tolerance (a test item here and there; ``benchmarks/bench_senteval_dropin.py`` measures both). Scores are
+rounded as SentEval rounds them (per C, to 2 decimals in percent) before the best C is picked.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
 
-import copy
-import warnings
-
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
+from scipy.optimize import minimize
+from scipy.special import expit, log_expit, logsumexp
 from sklearn.model_selection import StratifiedKFold
 
+from xsent_lib.base.threads import single_thread
+from xsent_lib.eval.classifier import SMALL_WORK
+
 SENTEVAL_FOLD_SEED = 1111  # SentEval's InnerKFoldClassifier seeds both of its splitters with 1111
+# scikit-learn's lbfgs settings for LogisticRegression (max_iter=100, tol=1e-4, as SentEval leaves them)
+LBFGS_OPTIONS = {"maxiter": 100, "maxls": 50, "gtol": 1e-4, "ftol": 64 * np.finfo(float).eps}
 
 
-def _fit(model: LogisticRegression, x: np.ndarray, y: np.ndarray) -> LogisticRegression:
-    """Fit without scikit-learn's convergence warnings (SentEval's unconverged fits count as fitted)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return model.fit(x, y)
+class LogReg:
+    """scikit-learn's ``LogisticRegression(C)`` (lbfgs, its defaults) fitted by scipy directly.
 
+    ``fit(x, y, c, init)`` starts from ``init`` (a previous fit's ``theta``) or zeros; ``theta`` holds one
+    row per weight vector (one for two classes, one per class present otherwise), the intercept last.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
 
-def _start(seed: int, c: float, init: LogisticRegression | None = None) -> LogisticRegression:
-    """A warm-starting estimator at ``c``, starting from ``init``'s solution when given."""
-    model = LogisticRegression(C=c, random_state=seed, warm_start=True)
-    if init is not None:
-        model.coef_, model.intercept_ = init.coef_.copy(), init.intercept_.copy()
-    return model
+    def __init__(self, classes: np.ndarray) -> None:
+        self.classes = np.asarray(classes)
+        self.theta: np.ndarray | None = None
+        self.n_iter = 0
+
+    def _loss_grad(self, flat: np.ndarray, x: np.ndarray, y: np.ndarray, l2: float
+                   ) -> tuple[float, np.ndarray]:
+        theta = flat.reshape(-1, x.shape[1] + 1)
+        w, b = theta[:, :-1], theta[:, -1]
+        z = x @ w.T + b  # (n, K)
+        if theta.shape[0] == 1:
+            zz = z[:, 0]
+            loss = -np.mean(log_expit(np.where(y == 1, zz, -zz)))
+            resid = (expit(zz) - y)[:, None]
+        else:
+            lse = logsumexp(z, axis=1)
+            loss = np.mean(lse - z[np.arange(y.size), y])
+            resid = np.exp(z - lse[:, None])
+            resid[np.arange(y.size), y] -= 1.0
+        grad = np.empty_like(theta)
+        grad[:, :-1] = resid.T @ x / y.size + l2 * w
+        grad[:, -1] = resid.mean(0)
+        return loss + 0.5 * l2 * float((w * w).sum()), grad.ravel()
+
+    def fit(self, x: np.ndarray, y: np.ndarray, c: float, init: np.ndarray | None = None) -> LogReg:
+        """Fit on rows ``x`` (float64) with labels ``y`` (values of ``classes``) at C = ``c``.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        idx = np.searchsorted(self.classes, y)
+        rows = 1 if self.classes.size == 2 else self.classes.size
+        start = np.zeros((rows, x.shape[1] + 1)) if init is None else init
+        res = minimize(self._loss_grad, start.ravel(), args=(x, idx, 1.0 / (c * y.size)), jac=True,
+                       method="L-BFGS-B", options=LBFGS_OPTIONS)
+        self.theta, self.n_iter = res.x.reshape(rows, -1), int(res.nit)
+        return self
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """Predicted classes of rows ``x``.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        z = x @ self.theta[:, :-1].T + self.theta[:, -1]
+        return self.classes[(z[:, 0] > 0).astype(np.int64) if z.shape[1] == 1 else z.argmax(1)]
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        """Probabilities (n, len(classes)) of rows ``x``.
+
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
+        z = x @ self.theta[:, :-1].T + self.theta[:, -1]
+        if z.shape[1] == 1:
+            p = expit(z[:, 0])
+            return np.stack([1 - p, p], 1)
+        return np.exp(z - logsumexp(z, axis=1, keepdims=True))
 
 
 def c_path_scores(x_train: np.ndarray, y_train: np.ndarray, x_eval: np.ndarray, y_eval: np.ndarray,
-                  grid: tuple[float, ...], seed: int = SENTEVAL_FOLD_SEED
-                  ) -> tuple[np.ndarray, list[LogisticRegression]]:
-    """Accuracy (fraction) on ``x_eval`` of a logistic regression at every C of ``grid``, warm-started
+                  grid: tuple[float, ...]) -> tuple[np.ndarray, list[LogReg]]:
+    """Accuracy (fraction) on ``x_eval`` of the logistic regression at every C of ``grid``, warm-started
     upwards, and the fitted model of each C, both in ``grid``'s order.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
-    order = np.argsort(grid, kind="stable")
+    classes = np.unique(y_train)
     acc = np.empty(len(grid))
     models: list = [None] * len(grid)
-    model = _start(seed, float(grid[order[0]]))
-    for j in order:
-        model.set_params(C=float(grid[j]))
-        _fit(model, x_train, y_train)
-        acc[j] = model.score(x_eval, y_eval)
-        models[j] = copy.copy(model)  # a refit assigns new coef_ arrays: shallow copies stay intact
+    init = None
+    for j in np.argsort(grid, kind="stable"):
+        model = LogReg(classes).fit(x_train, y_train, float(grid[j]), init)
+        acc[j] = float((model.predict(x_eval) == y_eval).mean())
+        models[j], init = model, model.theta
     return acc, models
+
+
+def _threads(x: np.ndarray):
+    """One BLAS thread below :data:`~xsent_lib.eval.classifier.SMALL_WORK` rows x features: on small
+    problems more threads only wait on each other (20-40x slower fits on a loaded 2-core machine)."""
+    return single_thread(x.size < SMALL_WORK, blas=True)
 
 
 def _folds(y: np.ndarray, k: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -63,20 +123,19 @@ def _folds(y: np.ndarray, k: int, seed: int) -> list[tuple[np.ndarray, np.ndarra
 
 
 def _cv_grid(x: np.ndarray, y: np.ndarray, grid: tuple[float, ...], k: int, seed: int
-             ) -> tuple[int, float, LogisticRegression]:
-    """k-fold CV along the grid: best index, its rounded mean score (percent), and an estimator at that
-    C holding the mean of the folds' solutions (the start of the final fit)."""
+             ) -> tuple[int, float, np.ndarray | None]:
+    """k-fold CV along the grid: best index, its rounded mean score (percent), and the mean of the folds'
+    solutions at that C (the start of the final fit; None if the folds saw different classes)."""
     accs, fits = [], []
     for tr, te in _folds(y, k, seed):
-        acc, models = c_path_scores(x[tr], y[tr], x[te], y[te], grid, seed)
+        acc, models = c_path_scores(x[tr], y[tr], x[te], y[te], grid)
         accs.append(acc)
         fits.append(models)
     scores = np.round(100 * np.mean(accs, axis=0), 2)
     best = int(np.argmax(scores))
-    start = copy.copy(fits[0][best])
-    start.coef_ = np.mean([m[best].coef_ for m in fits], 0)
-    start.intercept_ = np.mean([m[best].intercept_ for m in fits], 0)
-    return best, float(scores[best]), start
+    thetas = [m[best].theta for m in fits]
+    same = all(t.shape == thetas[0].shape for t in thetas)
+    return best, float(scores[best]), np.mean(thetas, 0) if same else None
 
 
 def sklearn_nested_cv(x: np.ndarray, labels: np.ndarray, grid: tuple[float, ...], kfold: int,
@@ -90,14 +149,15 @@ def sklearn_nested_cv(x: np.ndarray, labels: np.ndarray, grid: tuple[float, ...]
     accuracy; ``fold_acc``: each outer fold's accuracy (percent).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
-    labels = np.asarray(labels)
+    labels, x = np.asarray(labels), np.asarray(x, np.float64)
     dev, test, chosen = [], [], []
-    for tr, te in _folds(labels, kfold, seed):
-        best, score, init = _cv_grid(x[tr], labels[tr], grid, kfold, seed)
-        model = _fit(_start(seed, float(grid[best]), init), x[tr], labels[tr])
-        dev.append(score)
-        test.append(100 * model.score(x[te], labels[te]))
-        chosen.append(float(grid[best]))
+    with _threads(x):
+        for tr, te in _folds(labels, kfold, seed):
+            best, score, init = _cv_grid(x[tr], labels[tr], grid, kfold, seed)
+            model = LogReg(np.unique(labels[tr])).fit(x[tr], labels[tr], float(grid[best]), init)
+            dev.append(score)
+            test.append(100 * float((model.predict(x[te]) == labels[te]).mean()))
+            chosen.append(float(grid[best]))
     return {"devacc": float(np.mean(dev)), "acc": float(np.mean(test)), "ndev": int(labels.size),
             "ntest": int(labels.size), "protocol": f"nested {kfold}-fold CV (scikit-learn)",
             "selected": [{"nhid": 0, "dropout": 0.0, "l2": c} for c in chosen], "fold_acc": test}
@@ -112,25 +172,29 @@ def sklearn_cv_then_test(x_train: np.ndarray, y_train: np.ndarray, x_test: np.nd
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     y_train, y_test = np.asarray(y_train), np.asarray(y_test)
-    best, score, init = _cv_grid(x_train, y_train, grid, kfold, seed)
-    pred = _fit(_start(seed, float(grid[best]), init), x_train, y_train).predict(x_test)
+    x_train = np.asarray(x_train, np.float64)
+    with _threads(x_train):
+        best, score, init = _cv_grid(x_train, y_train, grid, kfold, seed)
+        model = LogReg(np.unique(y_train)).fit(x_train, y_train, float(grid[best]), init)
+    pred = model.predict(np.asarray(x_test, np.float64))
     return {"devacc": score, "acc": 100 * float((pred == y_test).mean()), "ndev": int(y_train.size),
             "ntest": int(y_test.size), "protocol": f"{kfold}-fold CV on train, then test (scikit-learn)",
             "selected": {"nhid": 0, "dropout": 0.0, "l2": float(grid[best])}, "predictions": pred}
 
 
 def sklearn_split(x_train: np.ndarray, y_train: np.ndarray, x_dev: np.ndarray, y_dev: np.ndarray,
-                  x_test: np.ndarray, grid: tuple[float, ...], n_classes: int,
-                  seed: int = SENTEVAL_FOLD_SEED) -> dict:
+                  x_test: np.ndarray, grid: tuple[float, ...], n_classes: int) -> dict:
     """SentEval's ``SplitClassifier`` with ``usepytorch=False`` (SST, SICK-E, probing): one fit per C
     (warm-started upwards), C picked on dev accuracy rounded as SentEval rounds it; that C's model
     gives the test class probabilities (``test_probs``, (n, n_classes); classes absent from train get 0).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
-    acc, models = c_path_scores(x_train, np.asarray(y_train), x_dev, np.asarray(y_dev), grid, seed)
+    f64 = [np.asarray(a, np.float64) for a in (x_train, x_dev, x_test)]
+    with _threads(f64[0]):
+        acc, models = c_path_scores(f64[0], np.asarray(y_train), f64[1], np.asarray(y_dev), grid)
     best = int(np.argmax(np.round(100 * acc, 2)))
     probs = np.zeros((len(x_test), n_classes), np.float32)
-    probs[:, models[best].classes_] = models[best].predict_proba(x_test)
+    probs[:, models[best].classes] = models[best].predict_proba(f64[2])
     return {"dev_scores": acc.tolist(), "dev": float(acc[best]),
             "selected": {"nhid": 0, "dropout": 0.0, "l2": float(grid[best])}, "test_probs": probs}
