@@ -1,20 +1,22 @@
 """SentEval drop-in: our ``SE`` against SentEval itself, same folder, same encoder, one BLAS thread.
 
-    python benchmarks/bench_senteval_dropin.py [--senteval DIR] [--max-items N] [--configs sklearn,pytorch]
+    python benchmarks/bench_senteval_dropin.py [--senteval DIR] [--max-items N] [--configs ...]
 
-The encoder is SentEval's ``examples/bow.py`` batcher (mean of the sentence's known word vectors, a zero
-vector if none) on GloVe 6B 50d (``load_glove50``), written here once and handed to both engines. The task
-folder is written in SentEval's layout under ``--data`` (default ``_build/senteval_dropin``): MR, SUBJ from
-the cached Rotten Tomatoes corpora (``rt-mr``, ``rt-subj``), CR (``uci-*``), MPQA (``vader-nyt``), SST2 / SST5
-(``vader-movies``), and TREC, MRPC, SICK-E, SICK-R, STS-B from the synthetic world
-(``tools/make_fixture_data.py``); each task capped at ``--max-items`` examples per split (SentEval's sizes
-would take hours on a loaded 2-core machine). Both configurations of the issue: ``sklearn``
-(``usepytorch=False, kfold=10``) and ``pytorch`` (``usepytorch=True, kfold=10``, bow.py's classifier dict).
-SentEval runs only when ``--senteval`` names a checkout; without CUDA its package is copied to a temporary
-folder with its ``.cuda()`` calls made CPU ones (the checkout is not touched). Per task: seconds and scores
-side by side and the time ratio. Writes ``benchmarks/results/senteval_dropin.json`` with provenance.
+The encoder is SentEval's ``examples/bow.py`` batcher (mean of the sentence's known word vectors, a
+zero vector if none) on GloVe 6B 50d (``load_glove50``), written here once and handed to both
+engines. The task folder is written in SentEval's layout under ``--data`` (default
+``_build/senteval_dropin``): MR, SUBJ from the cached Rotten Tomatoes corpora (``rt-mr``,
+``rt-subj``), CR (``uci-*``), MPQA (``vader-nyt``), SST2 / SST5 (``vader-movies``), and TREC, MRPC,
+SICK-E, SICK-R, STS-B from the synthetic world (``tools/make_fixture_data.py``); each task capped at
+``--max-items`` examples per split (SentEval's sizes would take hours on a loaded 2-core machine).
+Both configurations of the issue: ``sklearn`` (``usepytorch=False, kfold=10``) and ``pytorch``
+(``usepytorch=True, kfold=10``, bow.py's classifier dict). SentEval runs only when ``--senteval``
+names a checkout; without CUDA its package is copied to a temporary folder with its ``.cuda()``
+calls made CPU ones (the checkout is not touched). Per task: seconds and scores side by side and the
+time ratio. Writes ``benchmarks/results/senteval_dropin.json`` with provenance.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,12 +44,33 @@ from xsent_lib.eval.offline_suite import sst_classes  # noqa: E402
 from xsent_lib.results.provenance import collect_provenance  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "senteval_dropin.json"
-TASKS = ["MR", "CR", "MPQA", "SUBJ", "SST2", "SST5", "TREC", "MRPC", "SICKEntailment", "SICKRelatedness",
-         "STSBenchmark"]
-CONFIGS = {"sklearn": {"usepytorch": False, "kfold": 10},
-           "pytorch": {"usepytorch": True, "kfold": 10,
-                       "classifier": {"nhid": 0, "optim": "rmsprop", "batch_size": 128, "tenacity": 3,
-                                      "epoch_size": 2}}}
+TASKS = [
+    "MR",
+    "CR",
+    "MPQA",
+    "SUBJ",
+    "SST2",
+    "SST5",
+    "TREC",
+    "MRPC",
+    "SICKEntailment",
+    "SICKRelatedness",
+    "STSBenchmark",
+]
+CONFIGS = {
+    "sklearn": {"usepytorch": False, "kfold": 10},
+    "pytorch": {
+        "usepytorch": True,
+        "kfold": 10,
+        "classifier": {
+            "nhid": 0,
+            "optim": "rmsprop",
+            "batch_size": 128,
+            "tenacity": 3,
+            "epoch_size": 2,
+        },
+    },
+}
 SCORES = ("devacc", "acc", "devpearson", "pearson", "spearman")
 
 
@@ -61,7 +84,8 @@ def _clean(s: str) -> str:
 
 
 def write_folder(out: Path, max_items: int) -> Path:
-    """SentEval's ``downstream/`` layout under ``out``, every task capped at ``max_items`` per split."""
+    """SentEval's ``downstream/`` layout under ``out``, every task capped at ``max_items`` per
+    split."""
     tools = importlib.import_module("tools.make_fixture_data")
     tools.N_SENT = max(40, max_items // 3)  # the synthetic tasks: examples per class / split
     from xsent_lib.data.synthetic import SyntheticWorld
@@ -69,10 +93,12 @@ def write_folder(out: Path, max_items: int) -> Path:
     tools._senteval(out, SyntheticWorld(11))
     d = out / "downstream"
     rng = np.random.default_rng(0)
-    binary = {"MR": (("rt-mr",), "rt-polarity.pos", "rt-polarity.neg"),
-              "CR": (("uci-amazon", "uci-yelp", "uci-imdb"), "custrev.pos", "custrev.neg"),
-              "SUBJ": (("rt-subj",), "subj.subjective", "subj.objective"),
-              "MPQA": (("vader-nyt",), "mpqa.pos", "mpqa.neg")}
+    binary = {
+        "MR": (("rt-mr",), "rt-polarity.pos", "rt-polarity.neg"),
+        "CR": (("uci-amazon", "uci-yelp", "uci-imdb"), "custrev.pos", "custrev.neg"),
+        "SUBJ": (("rt-subj",), "subj.subjective", "subj.objective"),
+        "MPQA": (("vader-nyt",), "mpqa.pos", "mpqa.neg"),
+    }
     for task, (names, pos, neg) in binary.items():
         parts = [load_labelled(n) for n in names]
         sents = [_clean(s) for p in parts for s in p.sentences]
@@ -85,15 +111,20 @@ def write_folder(out: Path, max_items: int) -> Path:
     order = rng.permutation(len(texts))[: 3 * max_items]
     cut = np.array_split(order, [int(0.7 * order.size), int(0.8 * order.size)])
     for split, idx in zip(("train", "dev", "test"), cut):
-        _write(d / "SST" / "fine" / f"sentiment-{split}", [f"{five[i]} {_clean(texts[i])}" for i in idx])
-        _write(d / "SST" / "binary" / f"sentiment-{split}",
-               [f"{_clean(texts[i])}\t{int(five[i] >= 3)}" for i in idx if five[i] != 2])
+        _write(
+            d / "SST" / "fine" / f"sentiment-{split}",
+            [f"{five[i]} {_clean(texts[i])}" for i in idx],
+        )
+        _write(
+            d / "SST" / "binary" / f"sentiment-{split}",
+            [f"{_clean(texts[i])}\t{int(five[i] >= 3)}" for i in idx if five[i] != 2],
+        )
     return out
 
 
 class Bow:
-    """SentEval's ``examples/bow.py`` encoder on GloVe 6B 50d: ``prepare`` keeps the task's words' vectors,
-    ``batcher`` averages a sentence's known words (a zero vector if none)."""
+    """SentEval's ``examples/bow.py`` encoder on GloVe 6B 50d: ``prepare`` keeps the task's words'
+    vectors, ``batcher`` averages a sentence's known words (a zero vector if none)."""
 
     def __init__(self) -> None:
         self.glove = load_glove50()
@@ -101,7 +132,9 @@ class Bow:
     def prepare(self, params: Any, samples: list) -> None:
         words = {w for s in samples for w in s}
         index = self.glove.word2id
-        params.word_vec = {w: self.glove.vectors[index[w]].astype(np.float64) for w in words if w in index}
+        params.word_vec = {
+            w: self.glove.vectors[index[w]].astype(np.float64) for w in words if w in index
+        }
         params.wvec_dim = self.glove.vectors.shape[1]
 
     def batcher(self, params: Any, batch: list) -> np.ndarray:
@@ -113,7 +146,8 @@ class Bow:
 
 
 def senteval_module(checkout: Path) -> Any:
-    """Import SentEval from ``checkout``; without CUDA, from a temporary copy whose CUDA calls run on the CPU."""
+    """Import SentEval from ``checkout``; without CUDA, from a temporary copy whose CUDA calls run
+    on the CPU."""
     src = checkout / "senteval"
     if not (src / "engine.py").is_file():
         raise FileNotFoundError(f"{checkout} is not a SentEval checkout (no senteval/engine.py).")
@@ -124,7 +158,9 @@ def senteval_module(checkout: Path) -> Any:
         for py in (root / "senteval").rglob("*.py"):
             text = py.read_text()
             text = re.sub(r"assert torch\.cuda\.is_available\(\).*\n", "\n", text)
-            text = text.replace(".cuda()", "").replace("torch.device('cuda')", "torch.device('cpu')")
+            text = text.replace(".cuda()", "").replace(
+                "torch.device('cuda')", "torch.device('cpu')"
+            )
             text = text.replace("torch.cuda.FloatTensor", "torch.FloatTensor")
             py.write_text(text)
     sys.path.insert(0, str(root))
@@ -149,7 +185,9 @@ def run_engine(make: Any, bow: Bow, params: dict, tasks: list[str]) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--senteval", type=Path, default=None, help="a SentEval checkout (run it side by side)")
+    parser.add_argument(
+        "--senteval", type=Path, default=None, help="a SentEval checkout (run it side by side)"
+    )
     parser.add_argument("--data", type=Path, default=ROOT / "_build" / "senteval_dropin")
     parser.add_argument("--max-items", type=int, default=2000)
     parser.add_argument("--configs", default="sklearn,pytorch")
@@ -164,9 +202,14 @@ def main() -> int:
     write_folder(args.data, args.max_items)
     bow = Bow()
     ref = senteval_module(args.senteval) if args.senteval else None
-    record: dict = {"what": __doc__.splitlines()[0], "max_items": args.max_items, "tasks": tasks,
-                    "configs": {}, "provenance": collect_provenance(),
-                    "load_average_before": [round(x, 2) for x in load]}
+    record: dict = {
+        "what": __doc__.splitlines()[0],
+        "max_items": args.max_items,
+        "tasks": tasks,
+        "configs": {},
+        "provenance": collect_provenance(),
+        "load_average_before": [round(x, 2) for x in load],
+    }
     with threadpool_limits(limits=1):
         for name in configs:
             params = {"task_path": str(args.data), **CONFIGS[name]}
@@ -174,8 +217,12 @@ def main() -> int:
             if ref is not None:
                 rows["senteval"] = run_engine(ref.engine.SE, bow, params, tasks)
                 for side in ("ours", "senteval"):
-                    rows[f"{side}_total_s"] = round(sum(r["seconds"] for r in rows[side].values()), 2)
-                rows["time_ratio_ours_over_senteval"] = round(rows["ours_total_s"] / rows["senteval_total_s"], 3)
+                    rows[f"{side}_total_s"] = round(
+                        sum(r["seconds"] for r in rows[side].values()), 2
+                    )
+                rows["time_ratio_ours_over_senteval"] = round(
+                    rows["ours_total_s"] / rows["senteval_total_s"], 3
+                )
             record["configs"][name] = {"params": CONFIGS[name], **rows}
             record["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
             args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,7 @@
-"""SentEval's usepytorch=False path: warm-started scikit-learn on SentEval's folds, against SentEval's loops
-written out (one cold LogisticRegression per fold and C) and against the previous batched exact solver."""
+"""SentEval's usepytorch=False path: warm-started scikit-learn on SentEval's folds, against
+SentEval's loops written out (one cold LogisticRegression per fold and C) and against the previous
+batched exact solver."""
+
 import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
@@ -23,8 +25,19 @@ def _data(seed: int, n: int = 300, dim: int = 10, n_classes: int = 2):
 def _cv_scores(x, y, grid, k, seed):
     """SentEval's loop: for each C, a cold fit per fold; mean accuracy in percent rounded to 2."""
     skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
-    return [round(100 * np.mean([LogisticRegression(C=c, random_state=seed).fit(x[a], y[a]).score(x[b], y[b])
-                                 for a, b in skf.split(x, y)]), 2) for c in grid]
+    return [
+        round(
+            100
+            * np.mean(
+                [
+                    LogisticRegression(C=c, random_state=seed).fit(x[a], y[a]).score(x[b], y[b])
+                    for a, b in skf.split(x, y)
+                ]
+            ),
+            2,
+        )
+        for c in grid
+    ]
 
 
 def _senteval_inner_kfold(x, y, grid, k):
@@ -44,10 +57,12 @@ def test_nested_cv_equals_sentevals_inner_kfold(n_classes):
     x, y = _data(n_classes, n_classes=n_classes)
     ours = nested_cv(x, y, n_classes, SKLEARN)
     dev, acc = _senteval_inner_kfold(x, y, SKLEARN.l2, 5)
-    # warm starts stop elsewhere inside lbfgs's tolerance than cold ones: an inner item may flip (0.08 points
-    # of devacc here), an outer one (0.33 points of acc)
+    # warm starts stop elsewhere inside lbfgs's tolerance than cold ones: an inner item may flip
+    # (0.08 points of devacc here), an outer one (0.33 points of acc)
     assert ours["devacc"] == pytest.approx(dev, abs=0.25)
-    assert round(float(np.mean([round(a, 2) for a in ours["fold_acc"]])), 2) == pytest.approx(acc, abs=0.34)
+    assert round(float(np.mean([round(a, 2) for a in ours["fold_acc"]])), 2) == pytest.approx(
+        acc, abs=0.34
+    )
 
 
 def test_cv_then_test_and_split_equal_sentevals_loops():
@@ -63,8 +78,14 @@ def test_cv_then_test_and_split_equal_sentevals_loops():
     assert ours["acc"] == pytest.approx(100 * clf.score(x[te], y[te]), abs=1.0)
     dv, ts = slice(300, 350), slice(350, 400)
     res = split_select(x[tr], one_hot(y[tr], 3), x[dv], one_hot(y[dv], 3), x[ts], SKLEARN)
-    dev = [round(100 * LogisticRegression(C=c).fit(x[tr], y[tr]).score(x[dv], y[dv]), 2) for c in SKLEARN.l2]
-    assert round(100 * res["dev"], 2) == max(dev) and res["selected"]["l2"] == SKLEARN.l2[int(np.argmax(dev))]
+    dev = [
+        round(100 * LogisticRegression(C=c).fit(x[tr], y[tr]).score(x[dv], y[dv]), 2)
+        for c in SKLEARN.l2
+    ]
+    assert (
+        round(100 * res["dev"], 2) == max(dev)
+        and res["selected"]["l2"] == SKLEARN.l2[int(np.argmax(dev))]
+    )
     ref = LogisticRegression(C=res["selected"]["l2"]).fit(x[tr], y[tr]).predict(x[ts])
     assert (res["test_probs"].argmax(1) != ref).sum() <= 1
 
@@ -72,7 +93,7 @@ def test_cv_then_test_and_split_equal_sentevals_loops():
 def test_sklearn_path_agrees_with_the_previous_exact_solver():
     x, y = _data(3, n=400)
     new, old = nested_cv(x, y, 2, SKLEARN), nested_cv(x, y, 2, EXACT)
-    # other folds (SentEval's, not ours) and another solver: the same task difficulty within a few points
+    # other folds (SentEval's, not ours), another solver: the same difficulty within a few points
     assert new["acc"] == pytest.approx(old["acc"], abs=3.0)
     assert new["devacc"] == pytest.approx(old["devacc"], abs=3.0)
 
@@ -83,4 +104,6 @@ def test_sklearn_solver_needs_c_and_accuracy():
     x, y = _data(1, n=60)
     t = one_hot(y, 2)
     with pytest.raises(ValueError, match="dev accuracy"):
-        split_select(x[:40], t[:40], x[40:50], t[40:50], x[50:], SKLEARN, metric=lambda p, t, m: m.sum(1))
+        split_select(
+            x[:40], t[:40], x[40:50], t[40:50], x[50:], SKLEARN, metric=lambda p, t, m: m.sum(1)
+        )

@@ -34,22 +34,24 @@ def _threads_for(work: int):
 class ClassifierConfig:
     """How the classifiers on top of frozen embeddings are trained and tuned.
 
-    ``nhid=(0,)`` is logistic regression; positive values give one Sigmoid hidden layer (the thesis's
-    choice; the SentEval README says Tanh). ``l2`` is the penalty grid (thesis/SentEval PyTorch grid
-    10^-5..10^-2), searched together with ``nhid`` and ``dropout``. Adam with ``lr`` and minibatches of
-    ``batch_size``; every "epoch" is ``epoch_size`` passes, and training stops when the validation score
-    has not improved for ``tenacity`` epochs (or after ``max_epochs``); on small data an epoch is
-    stretched to at least ``min_steps_per_epoch`` minibatch steps (our choice: SentEval's smallest task
-    has 1.5k rows, the book's toy tasks a few hundred, where a few passes would leave the MLP untrained). Models not given a validation
-    set hold out ``validation_split`` of their training rows for early stopping, as SentEval does.
-    Logistic regression (all ``nhid`` 0) is solved exactly by default (``solver='exact'``, see
-    :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way; ``solver='sklearn'``
-    (with ``penalty='C'``) is SentEval's ``usepytorch=False`` path: scikit-learn's lbfgs on SentEval's folds,
-    warm-started along the C grid (:mod:`xsent_lib.eval.sklearn_protocols`). ``loss='mse'`` trains on the
-    squared error of the softmax output (SentEval's relatedness regressor) instead of cross-entropy.
-    Use :meth:`full` (the thesis's standard configuration) or :meth:`fast` (SentEval's prototyping one).
-    Every float must be finite and of the right sign (``lr`` > 0, ``l2`` >= 0, ``dropout`` in [0, 1)), and ``seed``
-    an int in ``[0, 2**32 - 1]``; anything else raises a ValueError naming the field.
+    ``nhid=(0,)`` is logistic regression; positive values give one Sigmoid hidden layer (the
+    thesis's choice; the SentEval README says Tanh). ``l2`` is the penalty grid (thesis/SentEval
+    PyTorch grid 10^-5..10^-2), searched together with ``nhid`` and ``dropout``. Adam with ``lr``
+    and minibatches of ``batch_size``; every "epoch" is ``epoch_size`` passes, and training stops
+    when the validation score has not improved for ``tenacity`` epochs (or after ``max_epochs``); on
+    small data an epoch is stretched to at least ``min_steps_per_epoch`` minibatch steps (our
+    choice: SentEval's smallest task has 1.5k rows, the book's toy tasks a few hundred, where a few
+    passes would leave the MLP untrained). Models not given a validation set hold out
+    ``validation_split`` of their training rows for early stopping, as SentEval does. Logistic
+    regression (all ``nhid`` 0) is solved exactly by default (``solver='exact'``, see
+    :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way;
+    ``solver='sklearn'`` (with ``penalty='C'``) is SentEval's ``usepytorch=False`` path:
+    scikit-learn's lbfgs on SentEval's folds, warm-started along the C grid
+    (:mod:`xsent_lib.eval.sklearn_protocols`). ``loss='mse'`` trains on the squared error of the
+    softmax output (SentEval's relatedness regressor) instead of cross-entropy. Use :meth:`full`
+    (the thesis's standard configuration) or :meth:`fast` (SentEval's prototyping one). Every float
+    must be finite and of the right sign (``lr`` > 0, ``l2`` >= 0, ``dropout`` in [0, 1)), and
+    ``seed`` an int in ``[0, 2**32 - 1]``; anything else raises a ValueError naming the field.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -89,22 +91,24 @@ class ClassifierConfig:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}.")
         if self.solver not in SOLVERS:
-            raise ValueError(f"solver must be 'exact' (L-BFGS to the optimum), 'adam' (minibatch, early "
-                             f"stopping) or 'sklearn' (SentEval's scikit-learn path), got {self.solver!r}.")
+            raise ValueError(f"solver must be 'exact' (L-BFGS to the optimum), 'adam' (minibatch, "
+                             "early stopping) or 'sklearn' (SentEval's scikit-learn path), got "
+                             f"{self.solver!r}.")
         if self.solver == "sklearn" and self.penalty != "C":
-            raise ValueError("solver='sklearn' is SentEval's scikit-learn logistic regression: its l2 values "
-                             "are scikit-learn's C, so it needs penalty='C'.")
+            raise ValueError("solver='sklearn' is SentEval's scikit-learn logistic regression: its "
+                             "l2 values are scikit-learn's C, so it needs penalty='C'.")
         if self.loss not in LOSSES:
             raise ValueError(f"loss must be one of {LOSSES}, got {self.loss!r}.")
         if self.loss == "mse" and self.solver != "adam":
-            raise ValueError("loss='mse' (SentEval's relatedness regressor) is trained with solver='adam'.")
+            raise ValueError("loss='mse' (SentEval's relatedness regressor) needs solver='adam'.")
         parse_optim(self.optim)
         if self.penalty not in PENALTIES:
             raise ValueError(f"penalty must be one of {PENALTIES} ('C': the l2 values are scikit-learn's C, as SentEval's "
                              f"usepytorch=False runs), got {self.penalty!r}.")
-        if self.penalty == "C" and (self.solver == "adam" or any(h > 0 for h in self.nhid) or min(self.l2) <= 0):
-            raise ValueError("penalty='C' is scikit-learn's logistic regression: it needs solver='exact' or "
-                             "'sklearn', nhid=(0,) and positive C values in l2.")
+        mlp = any(h > 0 for h in self.nhid)
+        if self.penalty == "C" and (self.solver == "adam" or mlp or min(self.l2) <= 0):
+            raise ValueError("penalty='C' is scikit-learn's logistic regression: it needs "
+                             "solver='exact' or 'sklearn', nhid=(0,) and positive C values in l2.")
         if not _real(self.validation_split) or not 0.0 < self.validation_split < 1.0:
             raise ValueError(f"validation_split must lie in (0, 1), got {self.validation_split!r}.")
 
@@ -156,7 +160,7 @@ def _real(value: object) -> bool:
 
 PENALTIES = ("l2", "C")
 SOLVERS = ("exact", "adam", "sklearn")
-# "ce": cross-entropy against the targets; "mse": mean squared error of the softmax output against them
+# "ce": cross-entropy against the targets; "mse": squared error of the softmax output against them
 # (SentEval's relatedness regressor, senteval.tools.relatedness).
 LOSSES = ("ce", "mse")
 OPTIMIZERS = {"adam": torch.optim.Adam, "adamax": torch.optim.Adamax, "adagrad": torch.optim.Adagrad,
@@ -206,7 +210,7 @@ def pearson_metric(probs: torch.Tensor, targets: torch.Tensor, mask: torch.Tenso
 
 
 def masked_pearson(pred: torch.Tensor, gold: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Per-model Pearson r of ``pred`` (M, n) against ``gold`` (n,) over the rows of ``mask`` (M, n).
+    """Per-model Pearson r of ``pred`` (M, n) against ``gold`` (n,) over the rows of ``mask``.
 
     Book: chapter 3 (InferSent).
     """

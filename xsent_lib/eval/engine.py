@@ -83,13 +83,14 @@ class Evaluation:
     Two sets of ``params``:
 
     * **SentEval's** (``usepytorch``, ``task_path`` or a ``classifier`` dict present, or the :class:`SE` entry
-      point): SentEval's defaults (kfold 5, batch 128, seed 1111, ``classifier={'nhid': 0}``) and its
-      classifiers: ``usepytorch=True`` trains the dict's model (``nhid``, ``optim`` such as ``'rmsprop'`` or
-      ``'sgd,lr=0.1'``, ``batch_size``, ``tenacity``, ``epoch_size``, ``max_epoch``, ``dropout``) over SentEval's
-      L2 grid; ``usepytorch=False`` is SentEval's scikit-learn logistic regression (its C grids, its folds,
-      scikit-learn's lbfgs warm-started along the grid: :mod:`~xsent_lib.eval.sklearn_protocols`).
-      SICK-R / STS-B use SentEval's fixed relatedness regressor, which ignores the classifier dict there too.
-      ``similarity`` (a function of two vectors) replaces the cosine of the STS tasks. ``mode`` is refused here.
+      point): SentEval's defaults (kfold 5, batch 128, seed 1111, ``classifier={'nhid': 0}``) and
+      its classifiers: ``usepytorch=True`` trains the dict's model (``nhid``, ``optim`` such as
+      ``'rmsprop'`` or ``'sgd,lr=0.1'``, ``batch_size``, ``tenacity``, ``epoch_size``,
+      ``max_epoch``, ``dropout``) over SentEval's L2 grid; ``usepytorch=False`` is SentEval's
+      scikit-learn logistic regression (its C grids, its folds, scikit-learn's lbfgs warm-started
+      along the grid: :mod:`~xsent_lib.eval.sklearn_protocols`). SICK-R / STS-B use SentEval's fixed
+      relatedness regressor, which ignores the classifier dict there too. ``similarity`` (a function
+      of two vectors) replaces the cosine of the STS tasks. ``mode`` is refused here.
     * **Ours** (otherwise): ``mode`` (``"fast"`` or ``"full"`` budgets, see
       :class:`~xsent_lib.eval.classifier.ClassifierConfig`) or ``classifier`` (a ClassifierConfig); ``kfold``
       (10 in ``full``; ``fast`` uses 5 unless ``kfold`` is given, and says so in :attr:`notes`).
@@ -175,7 +176,8 @@ class Evaluation:
                        f"params['classifier']['nhid']={spec['nhid']}); it has no effect here either.")
         if not p.usepytorch and spec["nhid"] != 0:
             self._note(f"usepytorch=False: SentEval fits scikit-learn's logistic regression whatever "
-                       f"params['classifier']['nhid'] says ({spec['nhid']}); so do we (its folds and C grids).")
+                       f"params['classifier']['nhid'] says ({spec['nhid']}); so do we (its folds "
+                       "and C grids).")
 
     def classifier_config(self, probe: bool = False):
         """The classifier configuration for the task running now (or for a run without one).
@@ -218,9 +220,10 @@ class Evaluation:
         p, task = self.params, self._task
         common = {"seed": int(p.seed), "device": p.get("device", "auto"), "kfold": int(p.kfold)}
         if isinstance(task, RelatednessTask):  # senteval.tools.relatedness: LR, Adam, batch 64, no L2, 50-pass epochs
-            self._note("SICK-R / STS-B: SentEval's relatedness regressor (logistic regression, squared error "
-                       "of the softmax, Adam, batch 64, no L2, epochs of 50 passes, early stop on dev "
-                       "Pearson, SentEval's 5-class targets) whatever params['classifier'] says.")
+            self._note("SICK-R / STS-B: SentEval's relatedness regressor (logistic regression, "
+                       "squared error of the softmax, Adam, batch 64, no L2, epochs of 50 passes, "
+                       "early stop on dev Pearson, SentEval's 5-class targets) whatever "
+                       "params['classifier'] says.")
             return ClassifierConfig.full(solver="adam", l2=(0.0,), batch_size=64, epoch_size=50, tenacity=4,
                                          max_epochs=20, min_steps_per_epoch=1, loss="mse", **common)
         spec = {**SENTEVAL_MLP_DEFAULTS, **p.classifier, **getattr(task, "senteval_overrides", {})}

@@ -125,7 +125,8 @@ def cv_then_test(
     x_test = _check_features(x_test, y_test.size, "x_test")
     _check_classes(y_train, "y_train")
     if config.solver == "sklearn":
-        return sklearn_cv_then_test(x_train, y_train, x_test, y_test, config.l2, config.kfold, config.seed)
+        return sklearn_cv_then_test(x_train, y_train, x_test, y_test, config.l2, config.kfold,
+                                    config.seed)
     k, grid = config.kfold, config.grid()
     targets = one_hot(y_train, n_classes)
     folds = stratified_folds(y_train, k, config.seed)
@@ -159,8 +160,8 @@ def split_select(
         raise ValueError(f"x_test has dimension {x_test.shape[1]}, x_train {x_train.shape[1]}; encode both alike.")
     if config.solver == "sklearn":
         if metric is not accuracy_metric:
-            raise ValueError("solver='sklearn' selects C on dev accuracy (SentEval's SplitClassifier); "
-                             "other metrics need solver='exact' or 'adam'.")
+            raise ValueError("solver='sklearn' selects C on dev accuracy (SentEval's "
+                             "SplitClassifier); other metrics need solver='exact' or 'adam'.")
         return sklearn_split(x_train, t_train.argmax(1), x_dev, t_dev.argmax(1), x_test, config.l2,
                              t_train.shape[1])
     grid = config.grid()

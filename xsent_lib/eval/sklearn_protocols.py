@@ -1,19 +1,22 @@
-"""SentEval's ``usepytorch=False`` protocols: scikit-learn's logistic regression, warm-started along the C grid.
+"""SentEval's ``usepytorch=False`` protocols: its scikit-learn logistic regression, warm-started.
 
-SentEval fits one ``LogisticRegression(C=c)`` from zero for every fold and every C of its grid. Here the
-model is the same (scikit-learn's objective: mean log-loss + ||W||^2 / (2 C n), intercept not penalised;
-one weight vector for two classes, a softmax over the classes present otherwise) and so is the solver
-(scipy's L-BFGS-B with scikit-learn's options: 100 iterations, gradient tolerance 1e-4, 50 line-search
-steps), on SentEval's folds (``StratifiedKFold(shuffle=True)`` seeded as SentEval seeds it, on the rows in
-SentEval's length-sorted order, :func:`~xsent_lib.eval.transfer.senteval_row_order`). Two things differ,
-both for speed: the loss and gradient are called without scikit-learn's per-fit checks (a third of a fit's
-time on SentEval's sizes), and the C grid is walked upwards with each fit starting from the solution at the
-previous C (the final model of a protocol from its folds' mean solution at the chosen C). Every fit still
-stops on scikit-learn's test, so the selected C and the accuracies are SentEval's up to the solver's
-tolerance (a test item here and there; ``benchmarks/bench_senteval_dropin.py`` measures both). Scores are
-rounded as SentEval rounds them (per C, to 2 decimals in percent) before the best C is picked.
+SentEval fits one ``LogisticRegression(C=c)`` from zero for every fold and every C of its grid. Here
+the model is the same (scikit-learn's objective: mean log-loss + ||W||^2 / (2 C n), intercept not
+penalised; one weight vector for two classes, a softmax over the classes present otherwise) and so
+is the solver (scipy's L-BFGS-B with scikit-learn's options: 100 iterations, gradient tolerance
+1e-4, 50 line-search steps), on SentEval's folds (``StratifiedKFold(shuffle=True)`` seeded as
+SentEval seeds it, on the rows in SentEval's length-sorted order,
+:func:`~xsent_lib.eval.transfer.senteval_row_order`). Two things differ, both for speed: the loss
+and gradient are called without scikit-learn's per-fit checks (a third of a fit's time on SentEval's
+sizes), and the C grid is walked upwards with each fit starting from the solution at the previous C
+(the final model of a protocol from its folds' mean solution at the chosen C). Every fit still stops
+on scikit-learn's test, so the selected C and the accuracies are SentEval's up to the solver's
+tolerance (a test item here and there; ``benchmarks/bench_senteval_dropin.py`` measures both).
+Scores are rounded as SentEval rounds them (per C, to 2 decimals in percent) before the best C is
+picked.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,15 +28,16 @@ from xsent_lib.base.threads import single_thread
 from xsent_lib.eval.classifier import SMALL_WORK
 
 SENTEVAL_FOLD_SEED = 1111  # SentEval's InnerKFoldClassifier seeds both of its splitters with 1111
-# scikit-learn's lbfgs settings for LogisticRegression (max_iter=100, tol=1e-4, as SentEval leaves them)
+# scikit-learn's lbfgs settings for LogisticRegression (max_iter=100, tol=1e-4: SentEval's)
 LBFGS_OPTIONS = {"maxiter": 100, "maxls": 50, "gtol": 1e-4, "ftol": 64 * np.finfo(float).eps}
 
 
 class LogReg:
     """scikit-learn's ``LogisticRegression(C)`` (lbfgs, its defaults) fitted by scipy directly.
 
-    ``fit(x, y, c, init)`` starts from ``init`` (a previous fit's ``theta``) or zeros; ``theta`` holds one
-    row per weight vector (one for two classes, one per class present otherwise), the intercept last.
+    ``fit(x, y, c, init)`` starts from ``init`` (a previous fit's ``theta``) or zeros; ``theta``
+    holds one row per weight vector (one for two classes, one per class present otherwise), the
+    intercept last.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -42,8 +46,9 @@ class LogReg:
         self.theta: np.ndarray | None = None
         self.n_iter = 0
 
-    def _loss_grad(self, flat: np.ndarray, x: np.ndarray, y: np.ndarray, l2: float
-                   ) -> tuple[float, np.ndarray]:
+    def _loss_grad(
+        self, flat: np.ndarray, x: np.ndarray, y: np.ndarray, l2: float
+    ) -> tuple[float, np.ndarray]:
         theta = flat.reshape(-1, x.shape[1] + 1)
         w, b = theta[:, :-1], theta[:, -1]
         z = x @ w.T + b  # (n, K)
@@ -69,8 +74,14 @@ class LogReg:
         idx = np.searchsorted(self.classes, y)
         rows = 1 if self.classes.size == 2 else self.classes.size
         start = np.zeros((rows, x.shape[1] + 1)) if init is None else init
-        res = minimize(self._loss_grad, start.ravel(), args=(x, idx, 1.0 / (c * y.size)), jac=True,
-                       method="L-BFGS-B", options=LBFGS_OPTIONS)
+        res = minimize(
+            self._loss_grad,
+            start.ravel(),
+            args=(x, idx, 1.0 / (c * y.size)),
+            jac=True,
+            method="L-BFGS-B",
+            options=LBFGS_OPTIONS,
+        )
         self.theta, self.n_iter = res.x.reshape(rows, -1), int(res.nit)
         return self
 
@@ -94,10 +105,15 @@ class LogReg:
         return np.exp(z - logsumexp(z, axis=1, keepdims=True))
 
 
-def c_path_scores(x_train: np.ndarray, y_train: np.ndarray, x_eval: np.ndarray, y_eval: np.ndarray,
-                  grid: tuple[float, ...]) -> tuple[np.ndarray, list[LogReg]]:
-    """Accuracy (fraction) on ``x_eval`` of the logistic regression at every C of ``grid``, warm-started
-    upwards, and the fitted model of each C, both in ``grid``'s order.
+def c_path_scores(
+    x_train: np.ndarray,
+    y_train: np.ndarray,
+    x_eval: np.ndarray,
+    y_eval: np.ndarray,
+    grid: tuple[float, ...],
+) -> tuple[np.ndarray, list[LogReg]]:
+    """Accuracy (fraction) on ``x_eval`` of the logistic regression at every C of ``grid``,
+    warm-started upwards, and the fitted model of each C, both in ``grid``'s order.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -114,18 +130,22 @@ def c_path_scores(x_train: np.ndarray, y_train: np.ndarray, x_eval: np.ndarray, 
 
 def _threads(x: np.ndarray):
     """One BLAS thread below :data:`~xsent_lib.eval.classifier.SMALL_WORK` rows x features: on small
-    problems more threads only wait on each other (20-40x slower fits on a loaded 2-core machine)."""
+    problems more threads only wait on each other (20-40x slower fits on a loaded 2-core machine).
+    """
     return single_thread(x.size < SMALL_WORK, blas=True)
 
 
 def _folds(y: np.ndarray, k: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    return list(StratifiedKFold(n_splits=k, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
+    return list(
+        StratifiedKFold(n_splits=k, shuffle=True, random_state=seed).split(np.zeros(len(y)), y)
+    )
 
 
-def _cv_grid(x: np.ndarray, y: np.ndarray, grid: tuple[float, ...], k: int, seed: int
-             ) -> tuple[int, float, np.ndarray | None]:
-    """k-fold CV along the grid: best index, its rounded mean score (percent), and the mean of the folds'
-    solutions at that C (the start of the final fit; None if the folds saw different classes)."""
+def _cv_grid(
+    x: np.ndarray, y: np.ndarray, grid: tuple[float, ...], k: int, seed: int
+) -> tuple[int, float, np.ndarray | None]:
+    """k-fold CV along the grid: best index, its rounded mean score (percent), and the mean of the
+    folds' solutions at that C (the final fit's start; None if the folds saw different classes)."""
     accs, fits = [], []
     for tr, te in _folds(y, k, seed):
         acc, models = c_path_scores(x[tr], y[tr], x[te], y[te], grid)
@@ -138,15 +158,20 @@ def _cv_grid(x: np.ndarray, y: np.ndarray, grid: tuple[float, ...], k: int, seed
     return best, float(scores[best]), np.mean(thetas, 0) if same else None
 
 
-def sklearn_nested_cv(x: np.ndarray, labels: np.ndarray, grid: tuple[float, ...], kfold: int,
-                      seed: int = SENTEVAL_FOLD_SEED) -> dict:
+def sklearn_nested_cv(
+    x: np.ndarray,
+    labels: np.ndarray,
+    grid: tuple[float, ...],
+    kfold: int,
+    seed: int = SENTEVAL_FOLD_SEED,
+) -> dict:
     """SentEval's ``InnerKFoldClassifier`` with ``usepytorch=False`` (MR, CR, SUBJ, MPQA).
 
-    Outer and inner folds are SentEval's (both splitters seeded ``seed``: 1111 whatever the params say,
-    as SentEval hard-codes it); the C of each
-    outer fold is picked by inner CV, its model (warm-started from the inner folds' mean solution) is
-    tested on the outer fold. ``devacc``: mean of the folds' best inner scores; ``acc``: mean outer
-    accuracy; ``fold_acc``: each outer fold's accuracy (percent).
+    Outer and inner folds are SentEval's (both splitters seeded ``seed``: 1111 whatever the params
+    say, as SentEval hard-codes it); the C of each outer fold is picked by inner CV, its model
+    (warm-started from the inner folds' mean solution) is tested on the outer fold. ``devacc``: mean
+    of the folds' best inner scores; ``acc``: mean outer accuracy; ``fold_acc``: each outer fold's
+    accuracy (percent).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     labels, x = np.asarray(labels), np.asarray(x, np.float64)
@@ -158,16 +183,28 @@ def sklearn_nested_cv(x: np.ndarray, labels: np.ndarray, grid: tuple[float, ...]
             dev.append(score)
             test.append(100 * float((model.predict(x[te]) == labels[te]).mean()))
             chosen.append(float(grid[best]))
-    return {"devacc": float(np.mean(dev)), "acc": float(np.mean(test)), "ndev": int(labels.size),
-            "ntest": int(labels.size), "protocol": f"nested {kfold}-fold CV (scikit-learn)",
-            "selected": [{"nhid": 0, "dropout": 0.0, "l2": c} for c in chosen], "fold_acc": test}
+    return {
+        "devacc": float(np.mean(dev)),
+        "acc": float(np.mean(test)),
+        "ndev": int(labels.size),
+        "ntest": int(labels.size),
+        "protocol": f"nested {kfold}-fold CV (scikit-learn)",
+        "selected": [{"nhid": 0, "dropout": 0.0, "l2": c} for c in chosen],
+        "fold_acc": test,
+    }
 
 
-def sklearn_cv_then_test(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray,
-                         y_test: np.ndarray, grid: tuple[float, ...], kfold: int,
-                         seed: int = SENTEVAL_FOLD_SEED) -> dict:
-    """SentEval's ``KFoldClassifier`` with ``usepytorch=False`` (TREC, MRPC): CV on train picks C, one
-    model on all of train (warm-started from the folds' mean solution) is tested.
+def sklearn_cv_then_test(
+    x_train: np.ndarray,
+    y_train: np.ndarray,
+    x_test: np.ndarray,
+    y_test: np.ndarray,
+    grid: tuple[float, ...],
+    kfold: int,
+    seed: int = SENTEVAL_FOLD_SEED,
+) -> dict:
+    """SentEval's ``KFoldClassifier`` with ``usepytorch=False`` (TREC, MRPC): CV on train picks C,
+    one model on all of train (warm-started from the folds' mean solution) is tested.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -177,16 +214,30 @@ def sklearn_cv_then_test(x_train: np.ndarray, y_train: np.ndarray, x_test: np.nd
         best, score, init = _cv_grid(x_train, y_train, grid, kfold, seed)
         model = LogReg(np.unique(y_train)).fit(x_train, y_train, float(grid[best]), init)
     pred = model.predict(np.asarray(x_test, np.float64))
-    return {"devacc": score, "acc": 100 * float((pred == y_test).mean()), "ndev": int(y_train.size),
-            "ntest": int(y_test.size), "protocol": f"{kfold}-fold CV on train, then test (scikit-learn)",
-            "selected": {"nhid": 0, "dropout": 0.0, "l2": float(grid[best])}, "predictions": pred}
+    return {
+        "devacc": score,
+        "acc": 100 * float((pred == y_test).mean()),
+        "ndev": int(y_train.size),
+        "ntest": int(y_test.size),
+        "protocol": f"{kfold}-fold CV on train, then test (scikit-learn)",
+        "selected": {"nhid": 0, "dropout": 0.0, "l2": float(grid[best])},
+        "predictions": pred,
+    }
 
 
-def sklearn_split(x_train: np.ndarray, y_train: np.ndarray, x_dev: np.ndarray, y_dev: np.ndarray,
-                  x_test: np.ndarray, grid: tuple[float, ...], n_classes: int) -> dict:
-    """SentEval's ``SplitClassifier`` with ``usepytorch=False`` (SST, SICK-E, probing): one fit per C
-    (warm-started upwards), C picked on dev accuracy rounded as SentEval rounds it; that C's model
-    gives the test class probabilities (``test_probs``, (n, n_classes); classes absent from train get 0).
+def sklearn_split(
+    x_train: np.ndarray,
+    y_train: np.ndarray,
+    x_dev: np.ndarray,
+    y_dev: np.ndarray,
+    x_test: np.ndarray,
+    grid: tuple[float, ...],
+    n_classes: int,
+) -> dict:
+    """SentEval's ``SplitClassifier`` with ``usepytorch=False`` (SST, SICK-E, probing): one fit per
+    C (warm-started upwards), C picked on dev accuracy rounded as SentEval rounds it; that C's model
+    gives the test class probabilities (``test_probs``, (n, n_classes); classes absent from train
+    get 0).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -196,5 +247,9 @@ def sklearn_split(x_train: np.ndarray, y_train: np.ndarray, x_dev: np.ndarray, y
     best = int(np.argmax(np.round(100 * acc, 2)))
     probs = np.zeros((len(x_test), n_classes), np.float32)
     probs[:, models[best].classes] = models[best].predict_proba(f64[2])
-    return {"dev_scores": acc.tolist(), "dev": float(acc[best]),
-            "selected": {"nhid": 0, "dropout": 0.0, "l2": float(grid[best])}, "test_probs": probs}
+    return {
+        "dev_scores": acc.tolist(),
+        "dev": float(acc[best]),
+        "selected": {"nhid": 0, "dropout": 0.0, "l2": float(grid[best])},
+        "test_probs": probs,
+    }

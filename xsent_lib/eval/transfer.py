@@ -54,13 +54,13 @@ def relatedness_targets(scores: np.ndarray, low: int, n_classes: int) -> np.ndar
 
 
 def senteval_relatedness_targets(scores: np.ndarray, n_classes: int = 5) -> np.ndarray:
-    """SentEval's ``encode_labels`` (``senteval/sick.py``, used for SICK-R and STS-B): classes for the scores
-    ``1 .. n_classes``; a score ``y`` puts ``y - floor(y)`` on the class of ``floor(y) + 1`` and
-    ``floor(y) - y + 1`` on that of ``floor(y)``, when that class exists.
+    """SentEval's ``encode_labels`` (``senteval/sick.py``, SICK-R and STS-B): 5-class targets.
 
-    Inside ``[1, n_classes]`` this is :func:`relatedness_targets` with ``low=1``. Below 1 (STS-B's 0-1 scores)
-    the class of 0 does not exist: the row gets ``y`` on class 1 and nothing else, so it sums to ``y``, not 1
-    (a score of 0 gives an all-zero row). Scores must lie in ``[0, n_classes]``.
+    The classes stand for the scores ``1 .. n_classes``; a score ``y`` puts ``y - floor(y)`` on the
+    class of ``floor(y) + 1`` and ``floor(y) - y + 1`` on that of ``floor(y)``, if the class exists.
+    Inside ``[1, n_classes]`` this is :func:`relatedness_targets` with ``low=1``. Below 1 (STS-B's
+    0-1 scores) the class of 0 does not exist: the row gets ``y`` on class 1 and nothing else, so it
+    sums to ``y``, not 1 (a score of 0 gives an all-zero row). Scores must lie in [0, n_classes].
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     y = np.asarray(scores, dtype=np.float64)
@@ -69,15 +69,17 @@ def senteval_relatedness_targets(scores: np.ndarray, n_classes: int = 5) -> np.n
     floor = np.floor(y).astype(np.int64)
     out = np.zeros((y.size, n_classes), np.float32)
     rows = np.arange(y.size)
-    up, down = floor < n_classes, floor >= 1  # class index floor is score floor + 1; floor - 1 is score floor
+    # class index floor stands for the score floor + 1, index floor - 1 for the score floor
+    up, down = floor < n_classes, floor >= 1
     out[rows[up], floor[up]] = (y - floor)[up]
     out[rows[down], floor[down] - 1] = (floor - y + 1)[down]
     return out
 
 
 def scores_pearson_metric(gold: np.ndarray, values: np.ndarray) -> Metric:
-    """A selection metric: Pearson r between each model's expected score ``probs @ values`` and the ``gold``
-    scores of the masked rows (SentEval's early stopping on dev Pearson against the raw dev scores).
+    """A selection metric: Pearson r between each model's expected score ``probs @ values`` and the
+    ``gold`` scores of the masked rows (SentEval's early stopping on dev Pearson against the raw dev
+    scores).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -112,8 +114,9 @@ def _check_protocol(splits: dict, name: str) -> str:
 
 
 def senteval_row_order(split: Any) -> np.ndarray:
-    """The order SentEval's task code puts a split's rows in before its classifier sees them: sorted by
-    token count (of both sentences, first then second, for pairs), then label, ties kept in file order.
+    """The order SentEval's task code puts a split's rows in before its classifier sees them: sorted
+    by token count (of both sentences, first then second, for pairs), then label, ties kept in file
+    order.
 
     Its ``StratifiedKFold`` folds are drawn on that order, so ours must be too to get its folds.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
@@ -227,30 +230,31 @@ ENCODINGS = ("senteval", "range")
 
 
 class RelatednessTask:
-    """SICK-R / STS-B: predict a distribution over integer scores (Tai et al.), report Pearson/Spearman.
+    """SICK-R / STS-B: predict a distribution over integer scores, report Pearson/Spearman.
 
     Two target encodings (``encoding``):
 
-    * ``"range"``: one class per integer of the score range ``score_range=(low, high)`` (or the training
-      scores' floor of the minimum to ceiling of the maximum), Tai et al.'s distribution
+    * ``"range"``: one class per integer of the score range ``score_range=(low, high)`` (or the
+      training scores' floor of the minimum to ceiling of the maximum), Tai et al.'s distribution
       (:func:`relatedness_targets`): SICK 1..5 (5 classes), STS-B 0..5 (6 classes);
-    * ``"senteval"``: SentEval's ``encode_labels`` (:func:`senteval_relatedness_targets`): always 5 classes
-      for the scores 1..5, predictions in [1, 5]; STS-B's scores below 1 get targets that sum to the score.
-      For SICK (scores 1..5) both encodings are the same.
+    * ``"senteval"``: SentEval's ``encode_labels`` (:func:`senteval_relatedness_targets`): always 5
+      classes for the scores 1..5, predictions in [1, 5]; STS-B's scores below 1 get targets that
+      sum to the score. For SICK (scores 1..5) both encodings are the same.
 
     ``None`` (the default) follows the evaluation: ``"senteval"`` under SentEval's params (``SE``),
-    ``"range"`` under ours. The classifier (logistic regression on ``features``) is early-stopped and
-    selected on dev Pearson against the dev scores; the prediction is the expected score.
-    :func:`compare_relatedness_encodings` scores both. Splits of single labelled sentences (``.sentences``,
-    e.g. a mean human rating) are scored the same way on the sentence vector (``features`` is ``"sentence"``).
+    ``"range"`` under ours. The classifier (logistic regression on ``features``) is early-stopped
+    and selected on dev Pearson against the dev scores; the prediction is the expected score.
+    :func:`compare_relatedness_encodings` scores both. Splits of single labelled sentences
+    (``.sentences``, e.g. a mean human rating) are scored the same way on the sentence vector
+    (``features`` is ``"sentence"``).
     Book: chapter 3 (InferSent).
     """
 
     def __init__(self, data: Any, name: str | None = None, features: str = "senteval",
                  score_range: tuple[int, int] | None = None, encoding: str | None = None) -> None:
         if encoding is not None and encoding not in ENCODINGS:
-            raise ValueError(f"encoding must be one of {ENCODINGS} or None (follow the evaluation), "
-                             f"got {encoding!r}.")
+            raise ValueError(f"encoding must be one of {ENCODINGS} or None (follow the "
+                             f"evaluation), got {encoding!r}.")
         self.data, self.features, self.encoding = data, features, encoding
         self.splits = _splits(data, "RelatednessTask")
         self.name = name or getattr(data, "name", "relatedness")
@@ -301,19 +305,22 @@ class RelatednessTask:
         return relatedness_targets(scores.clip(self.low, high), self.low, self.n_classes), values
 
     def score(self, features: dict[str, np.ndarray], encoding: str, config) -> dict:
-        """Fit the distribution head on train features under ``encoding``, select on dev Pearson, score test.
+        """Fit the distribution head on train features under ``encoding``, select on dev Pearson,
+        score test.
 
         ``features`` maps train/dev/test to feature rows (as ``run`` builds them); ``config`` is a
-        :class:`~xsent_lib.eval.classifier.ClassifierConfig`. Constant test predictions (e.g. a constant
-        encoder) are refused as in STS (:func:`~xsent_lib.eval.sts.correlations`).
+        :class:`~xsent_lib.eval.classifier.ClassifierConfig`. Constant test predictions (e.g. a
+        constant encoder) are refused as in STS (:func:`~xsent_lib.eval.sts.correlations`).
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
         """
         if encoding not in ENCODINGS:
             raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}.")
-        (t_train, values), (t_dev, _) = self.targets("train", encoding), self.targets("dev", encoding)
-        gold_sel = np.concatenate([np.asarray(self.splits[k].labels, float) for k in ("train", "dev")])
-        res = split_select(features["train"], t_train, features["dev"], t_dev, features["test"], config,
-                           scores_pearson_metric(gold_sel, values))
+        t_train, values = self.targets("train", encoding)
+        t_dev = self.targets("dev", encoding)[0]
+        gold_sel = np.concatenate([np.asarray(self.splits[k].labels, float)
+                                   for k in ("train", "dev")])
+        res = split_select(features["train"], t_train, features["dev"], t_dev, features["test"],
+                           config, scores_pearson_metric(gold_sel, values))
         pred = res["test_probs"] @ values
         gold = np.asarray(self.splits["test"].labels, dtype=np.float64)
         corr = correlations(pred, gold, name=f"{self.name} test", what="relatedness task")
@@ -335,10 +342,11 @@ class RelatednessTask:
 def compare_relatedness_encodings(task: RelatednessTask, ev) -> dict:
     """Score a relatedness task under both target encodings on the same features and classifier.
 
-    ``ev`` is an :class:`~xsent_lib.eval.engine.Evaluation` (its ``prepare`` is called, its classifier
-    config used for both). Returns ``{"senteval": result, "range": result, "pearson_gap": range - senteval,
-    "n_below_1": test scores below 1}``: on STS-B, SentEval's 5 classes cannot predict scores below 1 and
-    train those rows towards targets that do not sum to 1, the 6 classes of the range can.
+    ``ev`` is an :class:`~xsent_lib.eval.engine.Evaluation` (its ``prepare`` is called, its
+    classifier config used for both). Returns ``{"senteval": result, "range": result, "pearson_gap":
+    range - senteval, "n_below_1": test scores below 1}``: on STS-B, SentEval's 5 classes cannot
+    predict scores below 1 and train those rows towards targets that do not sum to 1, the 6 classes
+    of the range can.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if not isinstance(task, RelatednessTask):
