@@ -11,9 +11,11 @@ SICK-E, SICK-R, STS-B from the synthetic world (``tools/make_fixture_data.py``);
 ``--max-items`` examples per split (SentEval's sizes would take hours on a loaded 2-core machine).
 Both configurations of the issue: ``sklearn`` (``usepytorch=False, kfold=10``) and ``pytorch``
 (``usepytorch=True, kfold=10``, bow.py's classifier dict). SentEval runs only when ``--senteval``
-names a checkout; without CUDA its package is copied to a temporary folder with its ``.cuda()``
-calls made CPU ones (the checkout is not touched). Per task: seconds and scores side by side and the
-time ratio. Writes ``benchmarks/results/senteval_dropin.json`` with provenance.
+names a checkout, from a copy of its package (the checkout is not touched): ``getargspec`` made
+``getfullargspec`` for Python 3.11, and without CUDA its ``.cuda()`` calls made CPU ones. The two
+engines run each task back to back, in alternating order (a shared machine's load drifts). Per task:
+seconds and scores side by side, and the time ratio. Writes
+``benchmarks/results/senteval_dropin.json`` with provenance.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 
@@ -146,23 +148,22 @@ class Bow:
 
 
 def senteval_module(checkout: Path) -> Any:
-    """Import SentEval from ``checkout``; without CUDA, from a temporary copy whose CUDA calls run
-    on the CPU."""
+    """Import SentEval from a temporary copy of ``checkout``'s package: ``inspect.getargspec`` (gone
+    in Python 3.11) read as ``getfullargspec``, and without CUDA its CUDA calls made CPU ones."""
     src = checkout / "senteval"
     if not (src / "engine.py").is_file():
         raise FileNotFoundError(f"{checkout} is not a SentEval checkout (no senteval/engine.py).")
-    root = checkout
-    if not torch.cuda.is_available():
-        root = Path(tempfile.mkdtemp(prefix="senteval_cpu_"))
-        shutil.copytree(src, root / "senteval")
-        for py in (root / "senteval").rglob("*.py"):
-            text = py.read_text()
+    root = Path(tempfile.mkdtemp(prefix="senteval_copy_"))
+    shutil.copytree(src, root / "senteval")
+    for py in (root / "senteval").rglob("*.py"):
+        text = py.read_text().replace("inspect.getargspec(", "inspect.getfullargspec(")
+        if not torch.cuda.is_available():
             text = re.sub(r"assert torch\.cuda\.is_available\(\).*\n", "\n", text)
             text = text.replace(".cuda()", "").replace(
                 "torch.device('cuda')", "torch.device('cpu')"
             )
             text = text.replace("torch.cuda.FloatTensor", "torch.FloatTensor")
-            py.write_text(text)
+        py.write_text(text)
     sys.path.insert(0, str(root))
     return importlib.import_module("senteval")
 
@@ -171,16 +172,30 @@ def _scores(res: dict) -> dict:
     return {k: float(res[k]) for k in SCORES if k in res}
 
 
-def run_engine(make: Any, bow: Bow, params: dict, tasks: list[str]) -> dict:
-    """Each task in its own ``eval`` call: {task: {'seconds', scores...}}."""
-    out = {}
-    for task in tasks:
-        se = make(dict(params), bow.batcher, bow.prepare)
-        start = time.perf_counter()
-        res = se.eval(task)
-        out[task] = {"seconds": round(time.perf_counter() - start, 2), **_scores(res)}
-        print(task, out[task], flush=True)
-    return out
+def run_task(make: Any, bow: Bow, params: dict, task: str) -> dict:
+    """One task in its own ``eval`` call: {'seconds', scores...}."""
+    se = make(dict(params), bow.batcher, bow.prepare)
+    start = time.perf_counter()
+    res = se.eval(task)
+    return {"seconds": round(time.perf_counter() - start, 2), **_scores(res)}
+
+
+def run_config(engines: dict[str, Any], bow: Bow, params: dict, tasks: list[str]) -> dict:
+    """Every task on every engine, back to back, the engine going first alternating from task to
+    task (the load of a shared machine drifts): {engine: {task: row}}, totals and the time ratio."""
+    rows: dict = {name: {} for name in engines}
+    for k, task in enumerate(tasks):
+        names = list(engines)[:: 1 if k % 2 == 0 else -1]
+        for name in names:
+            rows[name][task] = run_task(engines[name], bow, params, task)
+            print(name, task, rows[name][task], flush=True)
+    for name in engines:
+        rows[f"{name}_total_s"] = round(sum(r["seconds"] for r in rows[name].values()), 2)
+    if "senteval" in engines:
+        rows["time_ratio_ours_over_senteval"] = round(
+            rows["ours_total_s"] / rows["senteval_total_s"], 3
+        )
+    return rows
 
 
 def main() -> int:
@@ -213,16 +228,8 @@ def main() -> int:
     with threadpool_limits(limits=1):
         for name in configs:
             params = {"task_path": str(args.data), **CONFIGS[name]}
-            rows = {"ours": run_engine(SE, bow, params, tasks)}
-            if ref is not None:
-                rows["senteval"] = run_engine(ref.engine.SE, bow, params, tasks)
-                for side in ("ours", "senteval"):
-                    rows[f"{side}_total_s"] = round(
-                        sum(r["seconds"] for r in rows[side].values()), 2
-                    )
-                rows["time_ratio_ours_over_senteval"] = round(
-                    rows["ours_total_s"] / rows["senteval_total_s"], 3
-                )
+            engines = {"ours": SE, **({"senteval": ref.engine.SE} if ref is not None else {})}
+            rows = run_config(engines, bow, params, tasks)
             record["configs"][name] = {"params": CONFIGS[name], **rows}
             record["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
             args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -48,7 +48,9 @@ class ClassifierConfig:
     ``solver='sklearn'`` (with ``penalty='C'``) is SentEval's ``usepytorch=False`` path:
     scikit-learn's lbfgs on SentEval's folds, warm-started along the C grid
     (:mod:`xsent_lib.eval.sklearn_protocols`). ``loss='mse'`` trains on the squared error of the
-    softmax output (SentEval's relatedness regressor) instead of cross-entropy. Use :meth:`full`
+    softmax output (SentEval's relatedness regressor) instead of cross-entropy;
+    ``stale_count='total'`` stops after ``tenacity`` epochs without a better validation score in all
+    (SentEval's relatedness regressor), not in a row (``'consecutive'``). Use :meth:`full`
     (the thesis's standard configuration) or :meth:`fast` (SentEval's prototyping one). Every float
     must be finite and of the right sign (``lr`` > 0, ``l2`` >= 0, ``dropout`` in [0, 1)), and
     ``seed`` an int in ``[0, 2**32 - 1]``; anything else raises a ValueError naming the field.
@@ -71,6 +73,7 @@ class ClassifierConfig:
     optim: str = "adam"
     penalty: str = "l2"
     loss: str = "ce"
+    stale_count: str = "consecutive"
     device: str = field(default="auto")
 
     def __post_init__(self) -> None:
@@ -97,6 +100,8 @@ class ClassifierConfig:
         if self.solver == "sklearn" and self.penalty != "C":
             raise ValueError("solver='sklearn' is SentEval's scikit-learn logistic regression: its "
                              "l2 values are scikit-learn's C, so it needs penalty='C'.")
+        if self.stale_count not in STALE_COUNTS:
+            raise ValueError(f"stale_count must be one of {STALE_COUNTS}, got {self.stale_count!r}.")
         if self.loss not in LOSSES:
             raise ValueError(f"loss must be one of {LOSSES}, got {self.loss!r}.")
         if self.loss == "mse" and self.solver != "adam":
@@ -163,6 +168,9 @@ SOLVERS = ("exact", "adam", "sklearn")
 # "ce": cross-entropy against the targets; "mse": squared error of the softmax output against them
 # (SentEval's relatedness regressor, senteval.tools.relatedness).
 LOSSES = ("ce", "mse")
+# Early stopping counts "consecutive" epochs without a better validation score (reset on a better one),
+# or the "total" of such epochs (SentEval's relatedness regressor never resets its count).
+STALE_COUNTS = ("consecutive", "total")
 OPTIMIZERS = {"adam": torch.optim.Adam, "adamax": torch.optim.Adamax, "adagrad": torch.optim.Adagrad,
               "adadelta": torch.optim.Adadelta, "rmsprop": torch.optim.RMSprop, "sgd": torch.optim.SGD,
               "asgd": torch.optim.ASGD, "rprop": torch.optim.Rprop}
@@ -522,7 +530,10 @@ class BatchedClassifier:
                     score = metric(self._probs(xt, self.params), tt, vm)
                     better = score > best
                     best = torch.where(better, score, best)
-                    stale = torch.where(better, torch.zeros_like(stale), stale + 1)
+                    if cfg.stale_count == "total":
+                        stale = stale + (~better).long()
+                    else:
+                        stale = torch.where(better, torch.zeros_like(stale), stale + 1)
                     for b, p in zip(self.best, self.params):
                         axis = 1 if p.dim() == 3 else 0  # weights are (in, M, out), biases (M, out)
                         shape = [1] * p.dim()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.special import expit, log_expit, logsumexp
+from scipy.special import expit, log_expit
 from sklearn.model_selection import StratifiedKFold
 
 from xsent_lib.base.threads import single_thread
@@ -57,10 +57,13 @@ class LogReg:
             loss = -np.mean(log_expit(np.where(y == 1, zz, -zz)))
             resid = (expit(zz) - y)[:, None]
         else:
-            lse = logsumexp(z, axis=1)
-            loss = np.mean(lse - z[np.arange(y.size), y])
-            resid = np.exp(z - lse[:, None])
-            resid[np.arange(y.size), y] -= 1.0
+            rows = np.arange(y.size)
+            z -= z.max(1, keepdims=True)  # scipy's logsumexp checks its input: slower than the fit
+            e = np.exp(z)
+            total = e.sum(1)
+            loss = np.mean(np.log(total) - z[rows, y])
+            resid = e / total[:, None]
+            resid[rows, y] -= 1.0
         grad = np.empty_like(theta)
         grad[:, :-1] = resid.T @ x / y.size + l2 * w
         grad[:, -1] = resid.mean(0)
@@ -102,7 +105,8 @@ class LogReg:
         if z.shape[1] == 1:
             p = expit(z[:, 0])
             return np.stack([1 - p, p], 1)
-        return np.exp(z - logsumexp(z, axis=1, keepdims=True))
+        e = np.exp(z - z.max(1, keepdims=True))
+        return e / e.sum(1, keepdims=True)
 
 
 def c_path_scores(
