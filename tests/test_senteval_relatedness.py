@@ -71,3 +71,18 @@ def test_se_scores_with_five_classes_ours_with_six_and_both_are_computed():
     assert fixed.encoding_for(SE({}, lookup)) == "range"
     with pytest.raises(ValueError, match="encoding"):
         RelatednessTask(data, encoding="six")
+
+
+def test_se_relatedness_head_is_sentevals_and_options_are_checked():
+    from xsent_lib.eval.classifier import ClassifierConfig
+
+    data, lookup = _sts_task(n=(30, 10, 10))
+    ev = SE({}, lookup)
+    ev._task = RelatednessTask(data, score_range=(0, 5))
+    cfg = ev.classifier_config()
+    assert (cfg.loss, cfg.stale_count, cfg.tenacity, cfg.max_epochs) == ("mse", "total", 4, 21)
+    assert (cfg.batch_size, cfg.epoch_size, cfg.l2) == (64, 50, (0.0,))
+    with pytest.raises(ValueError, match="stale_count"):
+        ClassifierConfig.full(stale_count="sometimes")
+    with pytest.raises(ValueError, match="needs solver='adam'"):
+        ClassifierConfig.full(loss="mse")

@@ -46,8 +46,8 @@ class ClassifierConfig:
     regression (all ``nhid`` 0) is solved exactly by default (``solver='exact'``, see
     :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way;
     ``solver='sklearn'`` (with ``penalty='C'``) is SentEval's ``usepytorch=False`` path:
-    scikit-learn's lbfgs on SentEval's folds, warm-started along the C grid
-    (:mod:`xsent_lib.eval.sklearn_protocols`). ``loss='mse'`` trains on the squared error of the
+    scikit-learn's logistic regression on SentEval's folds, its lbfgs called without scikit-learn's
+    per-fit overhead (:mod:`xsent_lib.eval.sklearn_protocols`). ``loss='mse'`` trains on the squared error of the
     softmax output (SentEval's relatedness regressor) instead of cross-entropy;
     ``stale_count='total'`` stops after ``tenacity`` epochs without a better validation score in all
     (SentEval's relatedness regressor), not in a row (``'consecutive'``). Use :meth:`full`

@@ -87,8 +87,8 @@ class Evaluation:
       its classifiers: ``usepytorch=True`` trains the dict's model (``nhid``, ``optim`` such as
       ``'rmsprop'`` or ``'sgd,lr=0.1'``, ``batch_size``, ``tenacity``, ``epoch_size``,
       ``max_epoch``, ``dropout``) over SentEval's L2 grid; ``usepytorch=False`` is SentEval's
-      scikit-learn logistic regression (its C grids, its folds, scikit-learn's lbfgs warm-started
-      along the grid: :mod:`~xsent_lib.eval.sklearn_protocols`). SICK-R / STS-B use SentEval's fixed
+      scikit-learn logistic regression (its C grids, its folds, scikit-learn's lbfgs without its
+      per-fit overhead: :mod:`~xsent_lib.eval.sklearn_protocols`). SICK-R / STS-B use SentEval's fixed
       relatedness regressor, which ignores the classifier dict there too. ``similarity`` (a function
       of two vectors) replaces the cosine of the STS tasks. ``mode`` is refused here.
     * **Ours** (otherwise): ``mode`` (``"fast"`` or ``"full"`` budgets, see

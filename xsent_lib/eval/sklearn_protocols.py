@@ -1,19 +1,19 @@
-"""SentEval's ``usepytorch=False`` protocols: its scikit-learn logistic regression, warm-started.
+"""SentEval's ``usepytorch=False`` protocols: its scikit-learn logistic regression, minus overhead.
 
 SentEval fits one ``LogisticRegression(C=c)`` from zero for every fold and every C of its grid. Here
 the model is the same (scikit-learn's objective: mean log-loss + ||W||^2 / (2 C n), intercept not
-penalised; one weight vector for two classes, a softmax over the classes present otherwise) and so
-is the solver (scipy's L-BFGS-B with scikit-learn's options: 100 iterations, gradient tolerance
-1e-4, 50 line-search steps), on SentEval's folds (``StratifiedKFold(shuffle=True)`` seeded as
-SentEval seeds it, on the rows in SentEval's length-sorted order,
-:func:`~xsent_lib.eval.transfer.senteval_row_order`). Two things differ, both for speed: the loss
-and gradient are called without scikit-learn's per-fit checks (a third of a fit's time on SentEval's
-sizes), and the C grid is walked upwards with each fit starting from the solution at the previous C
-(the final model of a protocol from its folds' mean solution at the chosen C). Every fit still stops
-on scikit-learn's test, so the selected C and the accuracies are SentEval's up to the solver's
-tolerance (a test item here and there; ``benchmarks/bench_senteval_dropin.py`` measures both).
-Scores are rounded as SentEval rounds them (per C, to 2 decimals in percent) before the best C is
-picked.
+penalised; one weight vector for two classes, a softmax over the classes present otherwise), and so
+are the solver (scipy's L-BFGS-B with scikit-learn's options: 100 iterations, gradient tolerance
+1e-4, 50 line-search steps), the start (zeros), the folds (``StratifiedKFold(shuffle=True)`` seeded
+as SentEval seeds it, on the rows in SentEval's length-sorted order,
+:func:`~xsent_lib.eval.transfer.senteval_row_order`) and the rounding (per C, to 2 decimals in
+percent, before the best C is picked): a fit's iterates equal scikit-learn's to 1e-16, converged or
+not. What differs is the cost: the loss and gradient are called without scikit-learn's per-fit
+checks and set-up (most of a fit's time at SentEval's sizes: these fits take 10-30 L-BFGS steps), on one
+BLAS thread for small problems. Starting each C from the previous C's solution was measured too and
+dropped: 5-10% faster on MR, but a fit stopped by the iteration limit then stops elsewhere than
+SentEval's, which moved a chance-level TREC by 1-2 points
+(``benchmarks/bench_senteval_dropin.py`` measures ours against SentEval).
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 
@@ -35,9 +35,8 @@ LBFGS_OPTIONS = {"maxiter": 100, "maxls": 50, "gtol": 1e-4, "ftol": 64 * np.finf
 class LogReg:
     """scikit-learn's ``LogisticRegression(C)`` (lbfgs, its defaults) fitted by scipy directly.
 
-    ``fit(x, y, c, init)`` starts from ``init`` (a previous fit's ``theta``) or zeros; ``theta``
-    holds one row per weight vector (one for two classes, one per class present otherwise), the
-    intercept last.
+    ``theta`` holds one row per weight vector (one for two classes, one per class present
+    otherwise), the intercept last.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -69,14 +68,14 @@ class LogReg:
         grad[:, -1] = resid.mean(0)
         return loss + 0.5 * l2 * float((w * w).sum()), grad.ravel()
 
-    def fit(self, x: np.ndarray, y: np.ndarray, c: float, init: np.ndarray | None = None) -> LogReg:
+    def fit(self, x: np.ndarray, y: np.ndarray, c: float) -> LogReg:
         """Fit on rows ``x`` (float64) with labels ``y`` (values of ``classes``) at C = ``c``.
 
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
         """
         idx = np.searchsorted(self.classes, y)
         rows = 1 if self.classes.size == 2 else self.classes.size
-        start = np.zeros((rows, x.shape[1] + 1)) if init is None else init
+        start = np.zeros((rows, x.shape[1] + 1))
         res = minimize(
             self._loss_grad,
             start.ravel(),
@@ -116,19 +115,17 @@ def c_path_scores(
     y_eval: np.ndarray,
     grid: tuple[float, ...],
 ) -> tuple[np.ndarray, list[LogReg]]:
-    """Accuracy (fraction) on ``x_eval`` of the logistic regression at every C of ``grid``,
-    warm-started upwards, and the fitted model of each C, both in ``grid``'s order.
+    """Accuracy (fraction) on ``x_eval`` of the logistic regression at every C of ``grid``, and
+    the fitted model of each C, both in ``grid``'s order.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     classes = np.unique(y_train)
     acc = np.empty(len(grid))
-    models: list = [None] * len(grid)
-    init = None
-    for j in np.argsort(grid, kind="stable"):
-        model = LogReg(classes).fit(x_train, y_train, float(grid[j]), init)
-        acc[j] = float((model.predict(x_eval) == y_eval).mean())
-        models[j], init = model, model.theta
+    models = []
+    for j, c in enumerate(grid):
+        models.append(LogReg(classes).fit(x_train, y_train, float(c)))
+        acc[j] = float((models[j].predict(x_eval) == y_eval).mean())
     return acc, models
 
 
@@ -147,19 +144,12 @@ def _folds(y: np.ndarray, k: int, seed: int) -> list[tuple[np.ndarray, np.ndarra
 
 def _cv_grid(
     x: np.ndarray, y: np.ndarray, grid: tuple[float, ...], k: int, seed: int
-) -> tuple[int, float, np.ndarray | None]:
-    """k-fold CV along the grid: best index, its rounded mean score (percent), and the mean of the
-    folds' solutions at that C (the final fit's start; None if the folds saw different classes)."""
-    accs, fits = [], []
-    for tr, te in _folds(y, k, seed):
-        acc, models = c_path_scores(x[tr], y[tr], x[te], y[te], grid)
-        accs.append(acc)
-        fits.append(models)
+) -> tuple[int, float]:
+    """k-fold CV along the grid: best index and its rounded mean score (percent)."""
+    accs = [c_path_scores(x[tr], y[tr], x[te], y[te], grid)[0] for tr, te in _folds(y, k, seed)]
     scores = np.round(100 * np.mean(accs, axis=0), 2)
     best = int(np.argmax(scores))
-    thetas = [m[best].theta for m in fits]
-    same = all(t.shape == thetas[0].shape for t in thetas)
-    return best, float(scores[best]), np.mean(thetas, 0) if same else None
+    return best, float(scores[best])
 
 
 def sklearn_nested_cv(
@@ -173,7 +163,7 @@ def sklearn_nested_cv(
 
     Outer and inner folds are SentEval's (both splitters seeded ``seed``: 1111 whatever the params
     say, as SentEval hard-codes it); the C of each outer fold is picked by inner CV, its model
-    (warm-started from the inner folds' mean solution) is tested on the outer fold. ``devacc``: mean
+    (fitted on all of the outer training rows) is tested on the outer fold. ``devacc``: mean
     of the folds' best inner scores; ``acc``: mean outer accuracy; ``fold_acc``: each outer fold's
     accuracy (percent).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
@@ -182,8 +172,8 @@ def sklearn_nested_cv(
     dev, test, chosen = [], [], []
     with _threads(x):
         for tr, te in _folds(labels, kfold, seed):
-            best, score, init = _cv_grid(x[tr], labels[tr], grid, kfold, seed)
-            model = LogReg(np.unique(labels[tr])).fit(x[tr], labels[tr], float(grid[best]), init)
+            best, score = _cv_grid(x[tr], labels[tr], grid, kfold, seed)
+            model = LogReg(np.unique(labels[tr])).fit(x[tr], labels[tr], float(grid[best]))
             dev.append(score)
             test.append(100 * float((model.predict(x[te]) == labels[te]).mean()))
             chosen.append(float(grid[best]))
@@ -208,15 +198,15 @@ def sklearn_cv_then_test(
     seed: int = SENTEVAL_FOLD_SEED,
 ) -> dict:
     """SentEval's ``KFoldClassifier`` with ``usepytorch=False`` (TREC, MRPC): CV on train picks C,
-    one model on all of train (warm-started from the folds' mean solution) is tested.
+    one model on all of train is tested.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     y_train, y_test = np.asarray(y_train), np.asarray(y_test)
     x_train = np.asarray(x_train, np.float64)
     with _threads(x_train):
-        best, score, init = _cv_grid(x_train, y_train, grid, kfold, seed)
-        model = LogReg(np.unique(y_train)).fit(x_train, y_train, float(grid[best]), init)
+        best, score = _cv_grid(x_train, y_train, grid, kfold, seed)
+        model = LogReg(np.unique(y_train)).fit(x_train, y_train, float(grid[best]))
     pred = model.predict(np.asarray(x_test, np.float64))
     return {
         "devacc": score,
@@ -239,7 +229,7 @@ def sklearn_split(
     n_classes: int,
 ) -> dict:
     """SentEval's ``SplitClassifier`` with ``usepytorch=False`` (SST, SICK-E, probing): one fit per
-    C (warm-started upwards), C picked on dev accuracy rounded as SentEval rounds it; that C's model
+    C, C picked on dev accuracy rounded as SentEval rounds it; that C's model
     gives the test class probabilities (``test_probs``, (n, n_classes); classes absent from train
     get 0).
 
