@@ -277,9 +277,10 @@ class Evaluation:
         chunks: list[np.ndarray] = []
         for s in range(0, n, bs):
             batch = tokens[s : s + bs]
-            emb = _batch_output(self.batcher(self.params, batch), batch, chunks[0].shape[1] if chunks else None)
+            emb = _batch_output(self.batcher(self.params, batch), batch,
+                                chunks[0].shape[1] if chunks else None, bool(self.senteval_style))
             chunks.append(emb)
-        out = np.empty((n, chunks[0].shape[1]), np.float32)
+        out = np.empty((n, chunks[0].shape[1]), np.result_type(*chunks))
         out[order] = np.concatenate(chunks)
         return out
 
@@ -375,8 +376,9 @@ def senteval_layout(res: dict) -> dict:
 _FIX = "return a numpy array of shape (batch, dim), one row per sentence of the batch, in the batch's order"
 
 
-def _batch_output(emb: Any, batch: list, dim: int | None) -> np.ndarray:
-    """Check one batcher result at the boundary and return it as float32 ``(len(batch), dim)``.
+def _batch_output(emb: Any, batch: list, dim: int | None, keep_float64: bool = False) -> np.ndarray:
+    """Check one batcher result at the boundary and return it as float32 ``(len(batch), dim)``
+    (float64 kept when ``keep_float64`` and the batcher gave float64, as SentEval keeps it).
 
     Each failure says what came back and what to return instead, before torch or numpy fail deeper.
     """
@@ -403,7 +405,10 @@ def _batch_output(emb: Any, batch: list, dim: int | None) -> np.ndarray:
     if dim is not None and arr.shape[1] != dim:
         raise ValueError(f"the batcher returned vectors of dimension {arr.shape[1]} but earlier batches gave {dim}; "
                          "every sentence must get a vector of the same size.")
-    arr = arr.astype(np.float32, copy=False)  # checked after the cast: a float64 beyond float32's range is inf here
+    # SentEval keeps a batcher's float64 (its scikit-learn fits then see the same numbers); ours
+    # store float32, checked after the cast: a float64 beyond float32's range is inf there
+    keep = keep_float64 and arr.dtype == np.float64
+    arr = arr if keep else arr.astype(np.float32, copy=False)
     bad = ~np.isfinite(arr).all(axis=1)
     if bad.any():
         rows = np.flatnonzero(bad)

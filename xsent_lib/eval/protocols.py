@@ -46,7 +46,8 @@ def one_hot(labels: np.ndarray, n_classes: int) -> np.ndarray:
 
 
 def _check_features(x: np.ndarray, n: int, name: str) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float32)
+    x = np.asarray(x)
+    x = x if x.dtype == np.float64 else x.astype(np.float32)  # float64 kept for SentEval's fits
     if x.ndim != 2 or x.shape[0] != n:
         raise ValueError(f"{name} must be a 2-D array with one row per example ({n}), got shape {x.shape}.")
     if n == 0:

@@ -32,7 +32,8 @@ def pair_features(u: np.ndarray, v: np.ndarray, kind: str = "full") -> np.ndarra
     if u.shape != v.shape:
         raise ValueError(f"u and v must have the same shape, got {u.shape} and {v.shape}.")
     parts = [np.abs(u - v), u * v]
-    return np.hstack([u, v, *parts] if kind == "full" else parts).astype(np.float32)
+    out = np.hstack([u, v, *parts] if kind == "full" else parts)
+    return out.astype(np.result_type(out.dtype, np.float32))  # float64 stays float64
 
 
 def relatedness_targets(scores: np.ndarray, low: int, n_classes: int) -> np.ndarray:
