@@ -220,10 +220,6 @@ class Evaluation:
         p, task = self.params, self._task
         common = {"seed": int(p.seed), "device": p.get("device", "auto"), "kfold": int(p.kfold)}
         if isinstance(task, RelatednessTask):  # senteval.tools.relatedness: LR, Adam, batch 64, no L2, 50-pass epochs
-            self._note("SICK-R / STS-B: SentEval's relatedness regressor (logistic regression, "
-                       "squared error of the softmax, Adam, batch 64, no L2, epochs of 50 passes, "
-                       "stop at the 4th epoch without a better dev Pearson, SentEval's 5-class "
-                       "targets) whatever params['classifier'] says.")
             return ClassifierConfig.full(solver="adam", l2=(0.0,), batch_size=64, epoch_size=50,
                                          tenacity=4, stale_count="total", max_epochs=21,
                                          min_steps_per_epoch=1, loss="mse", **common)

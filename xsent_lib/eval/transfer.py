@@ -305,29 +305,39 @@ class RelatednessTask:
         values = self.low + np.arange(self.n_classes, dtype=np.float64)
         return relatedness_targets(scores.clip(self.low, high), self.low, self.n_classes), values
 
-    def score(self, features: dict[str, np.ndarray], encoding: str, config) -> dict:
+    def score(self, features: dict[str, np.ndarray], encoding: str, config=None,
+              seed: int = 1111) -> dict:
         """Fit the distribution head on train features under ``encoding``, select on dev Pearson,
         score test.
 
         ``features`` maps train/dev/test to feature rows (as ``run`` builds them); ``config`` is a
-        :class:`~xsent_lib.eval.classifier.ClassifierConfig`. Constant test predictions (e.g. a
-        constant encoder) are refused as in STS (:func:`~xsent_lib.eval.sts.correlations`).
+        :class:`~xsent_lib.eval.classifier.ClassifierConfig` (our batched heads), or None for
+        SentEval's own regressor (:func:`senteval_relatedness_head`, seeded with ``seed``, on the
+        training rows in SentEval's order). Constant test predictions (e.g. a constant encoder) are
+        refused as in STS (:func:`~xsent_lib.eval.sts.correlations`).
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
         """
         if encoding not in ENCODINGS:
             raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}.")
         t_train, values = self.targets("train", encoding)
         t_dev = self.targets("dev", encoding)[0]
-        gold_sel = np.concatenate([np.asarray(self.splits[k].labels, float)
-                                   for k in ("train", "dev")])
-        res = split_select(features["train"], t_train, features["dev"], t_dev, features["test"],
-                           config, scores_pearson_metric(gold_sel, values))
-        pred = res["test_probs"] @ values
+        dev_scores = np.asarray(self.splits["dev"].labels, float)
+        if config is None:
+            order = senteval_row_order(self.splits["train"])
+            dev, pred = senteval_relatedness_head(features["train"][order], t_train[order],
+                                                  features["dev"], dev_scores, features["test"],
+                                                  values, seed)
+            selected: Any = {"nhid": 0, "dropout": 0.0, "l2": 0.0}
+        else:
+            gold_sel = np.concatenate([np.asarray(self.splits["train"].labels, float), dev_scores])
+            res = split_select(features["train"], t_train, features["dev"], t_dev,
+                               features["test"], config, scores_pearson_metric(gold_sel, values))
+            dev, pred, selected = res["dev"], res["test_probs"] @ values, res["selected"]
         gold = np.asarray(self.splits["test"].labels, dtype=np.float64)
         corr = correlations(pred, gold, name=f"{self.name} test", what="relatedness task")
-        return {"devpearson": res["dev"], "pearson": corr["pearson"], "yhat": pred,
+        return {"devpearson": dev, "pearson": corr["pearson"], "yhat": pred,
                 "spearman": corr["spearman"], "mse": float(np.mean((pred - gold) ** 2)),
-                "ndev": len(self.splits["dev"].labels), "ntest": int(gold.size), "selected": res["selected"],
+                "ndev": len(dev_scores), "ntest": int(gold.size), "selected": selected,
                 "n_classes": int(values.size), "encoding": encoding, "features": self.features,
                 "metric": "trained-regressor"}
 
@@ -337,7 +347,62 @@ class RelatednessTask:
         Book: chapter 3 (InferSent).
         """
         f = {k: self._features(ev, self.splits[k]) for k in ("train", "dev", "test")}
-        return self.score(f, self.encoding_for(ev), ev.classifier_config())
+        return self.score(f, self.encoding_for(ev), *_head(ev))
+
+
+def _head(ev) -> tuple:
+    """``score``'s (config, seed) under ``ev``: SentEval's own regressor under SentEval's params."""
+    if getattr(ev, "senteval_style", False):
+        ev._note("SICK-R / STS-B: SentEval's relatedness regressor (senteval_relatedness_head: "
+                 "softmax regression, squared error, Adam, batch 64, no L2, epochs of 50 passes, "
+                 "stop at the 4th epoch without a better dev Pearson) whatever "
+                 "params['classifier'] says.")
+        return None, int(ev.params.seed)
+    return ev.classifier_config(), int(ev.params.seed)
+
+
+def senteval_relatedness_head(x_train: np.ndarray, t_train: np.ndarray, x_dev: np.ndarray,
+                              dev_scores: np.ndarray, x_test: np.ndarray, values: np.ndarray,
+                              seed: int = 1111) -> tuple[float, np.ndarray]:
+    """SentEval's relatedness regressor (``senteval/tools/relatedness.py``), step for step.
+
+    A linear layer and a softmax over the classes of ``values`` (initialised from ``seed`` as
+    SentEval's ``torch.manual_seed`` does, without touching the global generator), trained with
+    Adam (lr 1e-3, no weight decay) on the mean squared error to ``t_train`` in minibatches of 64
+    (row orders from ``numpy.random.RandomState(seed)``, as SentEval's seeded global generator
+    gives them), 50 passes per epoch; after each epoch the dev Pearson of the expected score
+    against ``dev_scores`` keeps the best model, and the 4th epoch without a better one (in all,
+    not in a row) ends training, as do 1000 passes. Returns (best dev Pearson, test predictions).
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+    """
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = torch.nn.Sequential(torch.nn.Linear(x_train.shape[1], len(values)),
+                                    torch.nn.Softmax(dim=-1))
+    adam = torch.optim.Adam(model.parameters(), weight_decay=0.0)
+    rng = np.random.RandomState(seed)
+    x, t = torch.from_numpy(x_train).float(), torch.from_numpy(np.asarray(t_train)).float()
+    xd, xt = torch.from_numpy(x_dev).float(), torch.from_numpy(x_test).float()
+    best, best_state, misses, passes = -1.0, None, 0, 0
+    while misses < 4 and passes <= 1000:
+        for _ in range(50):
+            perm = rng.permutation(len(x))
+            for i in range(0, len(x), 64):
+                idx = torch.from_numpy(perm[i : i + 64])
+                loss = torch.nn.functional.mse_loss(model(x[idx]), t[idx])
+                adam.zero_grad()
+                loss.backward()
+                adam.step()
+        passes += 50
+        with torch.no_grad():
+            r = float(np.nan_to_num(np.corrcoef(model(xd).numpy() @ values, dev_scores)[0, 1]))
+        if r > best:
+            best, best_state = r, {k: v.clone() for k, v in model.state_dict().items()}
+        else:
+            misses += 1
+    model.load_state_dict(best_state)
+    with torch.no_grad():
+        return best, model(xt).double().numpy() @ values
 
 
 def compare_relatedness_encodings(task: RelatednessTask, ev) -> dict:
@@ -357,8 +422,8 @@ def compare_relatedness_encodings(task: RelatednessTask, ev) -> dict:
         if ev.prepare is not None:
             ev.prepare(ev.params, ev._tokens(task.sentences()))
         f = {k: task._features(ev, task.splits[k]) for k in ("train", "dev", "test")}
-        cfg = ev.classifier_config()
-        out = {enc: task.score(f, enc, cfg) for enc in ENCODINGS}
+        head = _head(ev)
+        out = {enc: task.score(f, enc, *head) for enc in ENCODINGS}
     finally:
         ev._task = None
     gold = np.asarray(task.splits["test"].labels, float)
