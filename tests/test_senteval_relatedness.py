@@ -86,3 +86,18 @@ def test_se_relatedness_head_is_sentevals_and_options_are_checked():
         ClassifierConfig.full(stale_count="sometimes")
     with pytest.raises(ValueError, match="needs solver='adam'"):
         ClassifierConfig.full(loss="mse")
+
+
+def test_sentevals_head_is_seeded_and_leaves_the_global_generator_alone():
+    import torch
+
+    from xsent_lib.eval.transfer import senteval_relatedness_head
+
+    rng = np.random.default_rng(1)
+    x, scores = rng.standard_normal((80, 4)), rng.uniform(1, 5, 80)
+    t = senteval_relatedness_targets(scores)
+    state = torch.random.get_rng_state()
+    a = senteval_relatedness_head(x[:60], t[:60], x[60:], scores[60:], x[60:], np.arange(1.0, 6.0))
+    assert torch.equal(state, torch.random.get_rng_state())
+    b = senteval_relatedness_head(x[:60], t[:60], x[60:], scores[60:], x[60:], np.arange(1.0, 6.0))
+    assert a[0] == b[0] and np.array_equal(a[1], b[1]) and a[1].min() >= 1.0
