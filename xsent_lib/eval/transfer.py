@@ -119,7 +119,8 @@ def senteval_row_order(split: Any) -> np.ndarray:
     by token count (of both sentences, first then second, for pairs), then label, ties kept in file
     order.
 
-    Its ``StratifiedKFold`` folds are drawn on that order, so ours must be too to get its folds.
+    Its ``StratifiedKFold`` folds are drawn on that order and its fits sum the rows in it (which
+    moves unconverged fits), so ours use it too.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     sides = [split.sentences] if hasattr(split, "sentences") else [split.first, split.second]
@@ -128,7 +129,7 @@ def senteval_row_order(split: Any) -> np.ndarray:
 
 
 def _classify(splits: dict, feats: dict, labels: dict, n_classes: int, cfg, protocol: str) -> dict:
-    if cfg.solver == "sklearn" and protocol in ("cv", "cv_test"):  # SentEval's folds: its row order
+    if cfg.solver == "sklearn":  # SentEval's row order: its folds, and its sums in its order
         key = "all" if protocol == "cv" else "train"
         order = senteval_row_order(splits[key])
         feats, labels = {**feats, key: feats[key][order]}, {**labels, key: labels[key][order]}
