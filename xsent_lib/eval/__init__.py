@@ -25,7 +25,9 @@ from xsent_lib.eval.transfer import (
     PairClassificationTask,
     RelatednessTask,
     TransferTask,
+    compare_relatedness_encodings,
     pair_features,
+    senteval_relatedness_targets,
     transfer_aggregates,
 )
 
@@ -36,5 +38,6 @@ __all__ = [
     "BatchedClassifier", "BatchedLogReg", "ClassifierConfig", "Evaluation", "PairClassificationTask", "Params",
     "ProbingTask", "RelatednessTask", "SE", "STSTask", "TransferTask", "batcher_from_encoder", "batcher_from_function",
     "cv_then_test", "nested_cv", "pair_features", "probing_baselines", "split_select", "stratified_folds",
-    "senteval_layout", "sts_aggregates", "transfer_aggregates",
+    "senteval_layout", "sts_aggregates", "transfer_aggregates", "compare_relatedness_encodings",
+    "senteval_relatedness_targets",
 ]

@@ -34,19 +34,26 @@ def _threads_for(work: int):
 class ClassifierConfig:
     """How the classifiers on top of frozen embeddings are trained and tuned.
 
-    ``nhid=(0,)`` is logistic regression; positive values give one Sigmoid hidden layer (the thesis's
-    choice; the SentEval README says Tanh). ``l2`` is the penalty grid (thesis/SentEval PyTorch grid
-    10^-5..10^-2), searched together with ``nhid`` and ``dropout``. Adam with ``lr`` and minibatches of
-    ``batch_size``; every "epoch" is ``epoch_size`` passes, and training stops when the validation score
-    has not improved for ``tenacity`` epochs (or after ``max_epochs``); on small data an epoch is
-    stretched to at least ``min_steps_per_epoch`` minibatch steps (our choice: SentEval's smallest task
-    has 1.5k rows, the book's toy tasks a few hundred, where a few passes would leave the MLP untrained). Models not given a validation
-    set hold out ``validation_split`` of their training rows for early stopping, as SentEval does.
-    Logistic regression (all ``nhid`` 0) is solved exactly by default (``solver='exact'``, see
-    :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way.
-    Use :meth:`full` (the thesis's standard configuration) or :meth:`fast` (SentEval's prototyping one).
-    Every float must be finite and of the right sign (``lr`` > 0, ``l2`` >= 0, ``dropout`` in [0, 1)), and ``seed``
-    an int in ``[0, 2**32 - 1]``; anything else raises a ValueError naming the field.
+    ``nhid=(0,)`` is logistic regression; positive values give one Sigmoid hidden layer (the
+    thesis's choice; the SentEval README says Tanh). ``l2`` is the penalty grid (thesis/SentEval
+    PyTorch grid 10^-5..10^-2), searched together with ``nhid`` and ``dropout``. Adam with ``lr``
+    and minibatches of ``batch_size``; every "epoch" is ``epoch_size`` passes, and training stops
+    when the validation score has not improved for ``tenacity`` epochs (or after ``max_epochs``); on
+    small data an epoch is stretched to at least ``min_steps_per_epoch`` minibatch steps (our
+    choice: SentEval's smallest task has 1.5k rows, the book's toy tasks a few hundred, where a few
+    passes would leave the MLP untrained). Models not given a validation set hold out
+    ``validation_split`` of their training rows for early stopping, as SentEval does. Logistic
+    regression (all ``nhid`` 0) is solved exactly by default (``solver='exact'``, see
+    :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way;
+    ``solver='sklearn'`` (with ``penalty='C'``) is SentEval's ``usepytorch=False`` path:
+    scikit-learn's logistic regression on SentEval's folds, its lbfgs called without scikit-learn's
+    per-fit overhead (:mod:`xsent_lib.eval.sklearn_protocols`). ``loss='mse'`` trains on the squared error of the
+    softmax output (SentEval's relatedness regressor) instead of cross-entropy;
+    ``stale_count='total'`` stops after ``tenacity`` epochs without a better validation score in all
+    (SentEval's relatedness regressor), not in a row (``'consecutive'``). Use :meth:`full`
+    (the thesis's standard configuration) or :meth:`fast` (SentEval's prototyping one). Every float
+    must be finite and of the right sign (``lr`` > 0, ``l2`` >= 0, ``dropout`` in [0, 1)), and
+    ``seed`` an int in ``[0, 2**32 - 1]``; anything else raises a ValueError naming the field.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -65,6 +72,8 @@ class ClassifierConfig:
     solver: str = "exact"
     optim: str = "adam"
     penalty: str = "l2"
+    loss: str = "ce"
+    stale_count: str = "consecutive"
     device: str = field(default="auto")
 
     def __post_init__(self) -> None:
@@ -84,15 +93,27 @@ class ClassifierConfig:
         for name in ("batch_size", "epoch_size", "tenacity", "max_epochs", "min_steps_per_epoch"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}.")
-        if self.solver not in ("exact", "adam"):
-            raise ValueError(f"solver must be 'exact' (L-BFGS to the optimum) or 'adam' (minibatch, early stopping), got {self.solver!r}.")
+        if self.solver not in SOLVERS:
+            raise ValueError(f"solver must be 'exact' (L-BFGS to the optimum), 'adam' (minibatch, "
+                             "early stopping) or 'sklearn' (SentEval's scikit-learn path), got "
+                             f"{self.solver!r}.")
+        if self.solver == "sklearn" and self.penalty != "C":
+            raise ValueError("solver='sklearn' is SentEval's scikit-learn logistic regression: its "
+                             "l2 values are scikit-learn's C, so it needs penalty='C'.")
+        if self.stale_count not in STALE_COUNTS:
+            raise ValueError(f"stale_count must be one of {STALE_COUNTS}, got {self.stale_count!r}.")
+        if self.loss not in LOSSES:
+            raise ValueError(f"loss must be one of {LOSSES}, got {self.loss!r}.")
+        if self.loss == "mse" and self.solver != "adam":
+            raise ValueError("loss='mse' (SentEval's relatedness regressor) needs solver='adam'.")
         parse_optim(self.optim)
         if self.penalty not in PENALTIES:
             raise ValueError(f"penalty must be one of {PENALTIES} ('C': the l2 values are scikit-learn's C, as SentEval's "
                              f"usepytorch=False runs), got {self.penalty!r}.")
-        if self.penalty == "C" and (self.solver != "exact" or any(h > 0 for h in self.nhid) or min(self.l2) <= 0):
-            raise ValueError("penalty='C' is scikit-learn's logistic regression: it needs solver='exact', nhid=(0,) "
-                             "and positive C values in l2.")
+        mlp = any(h > 0 for h in self.nhid)
+        if self.penalty == "C" and (self.solver == "adam" or mlp or min(self.l2) <= 0):
+            raise ValueError("penalty='C' is scikit-learn's logistic regression: it needs "
+                             "solver='exact' or 'sklearn', nhid=(0,) and positive C values in l2.")
         if not _real(self.validation_split) or not 0.0 < self.validation_split < 1.0:
             raise ValueError(f"validation_split must lie in (0, 1), got {self.validation_split!r}.")
 
@@ -143,6 +164,13 @@ def _real(value: object) -> bool:
 
 
 PENALTIES = ("l2", "C")
+SOLVERS = ("exact", "adam", "sklearn")
+# "ce": cross-entropy against the targets; "mse": squared error of the softmax output against them
+# (SentEval's relatedness regressor, senteval.tools.relatedness).
+LOSSES = ("ce", "mse")
+# Early stopping counts "consecutive" epochs without a better validation score (reset on a better one),
+# or the "total" of such epochs (SentEval's relatedness regressor never resets its count).
+STALE_COUNTS = ("consecutive", "total")
 OPTIMIZERS = {"adam": torch.optim.Adam, "adamax": torch.optim.Adamax, "adagrad": torch.optim.Adagrad,
               "adadelta": torch.optim.Adadelta, "rmsprop": torch.optim.RMSprop, "sgd": torch.optim.SGD,
               "asgd": torch.optim.ASGD, "rprop": torch.optim.Rprop}
@@ -186,8 +214,15 @@ def pearson_metric(probs: torch.Tensor, targets: torch.Tensor, mask: torch.Tenso
     Book: chapter 3 (InferSent).
     """
     classes = torch.arange(probs.shape[-1], dtype=probs.dtype, device=probs.device)
-    pred = probs @ classes
-    gold = (targets @ classes)[None].expand_as(pred)
+    return masked_pearson(probs @ classes, targets @ classes, mask)
+
+
+def masked_pearson(pred: torch.Tensor, gold: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Per-model Pearson r of ``pred`` (M, n) against ``gold`` (n,) over the rows of ``mask``.
+
+    Book: chapter 3 (InferSent).
+    """
+    gold = gold[None].expand_as(pred)
     w = mask / mask.sum(1, keepdim=True).clamp_min(1)
     pc = pred - (w * pred).sum(1, keepdim=True)
     gc = gold - (w * gold).sum(1, keepdim=True)
@@ -482,7 +517,10 @@ class BatchedClassifier:
                         idx = torch.as_tensor(order[s : s + cfg.batch_size], device=dev)
                         logp = torch.log_softmax(self._logits(xt[idx], self.params, True), -1)
                         mask = tm[:, idx]
-                        ce = -(logp * tt[idx][None]).sum(-1)
+                        if cfg.loss == "mse":
+                            ce = (logp.exp() - tt[idx][None]).pow(2).mean(-1)
+                        else:
+                            ce = -(logp * tt[idx][None]).sum(-1)
                         loss = ((ce * mask).sum(1) / mask.sum(1).clamp_min(1)).sum()
                         loss = loss + 0.5 * sum((self.l2 * _per_model_sq(w)).sum() for w in weights)
                         adam.zero_grad(set_to_none=True)
@@ -492,7 +530,10 @@ class BatchedClassifier:
                     score = metric(self._probs(xt, self.params), tt, vm)
                     better = score > best
                     best = torch.where(better, score, best)
-                    stale = torch.where(better, torch.zeros_like(stale), stale + 1)
+                    if cfg.stale_count == "total":
+                        stale = stale + (~better).long()
+                    else:
+                        stale = torch.where(better, torch.zeros_like(stale), stale + 1)
                     for b, p in zip(self.best, self.params):
                         axis = 1 if p.dim() == 3 else 0  # weights are (in, M, out), biases (M, out)
                         shape = [1] * p.dim()

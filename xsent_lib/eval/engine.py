@@ -83,12 +83,14 @@ class Evaluation:
     Two sets of ``params``:
 
     * **SentEval's** (``usepytorch``, ``task_path`` or a ``classifier`` dict present, or the :class:`SE` entry
-      point): SentEval's defaults (kfold 5, batch 128, seed 1111, ``classifier={'nhid': 0}``) and its
-      classifiers: ``usepytorch=True`` trains the dict's model (``nhid``, ``optim`` such as ``'rmsprop'`` or
-      ``'sgd,lr=0.1'``, ``batch_size``, ``tenacity``, ``epoch_size``, ``max_epoch``, ``dropout``) over SentEval's
-      L2 grid; ``usepytorch=False`` is SentEval's scikit-learn logistic regression (its C grids, solved exactly).
-      SICK-R / STS-B use SentEval's fixed relatedness regressor, which ignores the classifier dict there too.
-      ``similarity`` (a function of two vectors) replaces the cosine of the STS tasks. ``mode`` is refused here.
+      point): SentEval's defaults (kfold 5, batch 128, seed 1111, ``classifier={'nhid': 0}``) and
+      its classifiers: ``usepytorch=True`` trains the dict's model (``nhid``, ``optim`` such as
+      ``'rmsprop'`` or ``'sgd,lr=0.1'``, ``batch_size``, ``tenacity``, ``epoch_size``,
+      ``max_epoch``, ``dropout``) over SentEval's L2 grid; ``usepytorch=False`` is SentEval's
+      scikit-learn logistic regression (its C grids, its folds, scikit-learn's lbfgs without its
+      per-fit overhead: :mod:`~xsent_lib.eval.sklearn_protocols`). SICK-R / STS-B use SentEval's fixed
+      relatedness regressor, which ignores the classifier dict there too. ``similarity`` (a function
+      of two vectors) replaces the cosine of the STS tasks. ``mode`` is refused here.
     * **Ours** (otherwise): ``mode`` (``"fast"`` or ``"full"`` budgets, see
       :class:`~xsent_lib.eval.classifier.ClassifierConfig`) or ``classifier`` (a ClassifierConfig); ``kfold``
       (10 in ``full``; ``fast`` uses 5 unless ``kfold`` is given, and says so in :attr:`notes`).
@@ -174,7 +176,8 @@ class Evaluation:
                        f"params['classifier']['nhid']={spec['nhid']}); it has no effect here either.")
         if not p.usepytorch and spec["nhid"] != 0:
             self._note(f"usepytorch=False: SentEval fits scikit-learn's logistic regression whatever "
-                       f"params['classifier']['nhid'] says ({spec['nhid']}); so do we (exact solver, SentEval's C grids).")
+                       f"params['classifier']['nhid'] says ({spec['nhid']}); so do we (its folds "
+                       "and C grids).")
 
     def classifier_config(self, probe: bool = False):
         """The classifier configuration for the task running now (or for a run without one).
@@ -217,15 +220,14 @@ class Evaluation:
         p, task = self.params, self._task
         common = {"seed": int(p.seed), "device": p.get("device", "auto"), "kfold": int(p.kfold)}
         if isinstance(task, RelatednessTask):  # senteval.tools.relatedness: LR, Adam, batch 64, no L2, 50-pass epochs
-            self._note("SICK-R / STS-B: SentEval's relatedness regressor (logistic regression, Adam, batch 64, no L2, "
-                       "epochs of 50 passes, early stop on dev Pearson) whatever params['classifier'] says.")
-            return ClassifierConfig.full(solver="adam", l2=(0.0,), batch_size=64, epoch_size=50, tenacity=4,
-                                         max_epochs=20, min_steps_per_epoch=1, **common)
+            return ClassifierConfig.full(solver="adam", l2=(0.0,), batch_size=64, epoch_size=50,
+                                         tenacity=4, stale_count="total", max_epochs=21,
+                                         min_steps_per_epoch=1, loss="mse", **common)
         spec = {**SENTEVAL_MLP_DEFAULTS, **p.classifier, **getattr(task, "senteval_overrides", {})}
         protocol = getattr(task, "protocol", "split")
         if not p.usepytorch:
             grid = (1e9,) if spec["noreg"] else SENTEVAL_SKLEARN_C.get(protocol, SENTEVAL_SKLEARN_C["split"])
-            return ClassifierConfig.full(solver="exact", penalty="C", l2=grid, **common)
+            return ClassifierConfig.full(solver="sklearn", penalty="C", l2=grid, **common)
         return ClassifierConfig.full(
             nhid=(int(spec["nhid"]),), dropout=(float(spec["dropout"]),), l2=(1e-9,) if spec["noreg"] else SENTEVAL_L2,
             solver="adam", optim=str(spec["optim"]), batch_size=int(spec["batch_size"]),
@@ -271,9 +273,10 @@ class Evaluation:
         chunks: list[np.ndarray] = []
         for s in range(0, n, bs):
             batch = tokens[s : s + bs]
-            emb = _batch_output(self.batcher(self.params, batch), batch, chunks[0].shape[1] if chunks else None)
+            emb = _batch_output(self.batcher(self.params, batch), batch,
+                                chunks[0].shape[1] if chunks else None, bool(self.senteval_style))
             chunks.append(emb)
-        out = np.empty((n, chunks[0].shape[1]), np.float32)
+        out = np.empty((n, chunks[0].shape[1]), np.result_type(*chunks))
         out[order] = np.concatenate(chunks)
         return out
 
@@ -369,8 +372,9 @@ def senteval_layout(res: dict) -> dict:
 _FIX = "return a numpy array of shape (batch, dim), one row per sentence of the batch, in the batch's order"
 
 
-def _batch_output(emb: Any, batch: list, dim: int | None) -> np.ndarray:
-    """Check one batcher result at the boundary and return it as float32 ``(len(batch), dim)``.
+def _batch_output(emb: Any, batch: list, dim: int | None, keep_float64: bool = False) -> np.ndarray:
+    """Check one batcher result at the boundary and return it as float32 ``(len(batch), dim)``
+    (float64 kept when ``keep_float64`` and the batcher gave float64, as SentEval keeps it).
 
     Each failure says what came back and what to return instead, before torch or numpy fail deeper.
     """
@@ -397,7 +401,10 @@ def _batch_output(emb: Any, batch: list, dim: int | None) -> np.ndarray:
     if dim is not None and arr.shape[1] != dim:
         raise ValueError(f"the batcher returned vectors of dimension {arr.shape[1]} but earlier batches gave {dim}; "
                          "every sentence must get a vector of the same size.")
-    arr = arr.astype(np.float32, copy=False)  # checked after the cast: a float64 beyond float32's range is inf here
+    # SentEval keeps a batcher's float64 (its scikit-learn fits then see the same numbers); ours
+    # store float32, checked after the cast: a float64 beyond float32's range is inf there
+    keep = keep_float64 and arr.dtype == np.float64
+    arr = arr if keep else arr.astype(np.float32, copy=False)
     bad = ~np.isfinite(arr).all(axis=1)
     if bad.any():
         rows = np.flatnonzero(bad)

@@ -11,6 +11,7 @@ import torch
 
 from xsent_lib.base.runtime import TORCH_MAX_SEED, check_seed
 from xsent_lib.eval.classifier import ClassifierConfig, Metric, accuracy_metric, make_classifier
+from xsent_lib.eval.sklearn_protocols import sklearn_cv_then_test, sklearn_nested_cv, sklearn_split
 
 
 def stratified_folds(labels: np.ndarray, k: int, seed: int) -> np.ndarray:
@@ -45,7 +46,8 @@ def one_hot(labels: np.ndarray, n_classes: int) -> np.ndarray:
 
 
 def _check_features(x: np.ndarray, n: int, name: str) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float32)
+    x = np.asarray(x)
+    x = x if x.dtype == np.float64 else x.astype(np.float32)  # float64 kept for SentEval's fits
     if x.ndim != 2 or x.shape[0] != n:
         raise ValueError(f"{name} must be a 2-D array with one row per example ({n}), got shape {x.shape}.")
     if n == 0:
@@ -80,6 +82,8 @@ def nested_cv(
     labels = np.asarray(labels)
     x = _check_features(x, labels.size, "x")
     _check_classes(labels, "labels")
+    if config.solver == "sklearn":
+        return sklearn_nested_cv(x, labels, config.l2, config.kfold)
     k, grid = config.kfold, config.grid()
     targets = one_hot(labels, n_classes)
     outer = stratified_folds(labels, k, config.seed)
@@ -121,6 +125,9 @@ def cv_then_test(
     x_train = _check_features(x_train, y_train.size, "x_train")
     x_test = _check_features(x_test, y_test.size, "x_test")
     _check_classes(y_train, "y_train")
+    if config.solver == "sklearn":
+        return sklearn_cv_then_test(x_train, y_train, x_test, y_test, config.l2, config.kfold,
+                                    config.seed)
     k, grid = config.kfold, config.grid()
     targets = one_hot(y_train, n_classes)
     folds = stratified_folds(y_train, k, config.seed)
@@ -152,6 +159,12 @@ def split_select(
     x_test = _check_features(x_test, np.shape(x_test)[0], "x_test")
     if x_test.shape[1] != x_train.shape[1]:
         raise ValueError(f"x_test has dimension {x_test.shape[1]}, x_train {x_train.shape[1]}; encode both alike.")
+    if config.solver == "sklearn":
+        if metric is not accuracy_metric:
+            raise ValueError("solver='sklearn' selects C on dev accuracy (SentEval's "
+                             "SplitClassifier); other metrics need solver='exact' or 'adam'.")
+        return sklearn_split(x_train, t_train.argmax(1), x_dev, t_dev.argmax(1), x_test, config.l2,
+                             t_train.shape[1])
     grid = config.grid()
     x = np.vstack([x_train, x_dev])
     t = np.vstack([t_train, t_dev]).astype(np.float32)
