@@ -35,8 +35,8 @@ from xsent_lib.eval.alignment_runs import run_seed, teacher_record
 from xsent_lib.eval.joint_nli import neighbour_tables, nli_accuracy_table
 from xsent_lib.eval.word_maps import evaluate_map, gold_lexicon_maps
 from xsent_lib.recipes import aldarmaki as rec
-from xsent_lib.results.curve_numbers import claim_numbers
 from xsent_lib.results.claims import Absent
+from xsent_lib.results.curve_numbers import claim_numbers
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
 from xsent_lib.train.joint import (
     JointConfig,

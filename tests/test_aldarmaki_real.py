@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from xsent_lib.data.held_out_bitext import load_real_bitext, prepare_text, split_bitext
 from xsent_lib.eval.alignment_curves import curve_table
 from xsent_lib.eval.alignment_runs import run_real_seed, teacher_record
-from xsent_lib.data.held_out_bitext import load_real_bitext, prepare_text, split_bitext
 from xsent_lib.recipes import aldarmaki as rec
 from xsent_lib.results.curve_numbers import real_claim_numbers
 from xsent_lib.train.bitext_frameworks import english_teacher_vectors

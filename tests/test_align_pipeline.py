@@ -12,7 +12,6 @@ from xsent_lib.align.toy import planted_rotation
 from xsent_lib.data import word_spaces as ws
 from xsent_lib.eval import word_maps as wt
 
-
 pytestmark = pytest.mark.usefixtures("one_thread")
 
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-
 from chapter_data import CHAPTER_USES, check_real_data
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,25 +6,32 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import registry_builders as rb  # tests/fixtures/registry, on sys.path by conftest.py
 
 from xsent_lib.data import wordvecs
 from xsent_lib.data.cache import MANIFEST, RAW_MARKER, raw_dir, read_json, write_json
 from xsent_lib.data.catalogue import CATALOGUE
 from xsent_lib.data.corpora import (
-    import_encoder, load_bitext, load_bitext_refs, load_brown, load_dictionary, load_glove50, load_labelled,
-    load_monolingual, load_ratings, load_text,
+    import_encoder,
+    load_bitext,
+    load_bitext_refs,
+    load_brown,
+    load_dictionary,
+    load_glove50,
+    load_labelled,
+    load_monolingual,
+    load_ratings,
+    load_text,
 )
-from xsent_lib.data.corpora.gettext_mo import RESOURCE_ROOT, catalogue_pairs, has_format_code, strip_accelerators
 from xsent_lib.data.corpora.freedict import dictd_number, entry_translations, split_source_words
+from xsent_lib.data.corpora.gettext_mo import RESOURCE_ROOT, catalogue_pairs, has_format_code, strip_accelerators
 from xsent_lib.data.corpora.monolingual import parse_brown_line
 from xsent_lib.data.corpora.nlp_corpus import align_document
 from xsent_lib.data.corpora.sentiment import split_sentences
 from xsent_lib.data.corpora.sword import read_bible
 from xsent_lib.data.corpora.tables import one_line, read_table, write_table
-from xsent_lib.text.tokenizers import word_tokens
 from xsent_lib.data.fetch import build_dataset
-
-import registry_builders as rb  # tests/fixtures/registry, on sys.path by conftest.py
+from xsent_lib.text.tokenizers import word_tokens
 
 
 def build(name: str, raw: dict[str, Path], root: Path) -> dict:

@@ -6,8 +6,14 @@ import pytest
 
 from xsent_lib.data.corpora.monolingual import TaggedSentences
 from xsent_lib.data.formats.containers import ClassificationTask
-from xsent_lib.data.probing_sets import (SPLITS, brown_probing_sets, check_sizes, subsample_suite, suite_sentences,
-                                         synthetic_probing_sets)
+from xsent_lib.data.probing_sets import (
+    SPLITS,
+    brown_probing_sets,
+    check_sizes,
+    subsample_suite,
+    suite_sentences,
+    synthetic_probing_sets,
+)
 from xsent_lib.data.synthetic import SyntheticWorld
 
 

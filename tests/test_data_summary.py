@@ -11,12 +11,12 @@ from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 
 from xsent_lib.data import summary as S
-from xsent_lib.data.formats.inventory import format_inventory
-from xsent_lib.data.synthetic import summary as SW
 from xsent_lib.data.cache import MANIFEST, norm_dir, write_json
 from xsent_lib.data.catalogue import Dataset, Source, build_catalogue
 from xsent_lib.data.corpora.tables import write_lines, write_table
+from xsent_lib.data.formats.inventory import format_inventory
 from xsent_lib.data.synthetic import LANGUAGES, NLISet, STSSet
+from xsent_lib.data.synthetic import summary as SW
 from xsent_lib.data.synthetic.forms import FUTURE
 from xsent_lib.viz import data as V
 

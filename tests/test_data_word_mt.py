@@ -5,9 +5,17 @@ import shutil
 
 import pytest
 
-from xsent_lib.data.word_mt import (ApertiumTranslator, WordByWordTranslator, apertium_available, apertium_mode,
-                                    apertium_pairs, apertium_translate, choose_translations, english_stems,
-                                    freedict_translator)
+from xsent_lib.data.word_mt import (
+    ApertiumTranslator,
+    WordByWordTranslator,
+    apertium_available,
+    apertium_mode,
+    apertium_pairs,
+    apertium_translate,
+    choose_translations,
+    english_stems,
+    freedict_translator,
+)
 
 
 def test_english_stems_undo_regular_inflection():

@@ -6,8 +6,15 @@ import pytest
 
 from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences
 from xsent_lib.data.probing_sets import SPLITS
-from xsent_lib.eval.probing import (EXACT_MAX_CLASSES, baseline_scores, probe_config, probe_encoder, probe_encoder_all,
-                                    probe_features, suite_features)
+from xsent_lib.eval.probing import (
+    EXACT_MAX_CLASSES,
+    baseline_scores,
+    probe_config,
+    probe_encoder,
+    probe_encoder_all,
+    probe_features,
+    suite_features,
+)
 
 
 def _trivial_suite(n_classes: int, sizes=(200, 60, 80), seed: int = 0) -> tuple[dict, dict]:

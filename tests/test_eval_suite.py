@@ -1,7 +1,6 @@
 """The SentEval task list builds from the data files with the right protocol for each task."""
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
@@ -10,7 +9,6 @@ from xsent_lib.eval.probing import ProbingTask
 from xsent_lib.eval.sts import STSTask
 from xsent_lib.eval.suite import PROBING_NAMES, SENTEVAL_TASKS, senteval_tasks
 from xsent_lib.eval.transfer import PairClassificationTask, RelatednessTask, TransferTask
-
 
 
 def test_protocols_follow_senteval(formats_dir):

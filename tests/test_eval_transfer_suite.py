@@ -22,7 +22,6 @@ from xsent_lib.eval.transfer_suite import (
 from xsent_lib.results.paper import paper_table
 from xsent_lib.train.nli import build_nli_model
 
-
 # These models are tiny: one thread avoids synchronising two for microsecond kernels.
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -7,9 +7,14 @@ import torch
 
 from xsent_lib.data.formats import NLIData
 from xsent_lib.encoders import BagOfVectorsEncoder, NLIClassifier
-from xsent_lib.eval.xnli import (pair_accuracy, rank_correlation, translate_test_accuracies, vectors_pair_accuracy,
-                                 with_average,
-                                 zero_shot_accuracies)
+from xsent_lib.eval.xnli import (
+    pair_accuracy,
+    rank_correlation,
+    translate_test_accuracies,
+    vectors_pair_accuracy,
+    with_average,
+    zero_shot_accuracies,
+)
 from xsent_lib.text import TextPipeline, WordTokenizer
 
 

@@ -23,17 +23,31 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import registry_builders as rb  # tests/fixtures/registry, on sys.path by conftest.py
 
-from xsent_lib.data import cli, fetch as fetch_module
+from xsent_lib.data import cli
+from xsent_lib.data import fetch as fetch_module
 from xsent_lib.data.cache import (
-    ENV_VAR, LOCK_FILE, MANIFEST, RAW_MARKER, CacheLocationError, CorruptCacheError, UncheckedCacheWarning, cache_root,
-    cache_status, clean_stale_temp, dir_size, norm_dir, raw_dir, read_json, tree_sha256, write_json,
+    ENV_VAR,
+    LOCK_FILE,
+    MANIFEST,
+    RAW_MARKER,
+    CacheLocationError,
+    CorruptCacheError,
+    UncheckedCacheWarning,
+    cache_root,
+    cache_status,
+    clean_stale_temp,
+    dir_size,
+    norm_dir,
+    raw_dir,
+    read_json,
+    tree_sha256,
+    write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Dataset, Source, build_catalogue
 from xsent_lib.data.corpora import load_glove50, load_labelled, load_ratings, load_text
 from xsent_lib.data.fetch import ChecksumError, fetch
-
-import registry_builders as rb  # tests/fixtures/registry, on sys.path by conftest.py
 
 HAVE_NPM = shutil.which("npm") is not None
 HAVE_APT = shutil.which("apt-get") is not None and shutil.which("dpkg-deb") is not None

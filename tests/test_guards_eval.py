@@ -15,9 +15,9 @@ from xsent_lib.chapter import start_chapter
 from xsent_lib.data.formats import DataFormatError, load_task
 from xsent_lib.data.formats.containers import PairTask, SentencePairs
 from xsent_lib.encoders.baselines import RandomSentenceEncoder, random_bag_encoder
+from xsent_lib.eval.bitext import select_threshold
 from xsent_lib.eval.classifier import ClassifierConfig
 from xsent_lib.eval.engine import Evaluation
-from xsent_lib.eval.bitext import select_threshold
 from xsent_lib.eval.protocols import cv_then_test, nested_cv, stratified_folds
 from xsent_lib.eval.retrieval import ranking_metrics
 from xsent_lib.eval.scenes import scene_ranking_task

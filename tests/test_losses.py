@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from xsent_lib.losses.alignment import alignment_loss, ranking_loss, sample_other_indices
 from xsent_lib.align.mining import build_coherence_examples, mine_coherent_pairs
+from xsent_lib.losses.alignment import alignment_loss, ranking_loss, sample_other_indices
 from xsent_lib.losses.context import (
     build_context_examples,
     coherence_regression_loss,

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from xsent_lib.data.nli_corpus import NLICorpus
-from xsent_lib.data.sources import REAL_DATA, DataSources
 from xsent_lib.data.probing_sets import probing_subset
+from xsent_lib.data.sources import REAL_DATA, DataSources
 from xsent_lib.encoders.probing import make_encoder
 from xsent_lib.recipes import probing as P
 from xsent_lib.train import probing as T

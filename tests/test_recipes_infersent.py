@@ -1,7 +1,6 @@
 """Chapter 3's recipe: the profiles, the size sweep, the claims as data, and the chapter's figures."""
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
@@ -11,7 +10,6 @@ from xsent_lib.eval.suite import SuiteSizes
 from xsent_lib.eval.transfer_suite import transfer_suite
 from xsent_lib.recipes import infersent as rec
 from xsent_lib.train.nli import SEVEN, InferSentConfig
-
 
 # These models are tiny: one thread avoids synchronising two for microsecond kernels.
 pytestmark = pytest.mark.usefixtures("one_thread")

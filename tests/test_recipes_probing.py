@@ -14,14 +14,14 @@ import pytest
 import torch
 
 from xsent_lib.data.formats.containers import LabelledSentences
+from xsent_lib.data.nli_corpus import NLICorpus
 from xsent_lib.data.probing_sets import subsample_suite, synthetic_probing_sets
 from xsent_lib.data.synthetic import PROBING_TASKS
-from xsent_lib.eval.stats import spearman_matrix
-from xsent_lib.eval import probing_study as S
-from xsent_lib.recipes import probing as P
-from xsent_lib.data.nli_corpus import NLICorpus
 from xsent_lib.data.word_setup import build_word_setup
+from xsent_lib.eval import probing_study as S
+from xsent_lib.eval.stats import spearman_matrix
 from xsent_lib.eval.transfer_suite import TransferSuite
+from xsent_lib.recipes import probing as P
 from xsent_lib.results.claims import check_claims
 from xsent_lib.train import probing as T
 from xsent_lib.train.seq2seq import Seq2SeqCorpus

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import torch
 
+from xsent_lib.base.runtime import measure_gemm_flops, pick_device, seed_everything
 from xsent_lib.chapter import start_chapter
 from xsent_lib.results import compare, library_hash, load_metrics, paper_table, start_run
-from xsent_lib.base.runtime import measure_gemm_flops, pick_device, seed_everything
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,8 +9,13 @@ from xsent_lib.encoders import BagOfVectorsEncoder, RecurrentEncoder
 from xsent_lib.losses.alignment import alignment_loss, l2_distance
 from xsent_lib.losses.bounded import alignment_lower_bound, bounded_l2
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
-from xsent_lib.train.alignment import (AlignConfig, align_encoder, curve_correlation, target_encoder,
-                                       translated_embeddings)
+from xsent_lib.train.alignment import (
+    AlignConfig,
+    align_encoder,
+    curve_correlation,
+    target_encoder,
+    translated_embeddings,
+)
 
 V = 30
 

@@ -1,7 +1,6 @@
 """NLI training: corpora, word vectors, encoder sizes, batching, the training loop and the thread limiter."""
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 import torch
@@ -24,7 +23,6 @@ from xsent_lib.train.nli import (
     small_on_cpu,
     train_nli_encoder,
 )
-
 
 # These models are tiny: one thread avoids synchronising two for microsecond kernels.
 pytestmark = pytest.mark.usefixtures("one_thread")

@@ -7,8 +7,16 @@ import torch
 
 from xsent_lib.encoders.decoder import linearize_tree
 from xsent_lib.encoders.probing import make_encoder
-from xsent_lib.train.seq2seq import (Seq2SeqConfig, exact_match, greedy_outputs, seq2seq_batches, seq2seq_corpus,
-                                     seq2seq_perplexity, target_vocab, train_seq2seq)
+from xsent_lib.train.seq2seq import (
+    Seq2SeqConfig,
+    exact_match,
+    greedy_outputs,
+    seq2seq_batches,
+    seq2seq_corpus,
+    seq2seq_perplexity,
+    target_vocab,
+    train_seq2seq,
+)
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,17 @@ from xsent_lib.eval.frozen_mlp import frozen_mlp_transfer, wang_pair_features
 from xsent_lib.recipes import wang as rec
 from xsent_lib.results.claims import Absent
 from xsent_lib.results.context_numbers import WangClaimNumbers, claim_numbers
+from xsent_lib.train.context import (
+    ContextConfig,
+    build_wang_model,
+    doc_corpus,
+    embed_corpus,
+    gold_pair_precision,
+    token_matrix,
+    train_stage1,
+    train_wang,
+)
 from xsent_lib.train.context_runs import CorpusRun, encoder_fn, mlm_baseline, shared_pipeline, train_corpus
-from xsent_lib.train.context import (ContextConfig, build_wang_model, doc_corpus, embed_corpus, gold_pair_precision,
-                                     token_matrix, train_stage1, train_wang)
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

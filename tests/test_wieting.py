@@ -11,23 +11,29 @@ import numpy as np
 import pytest
 import torch
 
-from xsent_lib.encoders import BagOfVectorsEncoder
+from xsent_lib.data.bitext_split import Bitext, document_of
+from xsent_lib.data.bucc_splits import bucc_splits
+from xsent_lib.encoders import BagOfVectorsEncoder, RecurrentEncoder
+from xsent_lib.eval import encoder_speed
+from xsent_lib.eval import paraphrase_study as study
 from xsent_lib.eval.paraphrase import planted_mining_corpus, sts_pearson, unique_pairs
 from xsent_lib.eval.speed import model_only, sentences_per_second, speed_table, torch_threads
 from xsent_lib.losses.margin import megabatch_plan, megabatch_size, mine_hardest_negatives
-from xsent_lib.data.bitext_split import Bitext, document_of
-from xsent_lib.data.bucc_splits import bucc_splits
-from xsent_lib.encoders import RecurrentEncoder
-from xsent_lib.eval import encoder_speed
-from xsent_lib.eval import paraphrase_study as study
 from xsent_lib.recipes import wieting as rec
 from xsent_lib.results.claims import Absent
 from xsent_lib.results.paraphrase_summary import run_summary, speed_target_verdicts
-from xsent_lib.train.paraphrase_models import train_bitext_encoder
 from xsent_lib.text import TextPipeline, WordTokenizer
 from xsent_lib.text.noise import shuffle_words, shuffle_words_with_keys, word_index, word_start_table
-from xsent_lib.train.paraphrase import (ParaphraseConfig, encode_bitext, heldout_margin_loss, mine_megabatch,
-                                        paraphrase_batches, random_megabatch, train_paraphrase)
+from xsent_lib.train.paraphrase import (
+    ParaphraseConfig,
+    encode_bitext,
+    heldout_margin_loss,
+    mine_megabatch,
+    paraphrase_batches,
+    random_megabatch,
+    train_paraphrase,
+)
+from xsent_lib.train.paraphrase_models import train_bitext_encoder
 
 
 # ---------------------------------------------------------------- word shuffling
@@ -321,8 +327,8 @@ def test_overlap_clusters_split_at_the_papers_threshold():
 
 # ---------------------------------------------------------------- sentencepiece fast path (ids, batched)
 def test_sentencepiece_ids_path_equals_piece_strings(tmp_path):
-    from xsent_lib.text import train_sentencepiece
     from xsent_lib.data.synthetic import SyntheticWorld
+    from xsent_lib.text import train_sentencepiece
 
     world = SyntheticWorld(3)
     text = world.sentences(400, "en", split="train") + world.sentences(400, "xa", split="train")

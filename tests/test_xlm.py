@@ -8,18 +8,18 @@ import numpy as np
 import pytest
 import torch
 
+from xsent_lib.data import xlm_text
 from xsent_lib.data.formats import NLIData, load_xnli_mt
 from xsent_lib.data.synthetic import SyntheticWorld
+from xsent_lib.eval import xlm as xlm_eval
 from xsent_lib.eval.word_pairs import single_piece_pairs, translation_distances
 from xsent_lib.losses.lm import frequency_smoothed_weights, language_sampling_probs
-from xsent_lib.data import xlm_text
-from xsent_lib.eval import xlm as xlm_eval
 from xsent_lib.recipes import xlm as rec
 from xsent_lib.results import xlm_claims, xlm_tables
 from xsent_lib.results.paper import side_by_side
 from xsent_lib.text import EOS_TOKEN
-from xsent_lib.train.checkpoint import load_checkpoint
 from xsent_lib.train import xlm_runs
+from xsent_lib.train.checkpoint import load_checkpoint
 from xsent_lib.train.xlm import (
     MASK_TOKEN,
     XLMConfig,

@@ -17,11 +17,11 @@ import pandas as pd
 import torch
 
 import xsent_lib
+from xsent_lib.base.runtime import check_seed, pick_device, seed_everything
 from xsent_lib.data.cache import DATASETS_READ
 from xsent_lib.data.sources import DataSources
 from xsent_lib.results.provenance import device_description, git_commit, library_hash
 from xsent_lib.results.store import PROFILES, Run, start_run
-from xsent_lib.base.runtime import check_seed, pick_device, seed_everything
 
 T = TypeVar("T")
 _BOOK_STAMP = re.compile(r"^\s*Book: chapters? .*$")

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from xsent_lib.align.criterion import unsupervised_criterion
-from xsent_lib.base.neighbors import csls_knn
 from xsent_lib.align.procrustes import apply_map, procrustes
-
+from xsent_lib.base.neighbors import csls_knn
 
 DICTIONARY_RULES = ("muse", "cut")
 

@@ -38,9 +38,26 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from xsent_lib.data.cache import (
-    MANIFEST, RAW_MARKER, REFETCH_HINT, CorruptCacheError, cache_root, clean_stale_temp, dataset_problem, dir_size,
-    expected_sources, fetch_lock, make_temp_dir, norm_dir, raw_dir, raw_is_complete, raw_problem,
-    remember_verified, remove_path, sha256_of, tree_sha256, write_json,
+    MANIFEST,
+    RAW_MARKER,
+    REFETCH_HINT,
+    CorruptCacheError,
+    cache_root,
+    clean_stale_temp,
+    dataset_problem,
+    dir_size,
+    expected_sources,
+    fetch_lock,
+    make_temp_dir,
+    norm_dir,
+    raw_dir,
+    raw_is_complete,
+    raw_problem,
+    remember_verified,
+    remove_path,
+    sha256_of,
+    tree_sha256,
+    write_json,
 )
 from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
 

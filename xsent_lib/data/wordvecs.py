@@ -28,8 +28,8 @@ import numpy as np
 from xsent_lib.data.cache import MANIFEST, cache_root, models_dir, read_json, require_dataset, write_json
 from xsent_lib.data.corpora.monolingual import MONOLINGUAL_SOURCES, load_monolingual
 from xsent_lib.data.corpora.tables import read_lines, write_lines
-from xsent_lib.text.tokenizers import word_tokens
 from xsent_lib.data.formats.vectors import WordVectors
+from xsent_lib.text.tokenizers import word_tokens
 
 WORDS_FILE = "words.txt"
 VECTORS_FILE = "vectors.npy"

@@ -4,6 +4,7 @@ Book: chapter 3 (InferSent: sentence encoders).
 """
 from __future__ import annotations
 
+from xsent_lib.base.masking import check_batch, length_mask, masked_max, masked_mean
 from xsent_lib.encoders.attention import InnerAttentionEncoder
 from xsent_lib.encoders.bag import (
     BagOfVectorsEncoder,
@@ -11,7 +12,6 @@ from xsent_lib.encoders.bag import (
     remove_principal_component,
     sif_weights,
 )
-from xsent_lib.base.masking import check_batch, length_mask, masked_max, masked_mean
 from xsent_lib.encoders.base import SentenceEncoder, build_embedding
 from xsent_lib.encoders.convnet import GatedConvNetEncoder, HierarchicalConvNetEncoder
 from xsent_lib.encoders.decoder import LSTMDecoder, Seq2Seq

@@ -18,8 +18,8 @@ from xsent_lib.eval.crosslingual import (
 )
 from xsent_lib.eval.engine import SE, Evaluation, Params, batcher_from_encoder, batcher_from_function, senteval_layout
 from xsent_lib.eval.probing import ProbingTask, probing_baselines
-from xsent_lib.eval.retrieval import RankingTask, ranking_metrics
 from xsent_lib.eval.protocols import cv_then_test, nested_cv, split_select, stratified_folds
+from xsent_lib.eval.retrieval import RankingTask, ranking_metrics
 from xsent_lib.eval.sts import STSTask, sts_aggregates
 from xsent_lib.eval.transfer import (
     PairClassificationTask,

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from xsent_lib.base.runtime import pick_device
 from xsent_lib.base.threads import single_thread
 from xsent_lib.eval.classifier import SMALL_WORK
-from xsent_lib.base.runtime import pick_device
 
 
 def _ranks_summary(ranks: np.ndarray, ks: tuple[int, ...]) -> dict:

@@ -17,7 +17,6 @@ import torch.nn.functional as F
 from xsent_lib.base.masking import IGNORE_INDEX
 
 
-
 def _check_logits_labels(logits: torch.Tensor, labels: torch.Tensor, ignore_index: int) -> None:
     """Raise a clear error unless ``logits`` is (batch, C) float and ``labels`` (batch,) integer in range."""
     if not isinstance(logits, torch.Tensor) or not isinstance(labels, torch.Tensor):

@@ -42,8 +42,12 @@ from xsent_lib.align.mining import MinedPairs, build_coherence_examples, mine_co
 from xsent_lib.base.neighbors import l2_normalize
 from xsent_lib.base.runtime import pick_device, seed_everything
 from xsent_lib.encoders.transformer import TransformerSentenceEncoder
-from xsent_lib.losses.context import (build_context_examples, coherence_regression_loss, concat_windows,
-                                      context_classification_loss)
+from xsent_lib.losses.context import (
+    build_context_examples,
+    coherence_regression_loss,
+    concat_windows,
+    context_classification_loss,
+)
 from xsent_lib.losses.lm import mlm_loss, mlm_mask
 from xsent_lib.text.pipeline import TextPipeline
 

@@ -19,8 +19,18 @@ from xsent_lib.data.monodocs import MonoDocs
 from xsent_lib.text import WordTokenizer
 from xsent_lib.text.pipeline import TextPipeline
 from xsent_lib.text.vocab import Vocab
-from xsent_lib.train.context import (ContextConfig, DocCorpus, WangModel, WangRun, build_wang_model,
-                                     doc_corpus, embed_corpus, token_matrix, train_mlm, train_wang)
+from xsent_lib.train.context import (
+    ContextConfig,
+    DocCorpus,
+    WangModel,
+    WangRun,
+    build_wang_model,
+    doc_corpus,
+    embed_corpus,
+    token_matrix,
+    train_mlm,
+    train_wang,
+)
 
 SPECIALS = ("<pad>", "<unk>", "</s>", "<mask>")
 #: ``texts -> vectors``

@@ -19,8 +19,7 @@ from xsent_lib.base.runtime import pick_device
 from xsent_lib.data.probing_sets import SPLITS, check_sizes
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.encoders.base import SentenceEncoder
-from xsent_lib.encoders.decoder import (LSTMDecoder, Seq2Seq, linearize_tree, next_sentence_pairs,
-                                        teacher_forcing_pair)
+from xsent_lib.encoders.decoder import LSTMDecoder, Seq2Seq, linearize_tree, next_sentence_pairs, teacher_forcing_pair
 from xsent_lib.losses.seq2seq import perplexity, seq2seq_loss, sequence_nll
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab
 from xsent_lib.text.batching import pad_csr, shuffled_length_batches

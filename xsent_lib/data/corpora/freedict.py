@@ -39,8 +39,8 @@ from xsent_lib.data.cache import require_dataset
 from xsent_lib.data.catalogue import CATALOGUE
 from xsent_lib.data.corpora.nlp_corpus import english_documents
 from xsent_lib.data.corpora.tables import read_table, write_table
-from xsent_lib.text.tokenizers import is_word, word_tokens
 from xsent_lib.data.formats.dictionaries import BilingualDictionary
+from xsent_lib.text.tokenizers import is_word, word_tokens
 
 FORMAT_VERSION = 1
 DICT_DIR = Path("usr/share/dictd")

@@ -10,10 +10,23 @@ from pathlib import Path
 
 import pandas as pd
 
-from xsent_lib.data.formats import (NLI_LABELS, ClassificationTask, DataFormatError, NLIData, PairTask, load_bucc,
-                                    load_moses_bitext, load_multinli, load_muse_dictionary, load_snli, load_task,
-                                    load_xnli, load_xnli_mt)
+from xsent_lib.data.formats import (
+    NLI_LABELS,
+    ClassificationTask,
+    DataFormatError,
+    NLIData,
+    PairTask,
+    load_bucc,
+    load_moses_bitext,
+    load_multinli,
+    load_muse_dictionary,
+    load_snli,
+    load_task,
+    load_xnli,
+    load_xnli_mt,
+)
 from xsent_lib.data.formats.probing import PROBING_TASKS as SENTEVAL_PROBING
+
 
 def _nli_row(data: NLIData) -> tuple[str, str]:
     return f"{len(data)} pairs", f"{data.premises[0]} ||| {data.hypotheses[0]} -> {NLI_LABELS[data.labels[0]]}"

@@ -7,8 +7,16 @@ Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
 
-from .datasets import (NLI_LABELS, BilingualLexicon, DocumentSet, NLISet, ParallelCorpus, ProbingSet,
-                       ProbingSplit, STSSet)
+from .datasets import (
+                       NLI_LABELS,
+                       BilingualLexicon,
+                       DocumentSet,
+                       NLISet,
+                       ParallelCorpus,
+                       ProbingSet,
+                       ProbingSplit,
+                       STSSet,
+)
 from .forms import Clauses, FormConfig, Forms
 from .probing import TASKS as PROBING_TASKS
 from .typology import LANGUAGES, Typology

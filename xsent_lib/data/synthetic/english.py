@@ -24,8 +24,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .english_words import (ADJECTIVES, ADVERBS, CLASS_ALIASES, CONJUNCTIONS, DISCOURSE_ADVERBS, GENDERS, NOUNS,
-                            PREPOSITIONS, SUBORDINATORS, TIME_ADVERBS, VERBS)
+from .english_words import (
+    ADJECTIVES,
+    ADVERBS,
+    CLASS_ALIASES,
+    CONJUNCTIONS,
+    DISCOURSE_ADVERBS,
+    GENDERS,
+    NOUNS,
+    PREPOSITIONS,
+    SUBORDINATORS,
+    TIME_ADVERBS,
+    VERBS,
+)
 
 
 def _plural(word: str) -> str:

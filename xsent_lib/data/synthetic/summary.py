@@ -16,7 +16,6 @@ from xsent_lib.data.synthetic import LANGUAGES, PROBING_TASKS, NLISet, STSSet, S
 from xsent_lib.data.synthetic.forms import FRONT_NONE, FUTURE, Forms
 
 
-
 def synthetic_table() -> pd.DataFrame:
     """The parts of the synthetic world, what each stands in for, and the chapters that use it.
 

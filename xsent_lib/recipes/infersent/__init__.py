@@ -27,7 +27,6 @@ from xsent_lib.eval.suite import SuiteSizes
 from xsent_lib.eval.transfer_suite import TransferSuite, evaluate_transfer
 from xsent_lib.train.nli import InferSentConfig, NLIRun, train_nli_encoder
 
-
 # Table 3.6's row label of each of the seven encoders (:data:`xsent_lib.train.nli.SEVEN`).
 PAPER_ROWS: dict[str, str] = {"lstm": "LSTM", "gru": "GRU", "bigru-last": "BiGRU-last",
                               "bilstm-mean": "BiLSTM-Mean",
@@ -215,8 +214,15 @@ def table_3_6_ours(runs: Mapping[str, NLIRun],
             for name, run in runs.items()}
 
 
-from .claims import (CLAIM_SET, CLAIMS, SIZE_GAINERS, TABLE_3_7_MAIN, InferSentClaimNumbers,  # noqa: E402
-                     infersent_numbers, paper_numbers)
+from .claims import (  # noqa: E402
+    CLAIM_SET,
+    CLAIMS,
+    SIZE_GAINERS,
+    TABLE_3_7_MAIN,
+    InferSentClaimNumbers,
+    infersent_numbers,
+    paper_numbers,
+)
 
 __all__ = ["CLAIMS", "CLAIM_SET", "PAPER_ROWS", "PROFILES", "SIZE_GAINERS", "TABLE_3_7_MAIN", "InferSentClaimNumbers",
            "InferSentProfile", "entailed_examples", "figure_3_5_sweeps", "infersent_numbers", "paper_numbers",

@@ -37,6 +37,7 @@ from xsent_lib.recipes.probing.claims import (
 )
 from xsent_lib.train.probing import TrainSettings
 
+
 # --------------------------------------------------------------------------------- the plan
 @dataclass(frozen=True, kw_only=True)
 class ProbingPlan:
