@@ -58,6 +58,7 @@ class Rerun:
 
 def _rerun(stem: str, run: str, base: Path, prefix: list[str]) -> Rerun:
     results = base / f"{stem}-{run}" / "results"
+    results.parent.mkdir(parents=True)
     rel_results = os.path.relpath(results, ROOT)  # relative on purpose: read against the caller's folder
     env = {k: v for k, v in os.environ.items() if k not in ("XSENT_PROFILE", "XSENT_WIDGETS")}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
