@@ -15,21 +15,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from xsent_lib.data.xnli_languages import PAPER_COLUMN
 from xsent_lib.eval.xnli import with_average
 from xsent_lib.results.paper import paper_table
-
-# The XNLI column each invented language stands beside (closest typology; a stand-in, not a
-# translation):
-# Romance-like -> fr, Germanic-like -> de, Turkic-like -> tr, Celtic-like (VSO) -> ar, Japonic-
-# like -> hi.
-PAPER_COLUMN: dict[str, str] = {
-    "en": "en",
-    "xa": "fr",
-    "xe": "de",
-    "xd": "tr",
-    "xc": "ar",
-    "xb": "hi",
-}
 
 ENCODERS = "Evaluation of cross-lingual sentence encoders"
 

@@ -17,25 +17,13 @@ import numpy as np
 import pandas as pd
 
 from xsent_lib.data.xnli import XNLIBenchmark, typological_distance
-from xsent_lib.data.xnli_languages import MT_SYSTEMS, is_synthetic
+from xsent_lib.data.xnli_languages import MT_SYSTEMS, PAPER_COLUMN, is_synthetic
 from xsent_lib.encoders.baselines import REFERENCE_ENCODERS
 from xsent_lib.eval.translation_quality import TranslatorScore
 from xsent_lib.eval.xnli import with_average
 from xsent_lib.results.paper import paper_table
 from xsent_lib.train.alignment import AlignRun
 
-# Which XNLI language column each invented language of the world stands beside (closest typology; a
-# stand-in, not a translation of that language): Romance-like -> fr, Germanic-like -> de, Turkic-
-# like (SOV, suffixes) -> tr, Celtic-like (VSO) -> ar (VSO), Japonic-like (SOV, postpositions, case
-# particles) -> hi.
-PAPER_COLUMN: dict[str, str] = {
-    "en": "en",
-    "xa": "fr",
-    "xe": "de",
-    "xd": "tr",
-    "xc": "ar",
-    "xb": "hi",
-}
 ROWS = {
     "tt": "TRANSLATE TRAIN / BiLSTM-max",
     "ttest": "TRANSLATE TEST / BiLSTM-max",
