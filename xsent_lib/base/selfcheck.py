@@ -74,9 +74,9 @@ def _mismatch(expected: Any, received: Any, atol: float, rtol: float) -> str | N
     """Why ``received`` is not ``expected`` (None when they agree)."""
     if received is None or received is Ellipsis:
         return "nothing was returned (is the function still a stub `...`?)"
-    if isinstance(expected, tuple):
-        if not isinstance(received, tuple) or len(received) != len(expected):
-            return f"expected a tuple of {len(expected)} values"
+    if isinstance(expected, (tuple, list)):
+        if not isinstance(received, (tuple, list)) or len(received) != len(expected):
+            return f"expected a {type(expected).__name__} of {len(expected)} values"
         for i, (e, r) in enumerate(zip(expected, received)):
             why = _mismatch(e, r, atol, rtol)
             if why:

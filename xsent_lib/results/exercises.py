@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from xsent_lib.base.selfcheck import check_choice, check_value
 from xsent_lib.results.store import load_metrics
 
@@ -128,6 +126,8 @@ def parse_exercises(path: Path) -> list[Question]:
     for kind, source in _cells(path):
         head = source.strip().splitlines()[0] if source.strip() else ""
         if kind == "raw" and head == "# BEGIN QUESTION":
+            import yaml  # the book extra's PyYAML; only the classroom tools parse question configs
+
             config = yaml.safe_load(source.split("\n", 1)[1]) or {}
             current = Question(name=str(config["name"]), kind="", title="", points=float(config.get("points", 1)))
             continue
