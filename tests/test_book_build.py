@@ -178,3 +178,87 @@ def test_page_reads_offline(built_book: Path, page: str):
     assert "$$" not in body and "\\frac" not in body and "\\cos" not in body, f"{page}: raw LaTeX is visible"
     if page.startswith("notebooks/00"):
         assert widget_nodes > 0, f"{page}: the saved widget state was not rendered"
+
+
+@pytest.mark.slow
+def test_classroom_answers_hold_on_the_smoke_runs(built_book: Path):
+    """Every kind-(b) solution passes its check on the chapters' smoke runs, and its student stub fails it."""
+    from test_classroom import run_question
+
+    from xsent_lib.results.exercises import chapter_metrics, exercise_sources, parse_exercises
+
+    results = built_book.parents[1] / "_build" / "results"
+    for source in exercise_sources():
+        metrics = chapter_metrics(source.stem, "smoke", results)
+        for q in parse_exercises(source):
+            if q.kind == "b":
+                assert run_question(source, q.name, metrics, stub=False) == [], f"{source.stem} {q.name}"
+                assert run_question(source, q.name, metrics, stub=True), f"{source.stem} {q.name}: stub passes"
+
+
+@pytest.mark.slow
+def test_a_student_notebook_runs_offline_and_its_checks_fail(built_book: Path, tmp_path: Path):
+    """The student edition of chapter 1 runs top to bottom (smoke results, no network); every self-check reports
+    a failure (the stubs), none raises; the instructor edition passes every check."""
+    import classroom
+    import nbformat
+    from nbclient import NotebookClient
+
+    results = built_book.parents[1] / "_build" / "results"
+    editions = classroom.assign(ROOT / "exercises" / "01_data.md", tmp_path)
+    env = dict(os.environ, XSENT_RESULTS_DIR=str(results), XSENT_PROFILE="smoke")
+    for edition, want in (("student", "failed"), ("instructor", "All test cases passed")):
+        path = editions[edition] / "01_data.ipynb"
+        nb = nbformat.read(path, as_version=4)
+        old = dict(os.environ)
+        os.environ.update(env)
+        try:
+            NotebookClient(nb, timeout=300, kernel_name="python3",
+                           resources={"metadata": {"path": str(path.parent)}}).execute()
+        finally:
+            os.environ.clear()
+            os.environ.update(old)
+        checks = [c for c in nb.cells if c.cell_type == "code" and "grader.check(" in c.source]
+        assert len(checks) >= 3
+        for cell in checks:
+            shown = json.dumps(cell.outputs)
+            assert want in shown, f"{edition}: {cell.source} -> {shown[:500]}"
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it)")
+def test_quiz_marks_answers_offline_and_solutions_toggle(built_book: Path):
+    """Chapter 3's page: each (b) question answered with this run's value is marked right, a wrong number is
+    marked wrong, and a solution opens on a click; no kernel, no network."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from xsent_lib.results.exercises import chapter_metrics, quiz_answers
+
+    stem = "03_infersent"
+    metrics = chapter_metrics(stem, "smoke", built_book.parents[1] / "_build" / "results")
+    questions = quiz_answers(ROOT / "exercises" / f"{stem}.md", metrics)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_context(offline=True).new_page()
+        page.goto((built_book / "notebooks" / f"{stem}.html").as_uri(), wait_until="load")
+        quiz = page.locator(".Quiz")
+        assert quiz.count() == len(questions)
+        for i, q in enumerate(questions):
+            box = quiz.nth(i)
+            if q["options"]:
+                box.locator(".MCButton", has_text=q["answer"]).first.click()
+            else:
+                box.locator("input").first.fill(f"{q['answer']:.2f}")
+                box.locator("input").first.press("Enter")
+            assert "Right" in box.inner_text(), f"{q['name']}: {box.inner_text()[-200:]}"
+        numeric = next(i for i, q in enumerate(questions) if not q["options"])
+        box = quiz.nth(numeric)
+        box.locator("input").first.fill("12345")
+        box.locator("input").first.press("Enter")
+        assert "Not what this run gives" in box.inner_text()
+        solution = page.locator("div.solution").first
+        assert not solution.locator("pre").first.is_visible()
+        solution.locator(".admonition-title").first.click()
+        page.wait_for_timeout(300)
+        assert solution.locator("pre").first.is_visible()
+        browser.close()
