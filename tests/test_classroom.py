@@ -54,6 +54,31 @@ def run_question(source: Path, name: str, metrics: dict[str, Any] | None, *, stu
     return failures
 
 
+def run_edition(source: Path, results: Path, out: Path) -> dict[str, dict[str, str]]:
+    """Write ``source``'s editions to ``out`` and run the student and instructor notebooks top to bottom in the
+    smoke profile, offline where ``unshare -n`` is allowed, on the chapter runs in ``results``; returns each
+    edition's self-check cells and what they printed."""
+    import os
+
+    import classroom
+    from test_chapters_execute import _offline_prefix
+
+    editions = classroom.assign(source, out)
+    env = dict(os.environ, XSENT_RESULTS_DIR=str(results), XSENT_PROFILE="smoke", PYTHONPATH=str(ROOT))
+    shown: dict[str, dict[str, str]] = {}
+    for edition in ("student", "instructor"):
+        folder = editions[edition]
+        done = folder / "executed.ipynb"
+        cmd = [*(_offline_prefix() or []), sys.executable, str(ROOT / "tools" / "nbexec.py"),
+               f"{source.stem}.ipynb", str(done), "-p", "PROFILE", "smoke"]
+        proc = subprocess.run(cmd, cwd=folder, env=env, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, f"{edition} notebook failed:\n{proc.stderr[-3000:]}"
+        nb = nbformat.read(done, as_version=4)
+        shown[edition] = {c.source: json.dumps(c.outputs) for c in nb.cells
+                          if c.cell_type == "code" and "grader.check(" in c.source}
+    return shown
+
+
 def test_selfcheck_names_case_input_expected_received_and_hint():
     def wrong(x):
         return x + 1
