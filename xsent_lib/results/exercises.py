@@ -55,6 +55,18 @@ class Question:
         found = OPTIONS.search(self.prompt)
         return re.findall(r"`([^`]+)`", found.group("items")) if found else []
 
+    @property
+    def atol(self) -> float:
+        """The tolerance of a kind-(b) number: the ``atol=`` of its ``check_answer`` test (0.01 if none).
+
+        Book: Teaching with this book.
+        """
+        for test in self.tests:
+            found = re.search(r"check_answer\(.*?atol=([0-9.eE-]+)", test, re.DOTALL)
+            if found:
+                return float(found.group(1))
+        return 0.01
+
     def answer_expression(self) -> tuple[str, str]:
         """``(variable, expression)`` of a kind-(b) answer line ``var = expr  # SOLUTION``.
 
@@ -184,7 +196,7 @@ def quiz_answers(path: Path, metrics: dict[str, Any]) -> list[dict[str, Any]]:
     """Each kind-(b) question of ``path`` with its answer evaluated on ``metrics`` (a chapter run's).
 
     The answer line's expression may use ``metrics`` and Python's built-ins only. Returns dicts with
-    ``name``, ``title``, ``prompt``, ``answer`` and ``options`` (empty for a number).
+    ``name``, ``title``, ``prompt``, ``answer``, ``options`` (empty for a number) and ``atol``.
     Book: Teaching with this book.
     """
     found = []
@@ -194,7 +206,7 @@ def quiz_answers(path: Path, metrics: dict[str, Any]) -> list[dict[str, Any]]:
         _, expr = q.answer_expression()
         answer = eval(expr, {"__builtins__": __builtins__, "metrics": metrics})  # noqa: S307 - our own source
         found.append({"name": q.name, "title": q.title, "prompt": q.prompt, "answer": answer,
-                      "options": q.options})
+                      "options": q.options, "atol": q.atol})
     return found
 
 

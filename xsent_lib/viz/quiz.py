@@ -23,10 +23,11 @@ def _plain(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
 
 
-def quiz_json(source: Path, metrics: dict[str, Any], *, atol: float = 0.01) -> list[dict[str, Any]]:
+def quiz_json(source: Path, metrics: dict[str, Any]) -> list[dict[str, Any]]:
     """The jupyterquiz questions of ``source``'s kind-(b) questions, answered on ``metrics``.
 
-    A number is right within ``atol`` of the run's value (to two decimals); a choice has one right option.
+    A number is right within its self-check's tolerance (``atol``) of the run's value; a choice has one right
+    option.
     Book: Teaching with this book.
     """
     questions = []
@@ -38,7 +39,7 @@ def quiz_json(source: Path, metrics: dict[str, Any], *, atol: float = 0.01) -> l
                        for o in q["options"]]
             questions.append({"question": text, "type": "multiple_choice", "answers": answers})
             continue
-        value = float(q["answer"])
+        value, atol = float(q["answer"]), q["atol"]
         questions.append({"question": text, "type": "numeric", "precision": 0, "answers": [
             {"type": "range", "range": [round(value - atol, 6), round(value + atol, 6)], "correct": True,
              "feedback": f"Right: this run gives {value:.2f}."},
