@@ -176,6 +176,9 @@ def test_make_classroom_writes_three_editions(tmp_path: Path):
         for q in questions:
             if q.kind in "ab":
                 assert f'grader.check("{q.name}")' in code, f"{stem} {q.name}: no self-check cell"
+            worked = [line for kind, text in q.worked if kind == "code" for line in text.splitlines()
+                      if line.strip() and "SOLUTION" not in line]
+            assert not [line for line in worked if line in code], f"{stem} {q.name}: worked answer left"
         assert "BEGIN SOLUTION" in "\n".join(c.source for c in teacher.cells) or any(
             "# SOLUTION" in c.source for c in teacher.cells)
         hidden = [q.name for q in questions if any("# HIDDEN" in t for t in q.tests)]

@@ -19,6 +19,7 @@ import argparse
 import contextlib
 import io
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -30,7 +31,13 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from xsent_lib.results.exercises import EXERCISES_DIR, Question, exercise_sources, parse_exercises  # noqa: E402
+from xsent_lib.results.exercises import (  # noqa: E402
+    EXERCISES_DIR,
+    Question,
+    chapter_exercise_text,
+    exercise_sources,
+    parse_exercises,
+)
 
 BOOK_DIR = ROOT / "book" / "exercises"
 #: otter assign's settings shared by every chapter (a source's ASSIGNMENT CONFIG gives its name only)
@@ -57,6 +64,11 @@ def master_notebook(source: Path) -> nbformat.NotebookNode:
     if config.get("name") != source.stem:
         raise ValueError(f"{source.name}: ASSIGNMENT CONFIG name must be {source.stem!r}.")
     first.source = "# ASSIGNMENT CONFIG\n" + yaml.safe_dump(config, sort_keys=False)
+    for cell in nb.cells:  # a kind-(c) prompt names the chapter's exercise: give its text
+        found = re.search(r"^Chapter exercise:\s*(ex-[\w-]+)\s*$", cell.source, re.MULTILINE)
+        if cell.cell_type == "markdown" and found:
+            text = chapter_exercise_text(source.stem, found.group(1))
+            cell.source = cell.source.replace(found.group(0), f"(The chapter's exercise `{found.group(1)}`.)\n\n{text}")
     nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
                    "language_info": {"name": "python"}}
     return nb
@@ -126,28 +138,29 @@ def _fence(code: str, lang: str = "python") -> str:
 
 
 def _question_block(stem: str, q: Question) -> str:
-    label = f"ex-{stem}-{q.name}"
-    kinds = {"a": "code to complete", "b": "from the chapter's run", "c": "an open experiment"}
-    points = f"{q.points:g} point" + ("s" if q.points != 1 else "")
-    body = [q.prompt.strip()]
-    stub = [_stub(c) for c in q.code]
-    if q.kind == "a":
-        body += [_fence(s) for s in stub]
-    if q.kind == "b":
-        body.append("Answer it in the quiz below (computed from this page's run).")
-    head = f"````{{exercise}} {q.name.upper()} ({q.kind}, {kinds[q.kind]}, {points}): {q.title}\n:label: {label}\n\n"
-    parts = [head + "\n\n".join(body) + "\n````"]
-    solution = []
-    if q.kind in "ab":
-        solution += [_fence(_clean(c)) for c in q.code]
-    for kind, text in q.worked:
-        solution.append(_fence(text) if kind == "code" else text.strip())
+    """One question as sphinx-exercise directives: the exercise (prompt, starting code) and its solution toggle.
+
+    A kind-(c) question that answers the chapter's own exercise adds only the solution, under that exercise."""
+    solution = [_fence(_clean(c)) for c in q.code] if q.kind in "ab" else []
+    solution += [_fence(text) if kind == "code" else text.strip() for kind, text in q.worked]
     checks = [t for t in q.tests if not t.lstrip().startswith("# HIDDEN")]
     if checks:
         solution.append("The self-check run on it (the graded edition adds hidden cases):")
         solution += [_fence(t) for t in checks]
-    parts.append(f"````{{solution}} {label}\n:class: dropdown\n\n" + "\n\n".join(solution) + "\n````")
-    return "\n\n".join(parts)
+    label = q.chapter_exercise or f"ex-{stem}-{q.name}"
+    toggle = f"````{{solution}} {label}\n:class: dropdown\n\n" + "\n\n".join(solution) + "\n````"
+    if q.chapter_exercise:
+        return (f"**{q.name.upper()} (c) {q.title}**: a worked answer to the chapter's exercise "
+                f"{{ref}}`{label}` (open the solution).\n\n{toggle}")
+    kinds = {"a": "code to complete", "b": "from the chapter's run", "c": "an open experiment"}
+    points = f"{q.points:g} point" + ("s" if q.points != 1 else "")
+    body = [q.prompt.strip()]
+    if q.kind == "a":
+        body += [_fence(_stub(c)) for c in q.code]
+    if q.kind == "b":
+        body.append("Answer it in the quiz below (computed from this page's run).")
+    head = f"````{{exercise}} {q.name.upper()} ({q.kind}, {kinds[q.kind]}, {points}): {q.title}\n:label: {label}\n\n"
+    return head + "\n\n".join(body) + "\n````\n\n" + toggle
 
 
 def book_page(source: Path) -> str:

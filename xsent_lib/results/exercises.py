@@ -17,7 +17,7 @@ from typing import Any
 from xsent_lib.base.selfcheck import check_choice, check_value
 from xsent_lib.results.store import load_metrics
 
-__all__ = ["EXERCISES_DIR", "Question", "chapter_metrics", "check_answer", "exercise_sources", "parse_exercises", "setup_code",
+__all__ = ["EXERCISES_DIR", "Question", "chapter_metrics", "check_answer", "exercise_sources", "chapter_exercise_text", "parse_exercises", "setup_code",
            "quiz_answers"]
 
 EXERCISES_DIR = Path(__file__).resolve().parents[2] / "exercises"
@@ -45,6 +45,15 @@ class Question:
     code: list[str] = field(default_factory=list)
     tests: list[str] = field(default_factory=list)
     worked: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def chapter_exercise(self) -> str | None:
+        """The label of the chapter's own exercise a kind-(c) question answers (prompt ``Chapter exercise: LABEL``).
+
+        Book: Teaching with this book.
+        """
+        found = re.fullmatch(r"Chapter exercise:\s*(ex-[\w-]+)", self.prompt.strip())
+        return found.group(1) if found else None
 
     @property
     def options(self) -> list[str]:
@@ -125,6 +134,18 @@ def setup_code(path: Path) -> list[str]:
         if kind == "code":
             cells.append(source)
     return cells
+
+
+def chapter_exercise_text(chapter: str, label: str) -> str:
+    """The text of the ``{exercise}`` labelled ``label`` in ``notebooks/<chapter>.md``.
+
+    Book: Teaching with this book.
+    """
+    text = (EXERCISES_DIR.parent / "notebooks" / f"{chapter}.md").read_text()
+    found = re.search(rf"^```{{exercise}}[^\n]*\n:label: {re.escape(label)}\n(.*?)^```", text, re.M | re.S)
+    if not found:
+        raise ValueError(f"notebooks/{chapter}.md has no exercise labelled {label!r}.")
+    return found.group(1).strip()
 
 
 def parse_exercises(path: Path) -> list[Question]:
