@@ -42,7 +42,7 @@ def quiz_json(source: Path, metrics: dict[str, Any]) -> list[dict[str, Any]]:
         value, atol = float(q["answer"]), q["atol"]
         questions.append({"question": text, "type": "numeric", "precision": 0, "answers": [
             {"type": "range", "range": [round(value - atol, 6), round(value + atol, 6)], "correct": True,
-             "feedback": f"Right: this run gives {value:.2f}."},
+             "feedback": f"Right: this run gives {value:.4g}."},
             {"type": "default", "feedback": "Not what this run gives: recompute it from the numbers above."},
         ]})
     return questions
