@@ -248,3 +248,30 @@ def test_quiz_marks_answers_offline_and_solutions_toggle(built_book: Path):
         page.wait_for_timeout(300)
         assert solution.locator("pre").first.is_visible()
         browser.close()
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it)")
+@pytest.mark.parametrize("page", ["notebooks/03_infersent.html", "notebooks/05_muse.html",
+                                  "notebooks/07_aldarmaki.html"])
+def test_explorers_switch_precomputed_states_offline(built_book: Path, page: str):
+    """The max-pool viewer (3), the translation explorer (5) and the alignment-curve explorer (7): each select
+    shows another precomputed state, exactly one at a time, with no kernel and no network."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        pg = browser.new_context(offline=True).new_page()
+        pg.goto((built_book / page).as_uri(), wait_until="load")
+        explorer = pg.locator(".xsent-explorer")
+        assert explorer.count() == 1, f"{page}: {explorer.count()} explorers"
+        visible = explorer.locator(".xsent-state:visible")
+        assert visible.count() == 1
+        for select in explorer.locator("select").all():
+            before = visible.first.get_attribute("data-state")
+            options = select.locator("option").all_inner_texts()
+            assert len(options) >= 2
+            select.select_option(index=len(options) - 1)
+            assert visible.count() == 1 and visible.first.get_attribute("data-state") != before, page
+            assert visible.first.inner_text().strip() or visible.first.locator("img").count(), f"{page}: empty"
+        browser.close()

@@ -187,3 +187,41 @@ def test_make_classroom_writes_three_editions(tmp_path: Path):
             assert "'hidden': True" not in (tmp_path / "student" / stem / "tests" / f"{name}.py").read_text()
         assert (tmp_path / "grading" / stem / f"{stem}-autograder.zip").stat().st_size > 0
     shutil.rmtree(tmp_path)
+
+
+def test_explorer_precomputes_every_state_and_shows_one():
+    from xsent_lib.viz.explorer import MAX_STATES, states_html
+
+    calls = []
+
+    def show(word: str, method: str) -> None:
+        calls.append((word, method))
+        print(f"state {word}/{method}")
+
+    page = states_html(show, {"word": ["cat", "dog"], "method": ["NN", "CSLS"]}, {"word": "dog", "method": "NN"})
+    assert sorted(calls) == sorted([(w, m) for w in ("cat", "dog") for m in ("NN", "CSLS")])
+    assert page.count('class="xsent-state"') == 4 and page.count(" hidden>") == 3
+    shown = page.split('data-state="1-0">')[1].split("</div>")[0]
+    assert "state dog/NN" in shown, "the starting state must be the visible one"
+    assert page == states_html(show, {"word": ["cat", "dog"], "method": ["NN", "CSLS"]},
+                               {"word": "dog", "method": "NN"}), "the same states must give the same page"
+    assert "<script>" in page and "http" not in page
+    with pytest.raises(ValueError, match="give options"):
+        states_html(show, {"word": []}, {"word": "cat"})
+    with pytest.raises(ValueError, match="more than"):
+        states_html(show, {"a": list(range(MAX_STATES)), "b": [0, 1]}, {"a": 0, "b": 0})
+
+
+def test_explore_states_is_live_with_a_front_end_and_static_without(monkeypatch: pytest.MonkeyPatch):
+    import xsent_lib.chapter as chapter
+    from xsent_lib.chapter import Control, explore_states
+
+    seen = []
+    monkeypatch.setattr(chapter, "live_frontend", lambda: False)
+    page = explore_states(lambda n: seen.append(n), n=Control(1, options=[1, 2, 3]))
+    assert sorted(seen) == [1, 2, 3] and "xsent-explorer" in page.data
+    monkeypatch.setattr(chapter, "live_frontend", lambda: True)
+    monkeypatch.delenv("XSENT_WIDGETS", raising=False)
+    widget = explore_states(lambda n: None, n=Control("a", options=["a", "b"], free=True))
+    assert type(widget).__name__ == "interactive"
+    assert type(widget.children[0]).__name__ == "Combobox"
