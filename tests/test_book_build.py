@@ -182,7 +182,8 @@ def test_page_reads_offline(built_book: Path, page: str):
 
 @pytest.mark.slow
 def test_classroom_answers_hold_on_the_smoke_runs(built_book: Path):
-    """Every kind-(b) solution passes its check on the chapters' smoke runs, and its student stub fails it."""
+    """Every kind-(b) solution passes its check on the chapters' smoke runs, and its student stub fails it;
+    every kind-(c) worked answer runs on them."""
     from test_classroom import run_question
 
     from xsent_lib.results.exercises import chapter_metrics, exercise_sources, parse_exercises
@@ -194,6 +195,8 @@ def test_classroom_answers_hold_on_the_smoke_runs(built_book: Path):
             if q.kind == "b":
                 assert run_question(source, q.name, metrics, stub=False) == [], f"{source.stem} {q.name}"
                 assert run_question(source, q.name, metrics, stub=True), f"{source.stem} {q.name}: stub passes"
+            if q.kind == "c":
+                assert run_question(source, q.name, metrics, stub=False) == [], f"{source.stem} {q.name}"
 
 
 @pytest.mark.slow

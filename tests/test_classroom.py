@@ -43,6 +43,9 @@ def run_question(source: Path, name: str, metrics: dict[str, Any] | None, *, stu
     finally:
         ex.chapter_metrics = real
     question = next(q for q in parse_exercises(source) if q.name == name)
+    for kind, code in question.worked:  # a kind-(c) worked answer must run (its solution only)
+        if kind == "code" and not stub:
+            exec(code, env)
     for code in question.code:
         exec("\n".join(replace_solutions(code.splitlines(), "python")) if stub else code, env)
     failures = []
