@@ -1,11 +1,14 @@
-"""The classroom exercises' single source, read: questions, kinds, solutions, tests, and answers from a run.
+"""The classroom exercises' single source, read: questions, kinds, solutions, tests, and answers
+from a run.
 
-Each chapter's exercises live in ``exercises/NN_name.md`` (format: ``exercises/README.md``), an otter-grader
-master notebook in MyST markdown. ``tools/classroom.py`` turns them into the student, instructor and grading
-editions (``otter assign``) and the book's exercise pages; :func:`quiz_answers` evaluates the answers of the
-kind-(b) questions on a chapter's own metrics, for the book's self-marking quizzes.
+Each chapter's exercises live in ``exercises/NN_name.md`` (format: ``exercises/README.md``), an
+otter-grader master notebook in MyST markdown. ``tools/classroom.py`` turns them into the student,
+instructor and grading editions (``otter assign``) and the book's exercise pages;
+:func:`quiz_answers` evaluates the answers of the kind-(b) questions on a chapter's own metrics, for
+the book's self-marking quizzes.
 Book: Teaching with this book.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,8 +20,17 @@ from typing import Any
 from xsent_lib.base.selfcheck import check_choice, check_value
 from xsent_lib.results.store import load_metrics
 
-__all__ = ["EXERCISES_DIR", "Question", "chapter_metrics", "check_answer", "exercise_sources", "chapter_exercise_text", "parse_exercises", "setup_code",
-           "quiz_answers"]
+__all__ = [
+    "EXERCISES_DIR",
+    "Question",
+    "chapter_metrics",
+    "check_answer",
+    "exercise_sources",
+    "chapter_exercise_text",
+    "parse_exercises",
+    "setup_code",
+    "quiz_answers",
+]
 
 EXERCISES_DIR = Path(__file__).resolve().parents[2] / "exercises"
 RESULTS_DIR = Path(__file__).resolve().parents[2] / "_build" / "results"
@@ -48,7 +60,8 @@ class Question:
 
     @property
     def chapter_exercise(self) -> str | None:
-        """The label of the chapter's own exercise a kind-(c) question answers (prompt ``Chapter exercise: LABEL``).
+        """The label of the chapter's own exercise a kind-(c) question answers (prompt ``Chapter
+        exercise: LABEL``).
 
         Book: Teaching with this book.
         """
@@ -66,7 +79,8 @@ class Question:
 
     @property
     def atol(self) -> float:
-        """The tolerance of a kind-(b) number: the ``atol=`` of its ``check_answer`` test (0.01 if none).
+        """The tolerance of a kind-(b) number: the ``atol=`` of its ``check_answer`` test (0.01 if
+        none).
 
         Book: Teaching with this book.
         """
@@ -98,15 +112,19 @@ def exercise_sources(directory: Path = EXERCISES_DIR) -> list[Path]:
 
 
 def _cells(path: Path) -> list[tuple[str, str]]:
-    """``(cell_type, source)`` of a MyST-markdown notebook (jupytext's format, read without jupytext)."""
+    """``(cell_type, source)`` of a MyST-markdown notebook (jupytext's format, read without
+    jupytext).
+    """
     text = path.read_text()
     if text.startswith("---"):
         text = text.split("\n---\n", 1)[1]
     cells: list[tuple[str, str]] = []
-    fence = re.compile(r"^```\{(code-cell|raw-cell)\}[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+    fence = re.compile(
+        r"^```\{(code-cell|raw-cell)\}[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL
+    )
     pos = 0
     for found in fence.finditer(text):
-        cells.extend(("markdown", md) for md in _markdown(text[pos:found.start()]))
+        cells.extend(("markdown", md) for md in _markdown(text[pos : found.start()]))
         kind = "code" if found.group(1) == "code-cell" else "raw"
         body = found.group(2)
         if kind == "code" and body.startswith(":"):  # MyST cell options (``:tags: [parameters]``)
@@ -123,7 +141,8 @@ def _markdown(chunk: str) -> list[str]:
 
 
 def setup_code(path: Path) -> list[str]:
-    """The code cells before the first question (the imports and ``metrics = chapter_metrics(...)``).
+    """The code cells before the first question (the imports and ``metrics =
+    chapter_metrics(...)``).
 
     Book: Teaching with this book.
     """
@@ -142,14 +161,17 @@ def chapter_exercise_text(chapter: str, label: str) -> str:
     Book: Teaching with this book.
     """
     text = (EXERCISES_DIR.parent / "notebooks" / f"{chapter}.md").read_text()
-    found = re.search(rf"^```{{exercise}}[^\n]*\n:label: {re.escape(label)}\n(.*?)^```", text, re.M | re.S)
+    found = re.search(
+        rf"^```{{exercise}}[^\n]*\n:label: {re.escape(label)}\n(.*?)^```", text, re.M | re.S
+    )
     if not found:
         raise ValueError(f"notebooks/{chapter}.md has no exercise labelled {label!r}.")
     return found.group(1).strip()
 
 
 def parse_exercises(path: Path) -> list[Question]:
-    """The questions of one exercise source, with their prompts, code cells, tests and worked answers.
+    """The questions of one exercise source, with their prompts, code cells, tests and worked
+    answers.
 
     Book: Teaching with this book.
     """
@@ -162,11 +184,15 @@ def parse_exercises(path: Path) -> list[Question]:
             import yaml  # the book extra's PyYAML; only the classroom tools parse question configs
 
             config = yaml.safe_load(source.split("\n", 1)[1]) or {}
-            current = Question(name=str(config["name"]), kind="", title="", points=float(config.get("points", 1)))
+            current = Question(
+                name=str(config["name"]), kind="", title="", points=float(config.get("points", 1))
+            )
             continue
         if kind == "raw" and head == "# END QUESTION":
             if current is None or not current.kind:
-                raise ValueError(f"{path.name}: a question ends without a heading like '### Q1 (a) Title'.")
+                raise ValueError(
+                    f"{path.name}: a question ends without a heading like '### Q1 (a) Title'."
+                )
             questions.append(current)
             current = None
             continue
@@ -185,8 +211,10 @@ def parse_exercises(path: Path) -> list[Question]:
         elif kind == "markdown" and not current.kind:
             found = HEADING.match(head)
             if not found or found.group("name").lower() != current.name:
-                raise ValueError(f"{path.name}: question {current.name} must open with a heading "
-                                 f"'### {current.name.upper()} (a|b|c) Title', got {head!r}.")
+                raise ValueError(
+                    f"{path.name}: question {current.name} must open with a heading "
+                    f"'### {current.name.upper()} (a|b|c) Title', got {head!r}."
+                )
             current.kind, current.title = found.group("kind"), found.group("title").strip()
             current.prompt = source.split("\n", 1)[1].strip() if "\n" in source else ""
         elif kind == "markdown":
@@ -196,12 +224,14 @@ def parse_exercises(path: Path) -> list[Question]:
     return questions
 
 
-def chapter_metrics(chapter: str, profile: str = "smoke", results_dir: str | Path | None = None
-                    ) -> dict[str, Any]:
+def chapter_metrics(
+    chapter: str, profile: str = "smoke", results_dir: str | Path | None = None
+) -> dict[str, Any]:
     """The ``metrics.json`` of a finished run of ``chapter`` (the kind-(b) questions read it).
 
-    ``XSENT_PROFILE`` overrides ``profile`` and ``XSENT_RESULTS_DIR`` the default ``_build/results``, as
-    for the chapters. A missing run raises FileNotFoundError saying which chapter to run first.
+    ``XSENT_PROFILE`` overrides ``profile`` and ``XSENT_RESULTS_DIR`` the default
+    ``_build/results``, as for the chapters. A missing run raises FileNotFoundError saying which
+    chapter to run first.
     Book: Teaching with this book.
     """
     profile = os.environ.get("XSENT_PROFILE") or profile
@@ -209,12 +239,15 @@ def chapter_metrics(chapter: str, profile: str = "smoke", results_dir: str | Pat
     try:
         return load_metrics(chapter, profile, base)[0]
     except FileNotFoundError as err:
-        raise FileNotFoundError(f"{err} From the repository: `make chapter CH={chapter} PROFILE={profile}` "
-                                f"(results go to {Path(base) / chapter / profile}).") from None
+        raise FileNotFoundError(
+            f"{err} From the repository: `make chapter CH={chapter} PROFILE={profile}` "
+            f"(results go to {Path(base) / chapter / profile})."
+        ) from None
 
 
 def quiz_answers(path: Path, metrics: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each kind-(b) question of ``path`` with its answer evaluated on ``metrics`` (a chapter run's).
+    """Each kind-(b) question of ``path`` with its answer evaluated on ``metrics`` (a chapter
+    run's).
 
     The answer line's expression may use ``metrics`` and Python's built-ins only. Returns dicts with
     ``name``, ``title``, ``prompt``, ``answer``, ``options`` (empty for a number) and ``atol``.
@@ -225,25 +258,46 @@ def quiz_answers(path: Path, metrics: dict[str, Any]) -> list[dict[str, Any]]:
         if q.kind != "b":
             continue
         _, expr = q.answer_expression()
-        answer = eval(expr, {"__builtins__": __builtins__, "metrics": metrics})  # noqa: S307 - our own source
-        found.append({"name": q.name, "title": q.title, "prompt": q.prompt, "answer": answer,
-                      "options": q.options, "atol": q.atol})
+        # the answer line of our own source, on the run's metrics only
+        answer = eval(expr, {"__builtins__": __builtins__, "metrics": metrics})  # noqa: S307
+        found.append(
+            {
+                "name": q.name,
+                "title": q.title,
+                "prompt": q.prompt,
+                "answer": answer,
+                "options": q.options,
+                "atol": q.atol,
+            }
+        )
     return found
 
 
-def check_answer(chapter: str, question: str, received: Any, metrics: dict[str, Any], *, atol: float = 0.01,
-                 hint: str = "") -> None:
-    """Self-check of a kind-(b) answer: compare ``received`` with the answer line of ``exercises/<chapter>.md``
-    evaluated on ``metrics`` (a number within ``atol``, or the choice), without showing the answer.
+def check_answer(
+    chapter: str,
+    question: str,
+    received: Any,
+    metrics: dict[str, Any],
+    *,
+    atol: float = 0.01,
+    hint: str = "",
+) -> None:
+    """Self-check of a kind-(b) answer: compare ``received`` with the answer line of
+    ``exercises/<chapter>.md`` evaluated on ``metrics`` (a number within ``atol``, or the
+    choice), without showing the answer.
 
     Book: Teaching with this book.
     """
     found = {q["name"]: q for q in quiz_answers(EXERCISES_DIR / f"{chapter}.md", metrics)}
     if question not in found:
-        raise KeyError(f"exercises/{chapter}.md has no kind-(b) question {question!r}; it has {sorted(found)}.")
+        raise KeyError(
+            f"exercises/{chapter}.md has no kind-(b) question {question!r}; it has {sorted(found)}."
+        )
     q = found[question]
     label = f"{question.upper()} {q['title']}"
     if q["options"]:
-        check_choice(label, received, q["answer"], q["options"], source=f"the {chapter} run", hint=hint)
+        check_choice(
+            label, received, q["answer"], q["options"], source=f"the {chapter} run", hint=hint
+        )
     else:
         check_value(label, received, q["answer"], atol=atol, source=f"the {chapter} run", hint=hint)
