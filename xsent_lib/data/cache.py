@@ -13,16 +13,16 @@ An unpacked file that no longer matches its recorded sha256 is never normalised:
 archive again (:func:`raw_problem`), and :func:`~xsent_lib.data.fetch.build_dataset` refuses it.
 Every normalised file is recorded in its manifest when it is built: its size (``files``) and its
 sha256 (``sha256``). Loading checks the sizes every time and the hashes once per process and file
-(:func:`verify_dataset`; a file is hashed again when its size, mtime, inode or ctime changed, so bytes
-rewritten in place are caught even with the old mtime restored); a damaged file stops the load with
-:class:`CorruptCacheError`, naming the file and the command that rebuilds it. ``xsent-data status`` and
-``xsent-data fetch`` hash every file again, and fetch rebuilds what is damaged. Entries built before
-checksums were recorded are rebuilt by the next fetch; loading them only warns
-(:class:`UncheckedCacheWarning`) since their sizes still match, so a chapter does not stop on data that
-was fine yesterday.
+(:func:`verify_dataset`; a file is hashed again when its size, mtime, inode or ctime changed, so
+bytes rewritten in place are caught even with the old mtime restored); a damaged file stops the load
+with :class:`CorruptCacheError`, naming the file and the command that rebuilds it. ``xsent-data
+status`` and ``xsent-data fetch`` hash every file again, and fetch rebuilds what is damaged. Entries
+built before checksums were recorded are rebuilt by the next fetch; loading them only warns
+(:class:`UncheckedCacheWarning`) since their sizes still match, so a chapter does not stop on data
+that was fine yesterday.
 
-The root is, in order: the ``cache_dir`` argument, the environment variable ``XSENT_DATA_CACHE``,
-or ``platformdirs.user_cache_dir("xsent")`` (``~/.cache/xsent`` on Linux). A fetch holds an exclusive
+The root is, in order: the ``cache_dir`` argument, the environment variable ``XSENT_DATA_CACHE``, or
+``platformdirs.user_cache_dir("xsent")`` (``~/.cache/xsent`` on Linux). A fetch holds an exclusive
 lock on it (:func:`fetch_lock`): a second fetch of the same cache waits, then finds the data ready.
 A root that cannot be created or written stops a fetch with :class:`CacheLocationError` naming it.
 Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -68,20 +68,23 @@ class CorruptCacheError(RuntimeError):
 
 
 class CacheLocationError(RuntimeError):
-    """The cache root cannot be created or written; the message names it and how to choose another one.
+    """The cache root cannot be created or written; the message names it and how to choose another
+    one.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
 
 class UncheckedCacheWarning(UserWarning):
-    """A cache entry was built before checksums were recorded: its sizes were checked, its contents not.
+    """A cache entry was built before checksums were recorded: its sizes were checked, its contents
+    not.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
 
-# path -> (size, mtime_ns, inode, ctime_ns) of files whose sha256 matched the manifest in this process
+# path -> (size, mtime_ns, inode, ctime_ns) of files whose sha256 matched the manifest in this
+# process
 _HASHED: dict[str, tuple[int, int, int, int]] = {}
 _WARNED: set[str] = set()
 
@@ -103,7 +106,8 @@ def _stat_key(st: os.stat_result) -> tuple[int, int, int, int]:
 
 
 def remember_verified(path: Path) -> None:
-    """Record that ``path`` was hashed (at build time) so this process does not hash it again unchanged.
+    """Record that ``path`` was hashed (at build time) so this process does not hash it again
+    unchanged.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -112,12 +116,13 @@ def remember_verified(path: Path) -> None:
 
 def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False,
                  made: str = "built") -> str | None:
-    """What is wrong with the files of a normalised folder against its manifest, or None when they match.
+    """What is wrong with the files of a normalised folder against its manifest, or None when they
+    match.
 
     Sizes are compared every call; a file's sha256 is computed only when this process has not yet
     seen it unchanged (same size, mtime, inode and ctime) or when ``rehash``. A manifest without a
-    ``sha256`` record (an older build) is checked on sizes only. ``made`` words the message ("built",
-    "unpacked").
+    ``sha256`` record (an older build) is checked on sizes only. ``made`` words the message
+    ("built", "unpacked").
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     sizes = manifest.get("files")
@@ -143,7 +148,8 @@ def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False
 
 
 def verify_dataset(name: str, folder: Path, manifest: dict[str, object]) -> None:
-    """Raise CorruptCacheError when a file of dataset ``name`` does not match its manifest; warn on old entries.
+    """Raise CorruptCacheError when a file of dataset ``name`` does not match its manifest; warn on
+    old entries.
 
     The message names the file and how to rebuild it. An entry without checksums (built by an older
     version) gets one :class:`UncheckedCacheWarning` per process.
@@ -161,7 +167,8 @@ def verify_dataset(name: str, folder: Path, manifest: dict[str, object]) -> None
 
 
 def make_temp_dir(parent: Path, name: str) -> Path:
-    """Create a work folder ``parent/.xsent-tmp-<pid>-<name>-XXXX`` that :func:`clean_stale_temp` can recognise.
+    """Create a work folder ``parent/.xsent-tmp-<pid>-<name>-XXXX`` that :func:`clean_stale_temp`
+    can recognise.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -182,7 +189,8 @@ def _pid_alive(pid: int) -> bool:
 
 
 def clean_stale_temp(root: Path) -> list[Path]:
-    """Delete the work folders a killed fetch left in ``root/tmp`` and ``root/norm``; return what was removed.
+    """Delete the work folders a killed fetch left in ``root/tmp`` and ``root/norm``; return what
+    was removed.
 
     Only folders named ``.xsent-tmp-<pid>-...`` are considered, and only those older than this
     process whose ``pid`` is no longer running (or is this process, i.e. a recycled pid): a fetch
@@ -206,7 +214,8 @@ def clean_stale_temp(root: Path) -> list[Path]:
 
 
 def remove_path(path: Path) -> None:
-    """Remove a cache folder, or the file or link found where a cache folder should be; nothing if absent.
+    """Remove a cache folder, or the file or link found where a cache folder should be; nothing if
+    absent.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -224,7 +233,8 @@ def _not_a_folder(folder: Path) -> str | None:
 
 
 def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """Return the cache root: ``cache_dir``, else ``$XSENT_DATA_CACHE``, else the user cache dir for ``xsent``.
+    """Return the cache root: ``cache_dir``, else ``$XSENT_DATA_CACHE``, else the user cache dir for
+    ``xsent``.
 
     The directory is not created here; fetching creates it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -248,7 +258,8 @@ def _unusable(root: Path, why: str) -> CacheLocationError:
 
 
 def writable_root(root: Path) -> None:
-    """Create the cache root if needed; raise :class:`CacheLocationError` naming it when it cannot be written.
+    """Create the cache root if needed; raise :class:`CacheLocationError` naming it when it cannot
+    be written.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -262,11 +273,12 @@ def writable_root(root: Path) -> None:
 
 @contextmanager
 def fetch_lock(root: Path, waiting: Callable[[str], None]) -> Iterator[None]:
-    """Hold the exclusive lock of the cache ``root`` (``flock`` on ``.xsent-fetch.lock``) for one fetch.
+    """Hold the exclusive lock of the cache ``root`` (``flock`` on ``.xsent-fetch.lock``) for one
+    fetch.
 
-    The root is checked first (:func:`writable_root`). When another fetch holds the lock, ``waiting`` is
-    told so with its pid, and this one waits until it is done. The lock goes with the process, so a
-    killed fetch never leaves the cache locked.
+    The root is checked first (:func:`writable_root`). When another fetch holds the lock,
+    ``waiting`` is told so with its pid, and this one waits until it is done. The lock goes with the
+    process, so a killed fetch never leaves the cache locked.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     writable_root(root)
@@ -292,7 +304,8 @@ def fetch_lock(root: Path, waiting: Callable[[str], None]) -> Iterator[None]:
 
 
 def raw_dir(source: Source, root: Path) -> Path:
-    """The folder an archive is unpacked into: ``raw/<name>-<version>`` (``:`` in Debian epochs becomes ``_``).
+    """The folder an archive is unpacked into: ``raw/<name>-<version>`` (``:`` in Debian epochs
+    becomes ``_``).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -316,7 +329,8 @@ def models_dir(root: Path, kind: str) -> Path:
 
 
 def read_json(path: Path) -> dict[str, object] | None:
-    """Read a JSON object, or return None when the file is missing or unreadable (a half-written cache entry).
+    """Read a JSON object, or return None when the file is missing or unreadable (a half-written
+    cache entry).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -347,7 +361,8 @@ def raw_is_complete(source: Source, root: Path) -> bool:
 
 
 def tree_sha256(folder: Path) -> dict[str, str]:
-    """Relative path -> sha256 of every regular file under ``folder`` (links not followed, the marker left out).
+    """Relative path -> sha256 of every regular file under ``folder`` (links not followed, the
+    marker left out).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -359,11 +374,13 @@ def tree_sha256(folder: Path) -> dict[str, str]:
 
 
 def raw_problem(folder: Path, rehash: bool = False, unchecked: bool = True) -> str | None:
-    """What is wrong with an unpacked archive against the per-file sha256 of its marker, or None when it matches.
+    """What is wrong with an unpacked archive against the per-file sha256 of its marker, or None
+    when it matches.
 
-    A folder whose files cannot be checked (no marker: not unpacked by fetch; or a marker written before
-    per-file checksums were recorded) is a problem when ``unchecked``, and passes otherwise. Hashes are
-    remembered per process as for normalised files (:func:`file_problem`), unless ``rehash``.
+    A folder whose files cannot be checked (no marker: not unpacked by fetch; or a marker written
+    before per-file checksums were recorded) is a problem when ``unchecked``, and passes otherwise.
+    Hashes are remembered per process as for normalised files (:func:`file_problem`), unless
+    ``rehash``.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     files = (read_json(folder / RAW_MARKER) or {}).get("files")
@@ -419,7 +436,8 @@ def dataset_problem(dataset: Dataset, root: Path, format_version: int,
 
 def dataset_is_ready(dataset: Dataset, root: Path, format_version: int,
                      catalogue: Catalogue = CATALOGUE) -> bool:
-    """Whether the normalised files of ``dataset`` exist, are intact, and were built from the pinned archives by this format version.
+    """Whether the normalised files of ``dataset`` exist, are intact, and were built from the pinned
+    archives by this format version.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -428,11 +446,12 @@ def dataset_is_ready(dataset: Dataset, root: Path, format_version: int,
 
 def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
                     catalogue: Catalogue = CATALOGUE) -> Path:
-    """Return the verified normalised folder of dataset ``name``, or raise FileNotFoundError saying how to fetch it.
+    """Return the verified normalised folder of dataset ``name``, or raise FileNotFoundError saying
+    how to fetch it.
 
-    The files are checked against the manifest first (:func:`verify_dataset`): a damaged file, or a file
-    where the dataset's folder should be, raises :class:`CorruptCacheError` naming it and the command that
-    rebuilds it.
+    The files are checked against the manifest first (:func:`verify_dataset`): a damaged file, or a
+    file where the dataset's folder should be, raises :class:`CorruptCacheError` naming it and the
+    command that rebuilds it.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -454,7 +473,8 @@ def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
 
 
 def dir_size(path: Path, seen: set[tuple[int, int]] | None = None) -> int:
-    """Total bytes of the regular files under ``path`` (0 when it does not exist); links are not followed.
+    """Total bytes of the regular files under ``path`` (0 when it does not exist); links are not
+    followed.
 
     With ``seen``, a file hard-linked elsewhere (GloVe's vectors are linked from ``raw/`` into
     ``norm/``) is counted only the first time its inode is met, so sizes add up to the disk used.
@@ -477,11 +497,12 @@ def dir_size(path: Path, seen: set[tuple[int, int]] | None = None) -> int:
 
 @dataclass(frozen=True)
 class CacheEntry:
-    """One dataset as the cache holds it: whether it is ready, its normalised size and its statistics.
+    """One dataset as the cache holds it: whether it is ready, its normalised size and its
+    statistics.
 
-    ``problem`` is empty, or says which file does not have the size or sha256 recorded when it was built
-    (``ready`` keeps meaning "built from the pinned archives", so a damaged entry is not silently
-    skipped as absent: loading it raises :class:`CorruptCacheError`).
+    ``problem`` is empty, or says which file does not have the size or sha256 recorded when it was
+    built (``ready`` keeps meaning "built from the pinned archives", so a damaged entry is not
+    silently skipped as absent: loading it raises :class:`CorruptCacheError`).
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
@@ -497,11 +518,11 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None, catalogue: Cat
                  contents: bool = True) -> tuple[Path, list[CacheEntry], int]:
     """Every catalogue dataset found in the cache, and the bytes the raw unpacked archives take.
 
-    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. With ``contents`` (what
-    ``xsent-data status`` shows) every file is hashed again, not trusted from an earlier check in this
-    process, so a changed byte shows as a problem even when the size and mtime were kept; without it only
-    the sizes are compared, at once (for tables that only list what is cached). A hard-linked file counts
-    once, with the first dataset that holds it.
+    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. With ``contents``
+    (what ``xsent-data status`` shows) every file is hashed again, not trusted from an earlier check
+    in this process, so a changed byte shows as a problem even when the size and mtime were kept;
+    without it only the sizes are compared, at once (for tables that only list what is cached). A
+    hard-linked file counts once, with the first dataset that holds it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     root = cache_root(cache_dir)

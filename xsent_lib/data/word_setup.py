@@ -1,4 +1,5 @@
-"""Input word vectors for sentence encoders: a vocabulary with GloVe (or random) vectors, and our own skip-gram.
+"""Input word vectors for sentence encoders: a vocabulary with GloVe (or random) vectors, and our
+own skip-gram.
 
 Book: chapter 3 (InferSent).
 """
@@ -22,10 +23,11 @@ from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipel
 class WordSetup:
     """The vocabulary and input word vectors shared by every encoder of the chapter.
 
-    ``pipeline`` adds InferSent's ``<s>``/``</s>``; ``bow_pipeline`` has the same vocabulary without them
-    (for the bag-of-words baseline). ``weights`` is ``[len(vocab), dim]``; ``frozen`` says whether the
-    encoders keep them fixed (GloVe, as in the thesis) or train them (random vectors, no GloVe at hand).
-    ``coverage`` is the share of the corpus's word occurrences that have their own vector.
+    ``pipeline`` adds InferSent's ``<s>``/``</s>``; ``bow_pipeline`` has the same vocabulary without
+    them (for the bag-of-words baseline). ``weights`` is ``[len(vocab), dim]``; ``frozen`` says
+    whether the encoders keep them fixed (GloVe, as in the thesis) or train them (random vectors, no
+    GloVe at hand). ``coverage`` is the share of the corpus's word occurrences that have their own
+    vector.
     Book: chapter 3 (InferSent).
     """
 
@@ -44,13 +46,15 @@ class WordSetup:
 
 def build_word_setup(sentences: Sequence[str], vectors: WordVectors | None = None, dim: int = 50,
                      extra_words: int = 0, seed: int = 0, source: str = "GloVe") -> WordSetup:
-    """Vocabulary + word vectors for ``sentences``: pretrained and frozen when ``vectors`` is given, else random.
+    """Vocabulary + word vectors for ``sentences``: pretrained and frozen when ``vectors`` is given,
+    else random.
 
-    With ``vectors`` (lower-cased GloVe), the vocabulary holds every corpus word that has a vector plus the
-    ``extra_words`` most frequent words of ``vectors`` (so sentences typed later are covered); other words
-    map to ``<unk>`` (InferSent drops them instead). ``<unk>``, ``<s>``, ``</s>`` get seeded random vectors
-    with the spread of the pretrained ones. Without ``vectors`` every corpus word gets an N(0, 1) vector of
-    size ``dim`` that the encoders train. ``source`` names the pretrained vectors in :attr:`WordSetup.source`.
+    With ``vectors`` (lower-cased GloVe), the vocabulary holds every corpus word that has a vector
+    plus the ``extra_words`` most frequent words of ``vectors`` (so sentences typed later are
+    covered); other words map to ``<unk>`` (InferSent drops them instead). ``<unk>``, ``<s>``,
+    ``</s>`` get seeded random vectors with the spread of the pretrained ones. Without ``vectors``
+    every corpus word gets an N(0, 1) vector of size ``dim`` that the encoders train. ``source``
+    names the pretrained vectors in :attr:`WordSetup.source`.
     Book: chapter 3 (InferSent).
     """
     tokenizer = WordTokenizer(lowercase=True)
@@ -89,10 +93,11 @@ def own_word_vectors(text: Sequence[str] | None = None, dim: int = 50, seed: int
                      cache_dir: str | Path | None = None) -> tuple[WordVectors, list[str]]:
     """Our own skip-gram vectors (standing in for fastText) and the text they were trained on.
 
-    ``text`` when given (the smoke profile's synthetic English), else the Brown corpus and English fortunes
-    (:data:`OWN_SOURCES`, about 1.6M words: mixed genres, a cheap train; the vectors are cached by
-    :func:`~xsent_lib.data.wordvecs.train_wordvecs`). The same text gives SIF its word counts. Our choice:
-    50 dimensions like GloVe 6B 50d, so the two bags differ only in their training data.
+    ``text`` when given (the smoke profile's synthetic English), else the Brown corpus and English
+    fortunes (:data:`OWN_SOURCES`, about 1.6M words: mixed genres, a cheap train; the vectors are
+    cached by :func:`~xsent_lib.data.wordvecs.train_wordvecs`). The same text gives SIF its word
+    counts. Our choice: 50 dimensions like GloVe 6B 50d, so the two bags differ only in their
+    training data.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if text is None:

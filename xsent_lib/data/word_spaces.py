@@ -1,8 +1,9 @@
-"""Monolingual word spaces for word translation: frequency-ordered vocabularies with preprocessed vectors.
+"""Monolingual word spaces for word translation: frequency-ordered vocabularies with preprocessed
+vectors.
 
 A :class:`LanguageSpace` is one language's words (most frequent first) and unit-length, centred
-vectors. The builders train them with gensim on cached monolingual text (:func:`real_space`), on given
-sentences (:func:`sentences_space`, :func:`cbow_space`) or on a synthetic world's language
+vectors. The builders train them with gensim on cached monolingual text (:func:`real_space`), on
+given sentences (:func:`sentences_space`, :func:`cbow_space`) or on a synthetic world's language
 (:func:`synthetic_space`); word-vector training is data-side, so the spaces live in ``data``.
 Book: chapter 5 (Word translation without parallel data).
 """
@@ -41,7 +42,8 @@ def center_and_normalize(vectors: np.ndarray, *, center: bool = True) -> np.ndar
 
 @dataclass
 class LanguageSpace:
-    """One language's word vectors: words in frequency order, preprocessed float32 vectors, word -> row.
+    """One language's word vectors: words in frequency order, preprocessed float32 vectors, word ->
+    row.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -68,7 +70,8 @@ class LanguageSpace:
 
 def make_space(lang: str, words: Sequence[str], vectors: np.ndarray, *, max_vocab: int | None = None,
                center: bool = True) -> LanguageSpace:
-    """Keep the ``max_vocab`` most frequent rows and preprocess them with :func:`center_and_normalize`.
+    """Keep the ``max_vocab`` most frequent rows and preprocess them with
+    :func:`center_and_normalize`.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -93,10 +96,11 @@ def language_seed(lang: str, seed: int = 0) -> int:
 def real_space(lang: str, *, dim: int = 100, max_vocab: int | None = 50_000, seed: int | None = None,
                epochs: int = 5, sources: Sequence[tuple[str, str]] | None = None,
                cache_dir: str | os.PathLike[str] | None = None) -> LanguageSpace:
-    """Skip-gram vectors of ``lang`` on its cached monolingual text (trained once, then loaded), as a space.
+    """Skip-gram vectors of ``lang`` on its cached monolingual text (trained once, then loaded), as
+    a space.
 
-    Uses :func:`xsent_lib.data.wordvecs.train_wordvecs` with ``workers=1`` (bit-reproducible) and, by
-    default, the gensim seed :func:`language_seed` of the language. MUSE uses 300-d fastText on
+    Uses :func:`xsent_lib.data.wordvecs.train_wordvecs` with ``workers=1`` (bit-reproducible) and,
+    by default, the gensim seed :func:`language_seed` of the language. MUSE uses 300-d fastText on
     Wikipedia; with 0.5-4M tokens per language we default to 100 dimensions, which train three times
     faster (the book profile's choice; the thesis value is 300).
     Book: chapter 5 (Word translation without parallel data).
@@ -123,7 +127,8 @@ def text_tokens(lang: str, *, sources: Sequence[tuple[str, str]] | None = None,
 def synthetic_space(world: SyntheticWorld, lang: str, *, n_sentences: int = 20_000, dim: int = 32, seed: int = 0,
                     epochs: int = 5, min_count: int = 3, cache_dir: str | os.PathLike[str] | None = None
                     ) -> LanguageSpace:
-    """Skip-gram vectors trained on ``n_sentences`` monolingual sentences of a synthetic-world language.
+    """Skip-gram vectors trained on ``n_sentences`` monolingual sentences of a synthetic-world
+    language.
 
     The corpora of two languages are independent draws (comparable, not parallel). Sub-sampling is
     set to 1e-3 (the text is tiny, gensim's 1e-4 default would discard most tokens).
@@ -136,7 +141,8 @@ def synthetic_space(world: SyntheticWorld, lang: str, *, n_sentences: int = 20_0
 def sentences_space(lang: str, sentences: Sequence[str], *, dim: int = 100, seed: int = 0, epochs: int = 5,
                     min_count: int = 5, sample: float = 1e-4, max_vocab: int | None = None,
                     cache_dir: str | os.PathLike[str] | None = None) -> LanguageSpace:
-    """Skip-gram vectors on the given ``sentences`` (cached by their text and the parameters), as a space.
+    """Skip-gram vectors on the given ``sentences`` (cached by their text and the parameters), as a
+    space.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -151,8 +157,8 @@ def cbow_space(lang: str, sentences: Sequence[str], *, dim: int = 100, seed: int
                min_count: int = 5, max_vocab: int | None = None) -> LanguageSpace:
     """CBOW vectors (gensim, one worker, seeded) on ``sentences``: Figure 4.3's "different model".
 
-    Same settings as :func:`xsent_lib.data.wordvecs.train_wordvecs` except ``sg=0``. Not cached: CBOW
-    trains about three times faster than skip-gram, a few seconds on a 1-2M-token text.
+    Same settings as :func:`xsent_lib.data.wordvecs.train_wordvecs` except ``sg=0``. Not cached:
+    CBOW trains about three times faster than skip-gram, a few seconds on a 1-2M-token text.
     Book: chapter 5 (Word translation without parallel data).
     """
     from gensim.models import Word2Vec
@@ -173,13 +179,14 @@ _ENGLISH_MORPHOLOGY = {"cases": False, "verb agreement": True, "adjective agreem
 
 
 def typological_distance(a: str, b: str) -> int:
-    """How many typological features two synthetic-world languages differ in (0 for a language and itself).
+    """How many typological features two synthetic-world languages differ in (0 for a language and
+    itself).
 
-    Counts the syntactic features of :class:`~xsent_lib.data.synthetic.typology.Typology` (basic order,
-    adjective and relative-clause placement, adpositions, articles, negation, future) and whether each
-    marks case, subject agreement on the verb and adjective agreement: 0 to 10. This is the dial of
-    chapter 5's isomorphism experiment: the concepts and their frequencies are the same in every
-    language, so what separates two spaces is how the languages build sentences and words.
+    Counts the syntactic features of :class:`~xsent_lib.data.synthetic.typology.Typology` (basic
+    order, adjective and relative-clause placement, adpositions, articles, negation, future) and
+    whether each marks case, subject agreement on the verb and adjective agreement: 0 to 10. This is
+    the dial of chapter 5's isomorphism experiment: the concepts and their frequencies are the same
+    in every language, so what separates two spaces is how the languages build sentences and words.
     Book: chapter 5 (Word translation without parallel data).
     """
     from xsent_lib.data.synthetic.typology import typology

@@ -1,4 +1,5 @@
-"""Our own skip-gram word vectors, trained per language with gensim on the cached monolingual text, and cached.
+"""Our own skip-gram word vectors, trained per language with gensim on the cached monolingual text,
+and cached.
 
 No registry ships fastText/MUSE-style vectors for several languages, so chapter 5 trains them:
 skip-gram with negative sampling on ``load_monolingual(lang)`` tokenised by
@@ -56,7 +57,8 @@ def train_wordvecs(lang: str, sources: Sequence[tuple[str, str]] | None = None,
                    sentences: Sequence[str] | None = None, dim: int = 300, window: int = 5, min_count: int = 5,
                    epochs: int = 5, negative: int = 10, sample: float = 1e-4, seed: int = 0, workers: int = 1,
                    cache_dir: str | os.PathLike[str] | None = None) -> WordVectors:
-    """Skip-gram vectors for ``lang``, trained once and then loaded from the cache; words in frequency order.
+    """Skip-gram vectors for ``lang``, trained once and then loaded from the cache; words in
+    frequency order.
 
     The text is ``sentences`` when given (e.g. a chapter's own slice), else
     ``load_monolingual(lang, sources)``. ``seed`` seeds gensim; ``workers=1`` makes the result

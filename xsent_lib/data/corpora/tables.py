@@ -1,4 +1,5 @@
-"""The normalised file formats shared by the corpora: one-line texts and tab-separated tables with a header.
+"""The normalised file formats shared by the corpora: one-line texts and tab-separated tables with a
+header.
 
 Every normalised text is on one line: runs of whitespace (tabs, newlines, no-break spaces)
 become one space, so a TSV row never needs quoting. Tables are UTF-8, ``\\n``-terminated, with a
@@ -12,7 +13,8 @@ from pathlib import Path
 
 
 def one_line(text: str) -> str:
-    """Collapse every run of whitespace (including tabs, newlines and no-break spaces) to one space, and strip.
+    """Collapse every run of whitespace (including tabs, newlines and no-break spaces) to one space,
+    and strip.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -20,7 +22,8 @@ def one_line(text: str) -> str:
 
 
 def write_table(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> int:
-    """Write a tab-separated table with a header; return the number of rows. Cells must be one-line strings or numbers.
+    """Write a tab-separated table with a header; return the number of rows. Cells must be one-line
+    strings or numbers.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -39,7 +42,8 @@ def write_table(path: Path, header: Sequence[str], rows: Iterable[Sequence[objec
 
 
 def read_table(path: Path, columns: Sequence[str], max_rows: int | None = None) -> dict[str, list[str]]:
-    """Read the named columns of a table written by :func:`write_table` (all rows, or the first ``max_rows``).
+    """Read the named columns of a table written by :func:`write_table` (all rows, or the first
+    ``max_rows``).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """

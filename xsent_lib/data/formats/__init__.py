@@ -1,7 +1,7 @@
 """Loaders for the papers' real data formats, for users who bring the full data in ``data_dir``.
 
-Every loader checks its input and raises FileNotFoundError (missing file: which path, where to get it)
-or DataFormatError, a ValueError (which file, which line, what was expected and what was found).
+Every loader checks its input and raises FileNotFoundError (missing file: which path, where to get
+it) or DataFormatError, a ValueError (which file, which line, what was expected and what was found).
 Book: chapter 1 (Data).
 """
 from xsent_lib.data.formats._io import DataFormatError

@@ -1,7 +1,8 @@
 """Shared helpers of the real-format loaders: checked paths, exact line splitting, error messages.
 
-Lines are split on ``\\n`` only (a stray ``\\r``, form feed or U+2028 inside a sentence must not shift
-an aligned corpus by one line, which ``str.splitlines`` and universal-newline reading would do).
+Lines are split on ``\\n`` only (a stray ``\\r``, form feed or U+2028 inside a sentence must not
+shift an aligned corpus by one line, which ``str.splitlines`` and universal-newline reading would
+do).
 Book: chapter 1 (Data).
 """
 from __future__ import annotations
@@ -17,9 +18,11 @@ _FILES_READ: set[Path] = set()
 
 
 def files_read() -> set[Path]:
-    """The resolved paths of every data file the loaders of :mod:`xsent_lib.data.formats` opened so far.
+    """The resolved paths of every data file the loaders of :mod:`xsent_lib.data.formats` opened so
+    far.
 
-    :class:`xsent_lib.data.sources.DataSources` lists those under ``data_dir`` in a chapter's provenance.
+    :class:`xsent_lib.data.sources.DataSources` lists those under ``data_dir`` in a chapter's
+    provenance.
     Book: chapter 0 (How to run this book: your own data).
     """
     return set(_FILES_READ)
@@ -45,7 +48,8 @@ def require_file(path: PathLike, hint: str) -> Path:
 
 
 def format_error(path: PathLike, lineno: int, expected: str, got: str, hint: str = "") -> DataFormatError:
-    """Build the error for line ``lineno`` (1-based) of ``path``: what was expected, what was found, what to do.
+    """Build the error for line ``lineno`` (1-based) of ``path``: what was expected, what was found,
+    what to do.
 
     Book: chapter 1 (Data).
     """
@@ -59,7 +63,8 @@ def _decode_error(path: Path, data: bytes, exc: UnicodeDecodeError, hint: str) -
 
 
 def _control_error(path: Path, text: str, encoding: str, hint: str) -> DataFormatError | None:
-    """The error for a fallback decoding holding a control character other than tab, CR and LF (None if clean)."""
+    """The error for a fallback decoding holding a control character other than tab, CR and LF (None
+    if clean)."""
     bad = next((i for i, ch in enumerate(text) if (ch < " " or ch == "\x7f") and ch not in "\t\r\n"), None)
     if bad is None:
         return None
@@ -70,12 +75,14 @@ def _control_error(path: Path, text: str, encoding: str, hint: str) -> DataForma
 
 
 def read_lines(path: PathLike, hint: str, encodings: Sequence[str] = ("utf-8-sig",)) -> list[str]:
-    """Read a whole (small) text file as lines without their line ends, trying ``encodings`` in order.
+    """Read a whole (small) text file as lines without their line ends, trying ``encodings`` in
+    order.
 
-    The last encoding's failure is reported with its line number; the final newline adds no empty line.
-    A fallback encoding (any after the first, e.g. latin-1, which decodes every byte) is accepted only for
-    plausible text: no C0 control character other than tab, CR and LF, and no DEL; otherwise the file is refused
-    as binary data, naming the line of the first such character (random bytes would read as "sentences").
+    The last encoding's failure is reported with its line number; the final newline adds no empty
+    line. A fallback encoding (any after the first, e.g. latin-1, which decodes every byte) is
+    accepted only for plausible text: no C0 control character other than tab, CR and LF, and no DEL;
+    otherwise the file is refused as binary data, naming the line of the first such character
+    (random bytes would read as "sentences").
     Book: chapter 1 (Data).
     """
     p = require_file(path, hint)
@@ -97,7 +104,8 @@ def read_lines(path: PathLike, hint: str, encodings: Sequence[str] = ("utf-8-sig
 
 
 def iter_lines(path: PathLike, hint: str, max_lines: int | None = None) -> Iterator[tuple[int, str]]:
-    """Stream ``(line_number, line)`` pairs of a UTF-8 file (1-based, line ends removed), at most ``max_lines``.
+    """Stream ``(line_number, line)`` pairs of a UTF-8 file (1-based, line ends removed), at most
+    ``max_lines``.
 
     Book: chapter 1 (Data).
     """
@@ -116,7 +124,8 @@ def iter_lines(path: PathLike, hint: str, max_lines: int | None = None) -> Itera
 def split_columns(
     path: PathLike, lineno: int, line: str, n_columns: int, names: str, hint: str, at_least: bool = False
 ) -> list[str]:
-    """Split a tab-separated line and check it has ``n_columns`` columns (or more when ``at_least``).
+    """Split a tab-separated line and check it has ``n_columns`` columns (or more when
+    ``at_least``).
 
     Book: chapter 1 (Data).
     """
@@ -128,7 +137,8 @@ def split_columns(
 
 
 def parse_float(path: PathLike, lineno: int, value: str, what: str, hint: str) -> float:
-    """Parse ``value`` as a float or raise a DataFormatError that names the file, the line and the field.
+    """Parse ``value`` as a float or raise a DataFormatError that names the file, the line and the
+    field.
 
     Book: chapter 1 (Data).
     """
@@ -139,7 +149,8 @@ def parse_float(path: PathLike, lineno: int, value: str, what: str, hint: str) -
 
 
 def header_index(path: PathLike, header: str, required: Sequence[str], hint: str) -> dict[str, int]:
-    """Map the column names of a tab-separated header line to positions; fail if a required one is absent.
+    """Map the column names of a tab-separated header line to positions; fail if a required one is
+    absent.
 
     Book: chapter 1 (Data).
     """

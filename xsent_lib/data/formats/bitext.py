@@ -1,4 +1,5 @@
-"""Moses-style bitext: two plain-text files with one sentence a line, line i of one translating line i of the other.
+"""Moses-style bitext: two plain-text files with one sentence a line, line i of one translating line
+i of the other.
 
 Book: chapter 8 (Paraphrastic embeddings from bitext: Wieting et al.).
 """
@@ -17,7 +18,8 @@ _HINT = (
 
 @dataclass
 class Bitext:
-    """Aligned sentences: ``source[i]`` translates ``target[i]`` (whitespace-stripped, empty lines kept).
+    """Aligned sentences: ``source[i]`` translates ``target[i]`` (whitespace-stripped, empty lines
+    kept).
 
     Book: chapter 8 (Paraphrastic embeddings from bitext: Wieting et al.).
     """
@@ -32,8 +34,9 @@ class Bitext:
 def load_bitext(source_path: PathLike, target_path: PathLike, max_lines: int | None = None) -> Bitext:
     """Read two aligned files, at most ``max_lines`` lines of each; their line counts must agree.
 
-    Empty lines are kept so that alignment is never shifted; filter pairs afterwards if needed. Lines
-    end at ``\\n`` only, so a stray carriage return inside a sentence does not break the alignment.
+    Empty lines are kept so that alignment is never shifted; filter pairs afterwards if needed.
+    Lines end at ``\\n`` only, so a stray carriage return inside a sentence does not break the
+    alignment.
     Book: chapter 8 (Paraphrastic embeddings from bitext: Wieting et al.).
     """
     if max_lines is not None and max_lines < 1:
@@ -52,7 +55,8 @@ def load_bitext(source_path: PathLike, target_path: PathLike, max_lines: int | N
 
 def load_moses_bitext(prefix: PathLike, source_lang: str, target_lang: str,
                       max_lines: int | None = None) -> Bitext:
-    """Read ``<prefix>.<source_lang>`` and ``<prefix>.<target_lang>`` (e.g. ``corpus.en`` / ``corpus.fr``).
+    """Read ``<prefix>.<source_lang>`` and ``<prefix>.<target_lang>`` (e.g. ``corpus.en`` /
+    ``corpus.fr``).
 
     Book: chapter 8 (Paraphrastic embeddings from bitext: Wieting et al.).
     """

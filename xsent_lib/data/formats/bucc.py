@@ -1,5 +1,6 @@
-"""BUCC 2018 bitext-mining data: ``<src>-<tgt>.<split>.<lang>`` files of ``id<TAB>sentence`` lines and, for the
-sample and training splits, a ``<src>-<tgt>.<split>.gold`` file of ``src_id<TAB>tgt_id`` true pairs.
+"""BUCC 2018 bitext-mining data: ``<src>-<tgt>.<split>.<lang>`` files of ``id<TAB>sentence`` lines
+and, for the sample and training splits, a ``<src>-<tgt>.<split>.gold`` file of
+``src_id<TAB>tgt_id`` true pairs.
 
 Book: chapter 8 (Paraphrastic embeddings from bitext: Wieting et al.).
 """
@@ -24,7 +25,8 @@ _HINT = (
 class BuccCorpus:
     """Two monolingual corpora to mine, with ids, and the gold pairs as row indices when known.
 
-    ``gold`` is an ``(n_gold, 2)`` int64 array of (source row, target row), or ``None`` for the test split.
+    ``gold`` is an ``(n_gold, 2)`` int64 array of (source row, target row), or ``None`` for the test
+    split.
     Book: chapter 8 (Paraphrastic embeddings from bitext: Wieting et al.).
     """
 
@@ -79,15 +81,16 @@ def load_bucc(bucc_dir: PathLike, source_lang: str, target_lang: str = "en", spl
 
 
 def cap_bucc(corpus: BuccCorpus, max_sentences: int | None, seed: int = 0) -> BuccCorpus:
-    """At most ``max_sentences`` sentences per side of ``corpus``, drawn with ``seed`` so that BUCC's share of
-    sentences with a translation stays about as published.
+    """At most ``max_sentences`` sentences per side of ``corpus``, drawn with ``seed`` so that
+    BUCC's share of sentences with a translation stays about as published.
 
-    A real BUCC 2018 split holds hundreds of thousands of sentences per side, of which a few percent are gold.
-    Taking the first lines would keep almost no gold pair (both sides must survive), so the cap samples at one
-    rate ``r = max_sentences / (larger side)``: about ``r`` of the gold pairs, each with both of its sentences,
-    and about ``r`` of the other sentences of each side. The gold returned is every published pair whose two
-    sentences are both kept; file order is kept. ``None``, or a corpus already within the cap, comes back
-    unchanged (the same object). Works on a split without gold (sides sampled at rate ``r``).
+    A real BUCC 2018 split holds hundreds of thousands of sentences per side, of which a few percent
+    are gold. Taking the first lines would keep almost no gold pair (both sides must survive), so
+    the cap samples at one rate ``r = max_sentences / (larger side)``: about ``r`` of the gold
+    pairs, each with both of its sentences, and about ``r`` of the other sentences of each side. The
+    gold returned is every published pair whose two sentences are both kept; file order is kept.
+    ``None``, or a corpus already within the cap, comes back unchanged (the same object). Works on a
+    split without gold (sides sampled at rate ``r``).
     Book: chapter 8 (Paraphrastic embeddings from bitext: mining).
     """
     if max_sentences is None:

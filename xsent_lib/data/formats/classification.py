@@ -1,9 +1,10 @@
-"""SentEval's single-sentence classification tasks in their distributed layout under ``<data_dir>/downstream/``.
+"""SentEval's single-sentence classification tasks in their distributed layout under
+``<data_dir>/downstream/``.
 
-MR (``rt-polarity.pos/neg``), CR (``custrev.pos/neg``), SUBJ (``subj.objective/subjective``),
-MPQA (``mpqa.pos/neg``): one sentence a line, one file a class. SST2 (``SST/binary/sentiment-<split>``)
-and SST5 (``SST/fine/sentiment-<split>``): ``sentence<TAB>label`` or ``label sentence`` lines.
-TREC (``TREC/train_5500.label``, ``TREC/TREC_10.label``): ``COARSE:fine question`` lines.
+MR (``rt-polarity.pos/neg``), CR (``custrev.pos/neg``), SUBJ (``subj.objective/subjective``), MPQA
+(``mpqa.pos/neg``): one sentence a line, one file a class. SST2 (``SST/binary/sentiment-<split>``)
+and SST5 (``SST/fine/sentiment-<split>``): ``sentence<TAB>label`` or ``label sentence`` lines. TREC
+(``TREC/train_5500.label``, ``TREC/TREC_10.label``): ``COARSE:fine question`` lines.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
@@ -20,8 +21,8 @@ SENTEVAL_HINT = (
     "(https://github.com/facebookresearch/SentEval); point data_dir at the folder that holds its "
     "downstream/ folder (downstream/MR, downstream/SST/binary, downstream/STS/STSBenchmark, ...)."
 )
-# The MR/CR/SUBJ/MPQA/TREC files predate UTF-8 and carry Latin-1 bytes (SentEval reads them as latin-1).
-# UTF-8 is tried first so that re-encoded copies are read correctly too.
+# The MR/CR/SUBJ/MPQA/TREC files predate UTF-8 and carry Latin-1 bytes (SentEval reads them as
+# latin-1). UTF-8 is tried first so that re-encoded copies are read correctly too.
 LEGACY_ENCODINGS: tuple[str, ...] = ("utf-8-sig", "latin-1")
 
 # task -> (folder, file of class 1, file of class 0, class names by id)
@@ -48,10 +49,12 @@ def _sentences(path: Path) -> list[str]:
 
 
 def load_binary_task(name: str, data_dir: PathLike) -> ClassificationTask:
-    """Load MR, CR, SUBJ or MPQA: class-1 sentences first, then class-0 ones, in one ``"all"`` split.
+    """Load MR, CR, SUBJ or MPQA: class-1 sentences first, then class-0 ones, in one ``"all"``
+    split.
 
     Class 1 is positive (objective for SUBJ), as in SentEval; these tasks are scored by 10-fold
-    cross-validation, so no train/test split is imposed here. A file without sentences is refused, naming it.
+    cross-validation, so no train/test split is imposed here. A file without sentences is refused,
+    naming it.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if name not in _BINARY_TASKS:
@@ -68,8 +71,9 @@ def load_binary_task(name: str, data_dir: PathLike) -> ClassificationTask:
 
 
 def load_sst_file(path: PathLike, n_classes: int) -> LabelledSentences:
-    """Read one SST split: ``sentence<TAB>label`` lines (SentEval's binary files) or ``label sentence``
-    lines (its fine-grained files); the first line decides, and every line must follow it.
+    """Read one SST split: ``sentence<TAB>label`` lines (SentEval's binary files) or ``label
+    sentence`` lines (its fine-grained files); the first line decides, and every line must follow
+    it.
 
     Labels must lie in ``0..n_classes-1``.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
@@ -97,7 +101,8 @@ def load_sst_file(path: PathLike, n_classes: int) -> LabelledSentences:
 
 
 def load_sst(data_dir: PathLike, n_classes: int = 2) -> ClassificationTask:
-    """Load SST2 (``n_classes=2``, ``SST/binary``) or SST5 (``n_classes=5``, ``SST/fine``) train/dev/test.
+    """Load SST2 (``n_classes=2``, ``SST/binary``) or SST5 (``n_classes=5``, ``SST/fine``)
+    train/dev/test.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -115,7 +120,8 @@ def load_sst(data_dir: PathLike, n_classes: int = 2) -> ClassificationTask:
 
 
 def load_trec_file(path: PathLike) -> LabelledSentences:
-    """Read a TREC question file: ``COARSE:fine question words`` a line; labels are coarse class ids.
+    """Read a TREC question file: ``COARSE:fine question words`` a line; labels are coarse class
+    ids.
 
     Only the six coarse classes (``TREC_LABELS``) are kept, as in SentEval and the papers.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).

@@ -1,4 +1,5 @@
-"""MUSE bilingual dictionaries (``en-fr.0-5000.txt``, ``en-fr.5000-6500.txt``): one ``source target`` pair a line.
+"""MUSE bilingual dictionaries (``en-fr.0-5000.txt``, ``en-fr.5000-6500.txt``): one ``source
+target`` pair a line.
 
 Book: chapter 5 (Word translation without parallel data: MUSE).
 """
@@ -22,7 +23,8 @@ MUSE_SPLITS: tuple[str, ...] = ("0-5000", "5000-6500", "full")
 
 @dataclass
 class BilingualDictionary:
-    """Translation pairs in file order; a source word with several translations appears on several rows.
+    """Translation pairs in file order; a source word with several translations appears on several
+    rows.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
@@ -76,7 +78,8 @@ def load_bilingual_dictionary(path: PathLike, lowercase: bool = False) -> Biling
 def load_muse_dictionary(
     data_dir: PathLike, source_lang: str, target_lang: str, split: str = "5000-6500", lowercase: bool = False
 ) -> BilingualDictionary:
-    """Load ``<data_dir>/crosslingual/dictionaries/<src>-<tgt>.<split>.txt``; ``split="full"`` is ``<src>-<tgt>.txt``.
+    """Load ``<data_dir>/crosslingual/dictionaries/<src>-<tgt>.<split>.txt``; ``split="full"`` is
+    ``<src>-<tgt>.txt``.
 
     MUSE trains on ``0-5000`` and evaluates on ``5000-6500``.
     Book: chapter 5 (Word translation without parallel data: MUSE).

@@ -1,4 +1,5 @@
-"""An inventory of the papers' real data formats: every loader run on a folder in the papers' layouts.
+"""An inventory of the papers' real data formats: every loader run on a folder in the papers'
+layouts.
 
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
@@ -74,11 +75,14 @@ def _format_loaders() -> list[tuple[str, str, Callable[[Path], tuple[str, str]]]
 
 
 def format_inventory(data_dir: str | os.PathLike[str]) -> pd.DataFrame:
-    """Try every loader of :mod:`xsent_lib.data.formats` on its usual place under ``data_dir``: one row per data
-    set with its status (``ok``, ``not found`` or ``format error``), sizes, a first example and the message.
+    """Try every loader of :mod:`xsent_lib.data.formats` on its usual place under ``data_dir``: one
+    row per data set with its status (``ok``, ``not found`` or ``format error``), sizes, a first
+    example and the message.
 
-    Only a missing file (FileNotFoundError) or a malformed one (DataFormatError) is caught and reported; any
-    other error propagates. Book: chapter 1 (Data: the corpora and the synthetic world).
+    Only a missing file (FileNotFoundError) or a malformed one (DataFormatError) is caught and
+    reported; any other error propagates.
+
+    Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     root = Path(data_dir)
     if not root.is_dir():

@@ -1,6 +1,8 @@
-"""Natural language inference files: SNLI / MultiNLI jsonl, XNLI tsv and the XNLI-MT translated training sets.
+"""Natural language inference files: SNLI / MultiNLI jsonl, XNLI tsv and the XNLI-MT translated
+training sets.
 
-Labels are ids into ``NLI_LABELS`` (entailment 0, neutral 1, contradiction 2, InferSent's order) everywhere.
+Labels are ids into ``NLI_LABELS`` (entailment 0, neutral 1, contradiction 2, InferSent's order)
+everywhere.
 Book: chapter 3 (InferSent) and chapter 6 (XNLI and aligned encoders).
 """
 from __future__ import annotations
@@ -73,8 +75,8 @@ def _label_id(path: PathLike, lineno: int, label: str, hint: str) -> int:
 def load_nli_jsonl(path: PathLike, max_examples: int | None = None) -> NLIData:
     """Read an SNLI or MultiNLI ``.jsonl`` file (keys ``sentence1``, ``sentence2``, ``gold_label``).
 
-    Pairs whose ``gold_label`` is ``-`` are skipped and counted; MultiNLI's ``genre`` is kept when every
-    record has one. ``max_examples`` stops reading after that many kept pairs.
+    Pairs whose ``gold_label`` is ``-`` are skipped and counted; MultiNLI's ``genre`` is kept when
+    every record has one. ``max_examples`` stops reading after that many kept pairs.
     Book: chapter 3 (InferSent).
     """
     return _read_nli_jsonl(path, max_examples, f"{_SNLI_HINT} {_MULTINLI_HINT}")
@@ -121,7 +123,8 @@ def _check_split(split: str, allowed: tuple[str, ...], what: str) -> None:
 
 
 def load_snli(data_dir: PathLike, split: str = "train", max_examples: int | None = None) -> NLIData:
-    """Load SNLI 1.0 from ``<data_dir>/snli_1.0/snli_1.0_<split>.jsonl`` (split: train, dev or test).
+    """Load SNLI 1.0 from ``<data_dir>/snli_1.0/snli_1.0_<split>.jsonl`` (split: train, dev or
+    test).
 
     Book: chapter 3 (InferSent).
     """
@@ -144,9 +147,10 @@ def load_multinli(data_dir: PathLike, split: str = "train", max_examples: int | 
 def load_xnli_tsv(path: PathLike, language: str | None = None) -> NLIData:
     """Read ``xnli.dev.tsv`` / ``xnli.test.tsv``, keeping one ``language`` (``None`` keeps all 15).
 
-    Columns are found by name in the header (``language``, ``gold_label``, ``sentence1``, ``sentence2``,
-    ``genre``), so the parse and annotator columns may be present or not. Fields are split on tabs only:
-    the files contain unbalanced quotes, which a CSV reader would merge across lines.
+    Columns are found by name in the header (``language``, ``gold_label``, ``sentence1``,
+    ``sentence2``, ``genre``), so the parse and annotator columns may be present or not. Fields are
+    split on tabs only: the files contain unbalanced quotes, which a CSV reader would merge across
+    lines.
     Book: chapter 6 (XNLI and aligned encoders).
     """
     required = ("language", "gold_label", "sentence1", "sentence2")
@@ -194,7 +198,8 @@ def load_xnli_tsv(path: PathLike, language: str | None = None) -> NLIData:
 
 
 def load_xnli(data_dir: PathLike, split: str = "test", language: str | None = None) -> NLIData:
-    """Load XNLI 1.0 from ``<data_dir>/XNLI-1.0/xnli.<split>.tsv`` (split: dev or test) for one language.
+    """Load XNLI 1.0 from ``<data_dir>/XNLI-1.0/xnli.<split>.tsv`` (split: dev or test) for one
+    language.
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -203,7 +208,8 @@ def load_xnli(data_dir: PathLike, split: str = "test", language: str | None = No
 
 
 def load_xnli_mt_tsv(path: PathLike, max_examples: int | None = None) -> NLIData:
-    """Read an XNLI-MT ``multinli.train.<lang>.tsv`` file: header ``premise, hypo, label``, then one pair a line.
+    """Read an XNLI-MT ``multinli.train.<lang>.tsv`` file: header ``premise, hypo, label``, then one
+    pair a line.
 
     The label ``contradictory`` used in these files is mapped to ``contradiction``.
     Book: chapter 6 (XNLI and aligned encoders).
@@ -226,7 +232,8 @@ def load_xnli_mt_tsv(path: PathLike, max_examples: int | None = None) -> NLIData
 
 
 def load_xnli_mt(data_dir: PathLike, language: str, max_examples: int | None = None) -> NLIData:
-    """Load the translated MultiNLI training set ``<data_dir>/XNLI-MT-1.0/multinli/multinli.train.<lang>.tsv``.
+    """Load the translated MultiNLI training set
+    ``<data_dir>/XNLI-MT-1.0/multinli/multinli.train.<lang>.tsv``.
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -235,10 +242,11 @@ def load_xnli_mt(data_dir: PathLike, language: str, max_examples: int | None = N
 
 
 def load_senteval_snli(data_dir: PathLike) -> PairTask:
-    """SNLI in SentEval's layout: ``<data_dir>/downstream/SNLI/{s1,s2,labels}.{train,dev,test}`` (one item a line).
+    """SNLI in SentEval's layout: ``<data_dir>/downstream/SNLI/{s1,s2,labels}.{train,dev,test}``
+    (one item a line).
 
-    The sentences are SentEval's tokenised ones, read as latin-1 as SentEval does; labels are ``NLI_LABELS`` ids.
-    Splits are ``train``, ``dev`` and ``test``.
+    The sentences are SentEval's tokenised ones, read as latin-1 as SentEval does; labels are
+    ``NLI_LABELS`` ids. Splits are ``train``, ``dev`` and ``test``.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     from xsent_lib.data.formats.classification import SENTEVAL_HINT, downstream_dir

@@ -1,9 +1,9 @@
 """SentEval's sentence-pair tasks: MRPC, SICK (relatedness and entailment) and the STS Benchmark.
 
-MRPC: ``MRPC/msr_paraphrase_{train,test}.txt``, header ``Quality, #1 ID, #2 ID, #1 String, #2 String``.
-SICK: ``SICK/SICK_{train,trial,test_annotated}.txt``, header ``pair_ID, sentence_A, sentence_B,
-relatedness_score, entailment_judgment`` (the trial file is the dev split).
-STS Benchmark: ``STS/STSBenchmark/sts-{train,dev,test}.csv``, no header, tab-separated: genre, file,
+MRPC: ``MRPC/msr_paraphrase_{train,test}.txt``, header ``Quality, #1 ID, #2 ID, #1 String, #2
+String``. SICK: ``SICK/SICK_{train,trial,test_annotated}.txt``, header ``pair_ID, sentence_A,
+sentence_B, relatedness_score, entailment_judgment`` (the trial file is the dev split). STS
+Benchmark: ``STS/STSBenchmark/sts-{train,dev,test}.csv``, no header, tab-separated: genre, file,
 year, id, score, sentence 1, sentence 2 and, on some lines, source columns.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
@@ -29,9 +29,11 @@ _SICK_COLUMNS = ("pair_ID", "sentence_A", "sentence_B", "relatedness_score", "en
 
 
 def load_mrpc_file(path: PathLike) -> SentencePairs:
-    """Read an MSR paraphrase file: a header line, then ``quality, id1, id2, string1, string2`` rows.
+    """Read an MSR paraphrase file: a header line, then ``quality, id1, id2, string1, string2``
+    rows.
 
-    Labels are 1 (paraphrase) or 0. The Microsoft files start with a byte-order mark, which is dropped.
+    Labels are 1 (paraphrase) or 0. The Microsoft files start with a byte-order mark, which is
+    dropped.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     lines = read_lines(path, SENTEVAL_HINT)
@@ -69,7 +71,8 @@ def load_mrpc(data_dir: PathLike) -> PairTask:
 
 
 def load_sick_file(path: PathLike, target: str = "relatedness") -> SentencePairs:
-    """Read a SICK file; ``target`` picks float relatedness scores (1-5) or entailment ids into ``NLI_LABELS``.
+    """Read a SICK file; ``target`` picks float relatedness scores (1-5) or entailment ids into
+    ``NLI_LABELS``.
 
     Columns are found by header name, so the full 12-column ``SICK.txt`` export works too.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
@@ -102,7 +105,8 @@ def load_sick_file(path: PathLike, target: str = "relatedness") -> SentencePairs
 
 
 def load_sick(data_dir: PathLike, target: str = "relatedness") -> PairTask:
-    """Load SICK-R (``target="relatedness"``) or SICK-E (``"entailment"``): train, dev (trial) and test.
+    """Load SICK-R (``target="relatedness"``) or SICK-E (``"entailment"``): train, dev (trial) and
+    test.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -114,9 +118,11 @@ def load_sick(data_dir: PathLike, target: str = "relatedness") -> PairTask:
 
 
 def load_stsb_file(path: PathLike) -> SentencePairs:
-    """Read one STS Benchmark split: tab-separated rows with the 0-5 score in column 5, sentences in 6 and 7.
+    """Read one STS Benchmark split: tab-separated rows with the 0-5 score in column 5, sentences in
+    6 and 7.
 
-    Fields are split on tabs only (the files contain unbalanced quotes); extra source columns are ignored.
+    Fields are split on tabs only (the files contain unbalanced quotes); extra source columns are
+    ignored.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval) and chapter 8 (Wieting et al.).
     """
     first: list[str] = []

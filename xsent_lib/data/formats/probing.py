@@ -65,7 +65,8 @@ def load_probing_file(path: PathLike, name: str = "probing") -> ClassificationTa
 
 
 def probing_task_name(name: str) -> str:
-    """The paper's short name (``"Tense"``, ``"SOMO"``, ...) for a paper or SentEval probing task name.
+    """The paper's short name (``"Tense"``, ``"SOMO"``, ...) for a paper or SentEval probing task
+    name.
 
     Book: chapter 4 (Probing).
     """

@@ -1,8 +1,10 @@
-"""The unsupervised STS 2012-2016 tasks: ``STS.input.<subset>.txt`` pairs and ``STS.gs.<subset>.txt`` gold scores.
+"""The unsupervised STS 2012-2016 tasks: ``STS.input.<subset>.txt`` pairs and
+``STS.gs.<subset>.txt`` gold scores.
 
 Layout (SentEval's): ``<data_dir>/downstream/STS/STS<yy>-en-test/``. Input lines are
-``sentence1<TAB>sentence2`` (the raw 2016 release adds source columns, ignored here); the gold file has
-one 0-5 score a line, and an empty gold line means the pair was not scored, so the pair is dropped.
+``sentence1<TAB>sentence2`` (the raw 2016 release adds source columns, ignored here); the gold file
+has one 0-5 score a line, and an empty gold line means the pair was not scored, so the pair is
+dropped.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval) and chapter 8 (Wieting et al.).
 """
 from __future__ import annotations
@@ -26,9 +28,11 @@ STS_SUBSETS: dict[str, tuple[str, ...]] = {
 
 
 def load_sts_pair_files(input_path: PathLike, gold_path: PathLike) -> SentencePairs:
-    """Read one STS sub-dataset from its input and gold files, dropping pairs whose gold line is empty.
+    """Read one STS sub-dataset from its input and gold files, dropping pairs whose gold line is
+    empty.
 
-    The two files must have the same number of lines; otherwise the pairs cannot be matched to scores.
+    The two files must have the same number of lines; otherwise the pairs cannot be matched to
+    scores.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval) and chapter 8 (Wieting et al.).
     """
     inputs = read_lines(input_path, SENTEVAL_HINT)
@@ -52,14 +56,16 @@ def load_sts_pair_files(input_path: PathLike, gold_path: PathLike) -> SentencePa
 
 
 def _subset_files(folder: Path, year: str, subset: str) -> tuple[Path, Path]:
-    """SentEval's renamed files, or the raw ``STS2016.input.*`` names the 2016 release ships with."""
+    """SentEval's renamed files, or the raw ``STS2016.input.*`` names the 2016 release ships
+    with."""
     renamed = (folder / f"STS.input.{subset}.txt", folder / f"STS.gs.{subset}.txt")
     raw = (folder / f"STS20{year}.input.{subset}.txt", folder / f"STS20{year}.gs.{subset}.txt")
     return raw if not renamed[0].is_file() and raw[0].is_file() else renamed
 
 
 def load_sts(data_dir: PathLike, name: str, subsets: Sequence[str] | None = None) -> PairTask:
-    """Load STS12..STS16 (``name``), one split per sub-dataset; ``subsets`` restricts to some of them.
+    """Load STS12..STS16 (``name``), one split per sub-dataset; ``subsets`` restricts to some of
+    them.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval) and chapter 8 (Wieting et al.).
     """

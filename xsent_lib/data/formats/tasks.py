@@ -35,10 +35,12 @@ TASK_NAMES: tuple[str, ...] = tuple(_LOADERS)
 
 
 def load_task(name: str, data_dir: PathLike) -> ClassificationTask | PairTask:
-    """Load a SentEval downstream task or probing task by name from ``data_dir`` (SentEval's layout).
+    """Load a SentEval downstream task or probing task by name from ``data_dir`` (SentEval's
+    layout).
 
-    ``data_dir`` holds ``downstream/`` (MR, CR, SUBJ, MPQA, SST, TREC, MRPC, SICK, STS) and ``probing/``.
-    Probing tasks answer to the paper names (``BShift``) and SentEval's (``BigramShift``).
+    ``data_dir`` holds ``downstream/`` (MR, CR, SUBJ, MPQA, SST, TREC, MRPC, SICK, STS) and
+    ``probing/``. Probing tasks answer to the paper names (``BShift``) and SentEval's
+    (``BigramShift``).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval) and chapter 4 (Probing).
     """
     key = _ALIASES.get(name, name)

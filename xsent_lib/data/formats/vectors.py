@@ -1,4 +1,5 @@
-"""Word vectors in text form: fastText ``.vec`` (``N D`` header, then ``word v1 ... vD`` rows) and GloVe ``.txt``.
+"""Word vectors in text form: fastText ``.vec`` (``N D`` header, then ``word v1 ... vD`` rows) and
+GloVe ``.txt``.
 
 GloVe files are the same rows without the header. The reader streams: it stops after the first
 ``max_words`` rows, so the top of a multi-gigabyte file loads in seconds. Rows are read as bytes
@@ -35,8 +36,9 @@ _HINT = (
 class WordVectors:
     """Words in file order (most frequent first), their float32 vectors, and what was dropped.
 
-    ``n_read`` counts the rows read from the file; ``n_duplicates`` the rows dropped because their word
-    (after lower-casing, when asked) already appeared: the first, most frequent occurrence wins, as in MUSE.
+    ``n_read`` counts the rows read from the file; ``n_duplicates`` the rows dropped because their
+    word (after lower-casing, when asked) already appeared: the first, most frequent occurrence
+    wins, as in MUSE.
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
 
@@ -55,7 +57,8 @@ def _open_binary(path: Path) -> BinaryIO:
 
 
 def _locate_bad_number(path: Path, rows: list[bytes], first_lineno: int, exc: Exception) -> ValueError:
-    """Find the first row whose numbers do not parse, to name its line; only run when a chunk failed."""
+    """Find the first row whose numbers do not parse, to name its line; only run when a chunk
+    failed."""
     for offset, row in enumerate(rows):
         try:
             values = np.array(row.split(b" "), dtype=np.float32)
@@ -70,7 +73,8 @@ def _locate_bad_number(path: Path, rows: list[bytes], first_lineno: int, exc: Ex
 def _parse_chunk(
     path: Path, lines: list[bytes], first_lineno: int, dim: int, lowercase: bool, errors: str
 ) -> tuple[list[str], np.ndarray]:
-    """Split one chunk of rows into decoded words and a ``(rows, dim)`` float32 block, checking every row."""
+    """Split one chunk of rows into decoded words and a ``(rows, dim)`` float32 block, checking
+    every row."""
     heads = [line.rstrip().partition(b" ") for line in lines]
     rows = [head[2] for head in heads]
     n_spaces = np.fromiter((row.count(b" ") for row in rows), np.int64, len(rows))
@@ -119,8 +123,8 @@ def _looks_like_header(line: bytes) -> bool:
 
 
 def _keep_rows(chunk: list[bytes], vocabulary: frozenset[str], lowercase: bool, errors: str) -> list[int]:
-    """The positions of the rows of ``chunk`` whose word (lower-cased when asked) is in ``vocabulary``;
-    undecodable words are kept so that the parser reports them."""
+    """The positions of the rows of ``chunk`` whose word (lower-cased when asked) is in
+    ``vocabulary``; undecodable words are kept so that the parser reports them."""
     kept = []
     for i, line in enumerate(chunk):
         head = line.partition(b" ")[0]
@@ -195,9 +199,10 @@ def load_vec(path: PathLike, max_words: int | None = None, lowercase: bool = Fal
 
     Every row must hold the header's dimension; a malformed row raises a DataFormatError naming its
     line. Without ``max_words`` the row count must match the header (a short file is a truncated
-    download). ``errors`` is the UTF-8 error policy for words (``"replace"`` keeps rows with broken bytes).
-    ``vocabulary``: keep only the rows of these words (compared after lower-casing when ``lowercase``), so a
-    2M-word file streams through in memory for those words only (the other rows are skipped unparsed).
+    download). ``errors`` is the UTF-8 error policy for words (``"replace"`` keeps rows with broken
+    bytes). ``vocabulary``: keep only the rows of these words (compared after lower-casing when
+    ``lowercase``), so a 2M-word file streams through in memory for those words only (the other rows
+    are skipped unparsed).
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
     return _read_vectors(path, True, max_words, lowercase, errors, vocabulary)
@@ -205,21 +210,25 @@ def load_vec(path: PathLike, max_words: int | None = None, lowercase: bool = Fal
 
 def load_glove_txt(path: PathLike, max_words: int | None = None, lowercase: bool = False,
                    errors: str = "strict", vocabulary: Collection[str] | None = None) -> WordVectors:
-    """Read a GloVe text file (rows ``word v1 ... vD``, no header), stopping after ``max_words`` rows.
+    """Read a GloVe text file (rows ``word v1 ... vD``, no header), stopping after ``max_words``
+    rows.
 
-    The dimension is taken from the first row and checked on every kept row. ``vocabulary`` keeps only the rows
-    of those words: ``glove.840B.300d.txt`` (2.2M rows, 5.6 GB) then needs memory for the chapter's words only.
+    The dimension is taken from the first row and checked on every kept row. ``vocabulary`` keeps
+    only the rows of those words: ``glove.840B.300d.txt`` (2.2M rows, 5.6 GB) then needs memory for
+    the chapter's words only.
     Book: chapter 5 (Word translation without parallel data: MUSE); chapters 2 and 3 read GloVe 840B this way.
     """
     return _read_vectors(path, False, max_words, lowercase, errors, vocabulary)
 
 
 def save_vec(path: PathLike, words: list[str] | tuple[str, ...], vectors: np.ndarray) -> Path:
-    """Write words and float32 vectors as a fastText ``.vec`` file (``.vec.gz`` gzipped) that :func:`load_vec` reads back bit for bit.
+    """Write words and float32 vectors as a fastText ``.vec`` file (``.vec.gz`` gzipped) that
+    :func:`load_vec` reads back bit for bit.
 
     The header is ``N D``; each row is the word, then its values with 9 significant digits
-    (``%.9g``, enough to round-trip every float32 exactly). Words must be non-empty, unique, and free
-    of spaces and line breaks (the format splits on them); values must be finite. Returns the path.
+    (``%.9g``, enough to round-trip every float32 exactly). Words must be non-empty, unique, and
+    free of spaces and line breaks (the format splits on them); values must be finite. Returns the
+    path.
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
     words = list(words)

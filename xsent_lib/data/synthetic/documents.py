@@ -1,14 +1,18 @@
-"""Documents: consecutive sentences about a shared cast of entities in one setting (for context-based training).
+"""Documents: consecutive sentences about a shared cast of entities in one setting (for
+context-based training).
 
-A document has three entities (nouns with a number), a place and a tense (past for narratives, else present).
-Sentence j is about an entity: the previous sentence's subject again with probability 0.4 (then usually a
-pronoun), otherwise a random entity of the document, or, one time in ten, someone new. Its object is another
-entity the verb can take, when there is one (probability 0.6). An entity's first mention is indefinite ("a
-dog"), later ones definite ("the dog"); half the sentences are set in the document's place, and later
-sentences may open with a discourse adverb ("then ,"). Shuffling the sentences breaks exactly these cues
-(pronouns and definites before their antecedents, "then" first), which is what a coherence model must notice
-(Wang et al.'s sentence-context classification). Documents are vectorised over documents, looping only over the
-few sentence positions. Book: chapter 9 (Multilingual embeddings from monolingual text).
+A document has three entities (nouns with a number), a place and a tense (past for narratives, else
+present). Sentence j is about an entity: the previous sentence's subject again with probability 0.4
+(then usually a pronoun), otherwise a random entity of the document, or, one time in ten, someone
+new. Its object is another entity the verb can take, when there is one (probability 0.6). An
+entity's first mention is indefinite ("a dog"), later ones definite ("the dog"); half the sentences
+are set in the document's place, and later sentences may open with a discourse adverb ("then ,").
+Shuffling the sentences breaks exactly these cues (pronouns and definites before their antecedents,
+"then" first), which is what a coherence model must notice (Wang et al.'s sentence-context
+classification). Documents are vectorised over documents, looping only over the few sentence
+positions.
+
+Book: chapter 9 (Multilingual embeddings from monolingual text).
 """
 from __future__ import annotations
 

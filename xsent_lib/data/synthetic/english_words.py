@@ -1,6 +1,6 @@
-"""The word tables of the synthetic world's English (see :mod:`xsent_lib.data.synthetic.english`, which parses
-them into the lexicon and documents their format): nouns as an indented taxonomy, verbs with their frames,
-adjectives and manner adverbs as antonym pairs, and the closed word classes.
+"""The word tables of the synthetic world's English (see :mod:`xsent_lib.data.synthetic.english`,
+which parses them into the lexicon and documents their format): nouns as an indented taxonomy, verbs
+with their frames, adjectives and manner adverbs as antonym pairs, and the closed word classes.
 
 Book: chapter 1 (Data: the synthetic world).
 """

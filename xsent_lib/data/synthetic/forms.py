@@ -1,14 +1,15 @@
 """Logical forms: a table of clauses plus sentence-level structure, sampled vectorised with numpy.
 
-A sentence is a main clause, optionally coordinated with a second clause (``and`` / ``but``) whose subject or
-object may corefer with the first one (rendered as a pronoun or an anaphoric definite), optionally with a
-subordinate clause (``because`` / ``when`` / ``after``) and with something fronted (a time adverb, the PP, the
-subordinate clause, or a discourse adverb). A clause has a subject, a verb with tense and polarity, an optional
-object, each noun phrase with number, definiteness, an optional adjective and an optional relative clause (itself
-a clause whose subject is a gap), and optional manner adverb, locative PP and time adverb.
+A sentence is a main clause, optionally coordinated with a second clause (``and`` / ``but``) whose
+subject or object may corefer with the first one (rendered as a pronoun or an anaphoric definite),
+optionally with a subordinate clause (``because`` / ``when`` / ``after``) and with something fronted
+(a time adverb, the PP, the subordinate clause, or a discourse adverb). A clause has a subject, a
+verb with tense and polarity, an optional object, each noun phrase with number, definiteness, an
+optional adjective and an optional relative clause (itself a clause whose subject is a gap), and
+optional manner adverb, locative PP and time adverb.
 
-All fields are arrays, so a million forms are sampled with a few dozen numpy calls; weighted choices are done
-in exact integer arithmetic so the same seed gives the same forms on every machine.
+All fields are arrays, so a million forms are sampled with a few dozen numpy calls; weighted choices
+are done in exact integer arithmetic so the same seed gives the same forms on every machine.
 Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
@@ -30,10 +31,11 @@ _CLAUSE_FIELDS = ("subj", "subj_num", "subj_def", "subj_adj", "subj_pro", "subj_
 class Clauses:
     """Column arrays of clauses (one row per clause); -1 marks an absent optional element.
 
-    ``*_num`` 0 singular / 1 plural; ``*_def`` 1 definite; ``*_pro`` 1 rendered as a pronoun; ``*_rel`` row of
-    the relative clause modifying that noun; ``tense`` 0 past, 1 present, 2 future; ``neg`` 1 negated; ``pp`` a
-    place noun with preposition ``prep``; ``adv`` manner adverb; ``time`` time adverb; ``gap`` 1 for a relative
-    clause, whose subject fields repeat its head noun. Ids index :data:`~.english.ENGLISH`'s tables.
+    ``*_num`` 0 singular / 1 plural; ``*_def`` 1 definite; ``*_pro`` 1 rendered as a pronoun;
+    ``*_rel`` row of the relative clause modifying that noun; ``tense`` 0 past, 1 present, 2 future;
+    ``neg`` 1 negated; ``pp`` a place noun with preposition ``prep``; ``adv`` manner adverb;
+    ``time`` time adverb; ``gap`` 1 for a relative clause, whose subject fields repeat its head
+    noun. Ids index :data:`~.english.ENGLISH`'s tables.
     Book: chapter 1 (Data: the synthetic world).
     """
 
@@ -67,7 +69,8 @@ class Clauses:
 
     @staticmethod
     def concat(parts: list[Clauses]) -> Clauses:
-        """Stack clause tables; relative-clause pointers of part k are shifted by the rows before it.
+        """Stack clause tables; relative-clause pointers of part k are shifted by the rows before
+        it.
 
         Book: chapter 1 (Data: the synthetic world).
         """
@@ -83,11 +86,13 @@ class Clauses:
 
 @dataclass
 class Forms:
-    """A batch of logical forms: rows of :class:`Clauses` plus sentence-level arrays (one entry per sentence).
+    """A batch of logical forms: rows of :class:`Clauses` plus sentence-level arrays (one entry per
+    sentence).
 
-    ``main`` / ``coord`` / ``sub``: clause rows (``coord``, ``sub`` -1 when absent); ``conj`` 0 and / 1 but;
-    ``sub_conj`` 0 because / 1 when / 2 after; ``front`` what is fronted (``FRONT_*``); ``disc`` discourse
-    adverb (with ``FRONT_DISC``); ``inverted`` render the coordinated clauses in swapped order (CoordInv).
+    ``main`` / ``coord`` / ``sub``: clause rows (``coord``, ``sub`` -1 when absent); ``conj`` 0 and
+    / 1 but; ``sub_conj`` 0 because / 1 when / 2 after; ``front`` what is fronted (``FRONT_*``);
+    ``disc`` discourse adverb (with ``FRONT_DISC``); ``inverted`` render the coordinated clauses in
+    swapped order (CoordInv).
     Book: chapter 1 (Data: the synthetic world).
     """
 
@@ -111,7 +116,8 @@ class Forms:
         return Forms(self.clauses.copy(), *(getattr(self, f).copy() for f in self._SENT))
 
     def take(self, idx: np.ndarray) -> Forms:
-        """Sentences ``idx`` (indices or a boolean mask) with only the clause rows they reach, renumbered.
+        """Sentences ``idx`` (indices or a boolean mask) with only the clause rows they reach,
+        renumbered.
 
         Book: chapter 1 (Data: the synthetic world).
         """
@@ -150,10 +156,13 @@ class Forms:
 
 @dataclass(frozen=True)
 class FormConfig:
-    """Probabilities of the form sampler. Values are ours (no paper fixes them); chosen so that English
-    sentences average about 10 tokens (90% between 5 and 20) and every construction is common enough.
+    """Probabilities of the form sampler. Values are ours (no paper fixes them); chosen so that
+    English sentences average about 10 tokens (90% between 5 and 20) and every construction is
+    common enough.
 
-    ``tense`` is the past / present / future distribution. Book: chapter 1 (Data: the synthetic world).
+    ``tense`` is the past / present / future distribution.
+
+    Book: chapter 1 (Data: the synthetic world).
     """
 
     tense: tuple[float, float, float] = (0.4, 0.4, 0.2)
@@ -193,10 +202,13 @@ class FormConfig:
 
 
 class RowChooser:
-    """Weighted choice of one column per requested row of a fixed non-negative integer weight matrix.
+    """Weighted choice of one column per requested row of a fixed non-negative integer weight
+    matrix.
 
-    One ``searchsorted`` over the flattened cumulative weights answers every request; integer arithmetic makes
-    it bit-identical across machines. Book: chapter 1 (Data: the synthetic world).
+    One ``searchsorted`` over the flattened cumulative weights answers every request; integer
+    arithmetic makes it bit-identical across machines.
+
+    Book: chapter 1 (Data: the synthetic world).
     """
 
     def __init__(self, weights: np.ndarray) -> None:
@@ -218,14 +230,17 @@ class RowChooser:
 
 
 def _weights(rng: np.random.Generator, n: int, base: np.ndarray | int = 1) -> np.ndarray:
-    """Integer word weights: ``base`` times a seeded jitter 2^k * u (k in 0..3, u in 500..999), a long-tailed
-    spread drawn without floating point, so frequencies are bit-identical on every machine."""
+    """Integer word weights: ``base`` times a seeded jitter 2^k * u (k in 0..3, u in 500..999), a
+    long-tailed spread drawn without floating point, so frequencies are bit-identical on every
+    machine."""
     return np.asarray(base, np.int64) * (2 ** rng.integers(0, 4, n)) * rng.integers(500, 1000, n)
 
 
 class FormSampler:
-    """Samples :class:`Forms` for a seed: word frequencies are drawn once from the seed, then every batch is
-    a handful of vectorised choices. Book: chapter 1 (Data: the synthetic world).
+    """Samples :class:`Forms` for a seed: word frequencies are drawn once from the seed, then every
+    batch is a handful of vectorised choices.
+
+    Book: chapter 1 (Data: the synthetic world).
     """
 
     def __init__(self, seed: int, config: FormConfig | None = None) -> None:
@@ -254,11 +269,13 @@ class FormSampler:
         self.pronominal = E.noun_gender < 3
         self.has_subj_verb = E.subj_ok.any(0)
 
-    # -- clauses -----------------------------------------------------------------------------------------
+    # -- clauses
+    # -----------------------------------------------------------------------------------------
     def clause_fields(self, rng: np.random.Generator, n: int, role: str, subj: np.ndarray | None = None,
                       tense: np.ndarray | None = None) -> dict[str, np.ndarray]:
-        """Fields of ``n`` fresh clauses. ``role`` is main / coord / sub / rel; ``subj`` (-1 = sample) fixes
-        subjects (verbs are then drawn among those the subject can do); ``tense`` fixes tenses.
+        """Fields of ``n`` fresh clauses. ``role`` is main / coord / sub / rel; ``subj`` (-1 =
+        sample) fixes subjects (verbs are then drawn among those the subject can do); ``tense``
+        fixes tenses.
         Book: chapter 1 (Data: the synthetic world).
         """
         E, cfg = ENGLISH, self.config
@@ -309,8 +326,10 @@ class FormSampler:
 
     def add_relatives(self, rng: np.random.Generator, pool: list[dict], batch: dict, depth: int = 0,
                       start: int = 0) -> None:
-        """Attach relative clauses to the subjects / objects of ``batch`` (rows ``start``..), appending them
-        to ``pool``. Book: chapter 1 (Data: the synthetic world).
+        """Attach relative clauses to the subjects / objects of ``batch`` (rows ``start``..),
+        appending them to ``pool``.
+
+        Book: chapter 1 (Data: the synthetic world).
         """
         cfg = self.config
         if depth >= cfg.max_rel_depth:
@@ -335,7 +354,8 @@ class FormSampler:
             pool.append(rel)
             self.add_relatives(rng, pool, rel, depth + 1, start)
 
-    # -- sentences ---------------------------------------------------------------------------------------
+    # -- sentences
+    # ---------------------------------------------------------------------------------------
     def sample(self, n: int, rng: np.random.Generator) -> Forms:
         """``n`` random sentence forms. Book: chapter 1 (Data: the synthetic world)."""
         if n < 0:
@@ -376,8 +396,9 @@ class FormSampler:
         front[has_sub & (r[3] < cfg.p_front_sub)] = FRONT_SUB
         disc = np.where(front == FRONT_DISC, rng.integers(0, len(E.discourse_adverbs), n), -1)
         conj = np.where(has_coord, (rng.random(n) < cfg.p_but).astype(np.int64), -1)
-        # no sentence may talk about one event twice ("the bottle does not float , but it floats"): a second
-        # clause or subject relative with the main verb (or a verb entailing / entailed by it) is dropped
+        # no sentence may talk about one event twice ("the bottle does not float , but it floats"):
+        # a second clause or subject relative with the main verb (or a verb entailing / entailed by
+        # it) is dropped
         mv = clauses.verb[:n]
         same = lambda v: (v == mv) | (E.verb_hypernym[v] == mv) | (E.verb_hypernym[mv] == v)  # noqa: E731
         twice = has_coord & same(clauses.verb[np.maximum(coord_row, 0)])
@@ -393,8 +414,8 @@ class FormSampler:
 
     def _corefer(self, rng: np.random.Generator, coord: dict, main: dict, ci: np.ndarray,
                  same_subj: np.ndarray) -> None:
-        """Make coordinated clauses refer back: a shared subject becomes a pronoun (or ``the N``), and an object
-        the first clause introduced may be picked up again."""
+        """Make coordinated clauses refer back: a shared subject becomes a pronoun (or ``the N``),
+        and an object the first clause introduced may be picked up again."""
         E, cfg = ENGLISH, self.config
         m = ci.size
         pro = lambda noun: (self.pronominal[noun] & (rng.random(m) < cfg.p_pronoun)).astype(np.int64)  # noqa: E731

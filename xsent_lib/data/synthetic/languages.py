@@ -1,10 +1,13 @@
-"""Surface tables of each language: every inflected word form as a token id, plus interlinear glosses.
+"""Surface tables of each language: every inflected word form as a token id, plus interlinear
+glosses.
 
-For English the forms are the real words of :mod:`.english`. For an invented language every concept gets a
-pseudo-word stem from a syllable generator seeded by ``(seed, language code)``; the forms are stem + the
-suffixes of its :class:`~.typology.Typology`. Stems are drawn in a fixed order and redrawn until no two
-different (concept, features) pairs share a surface string, so the tables are a bijection and a gold
-bilingual lexicon exists for every pair of languages. Book: chapter 1 (Data: the synthetic world).
+For English the forms are the real words of :mod:`.english`. For an invented language every concept
+gets a pseudo-word stem from a syllable generator seeded by ``(seed, language code)``; the forms are
+stem + the suffixes of its :class:`~.typology.Typology`. Stems are drawn in a fixed order and
+redrawn until no two different (concept, features) pairs share a surface string, so the tables are a
+bijection and a gold bilingual lexicon exists for every pair of languages.
+
+Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
 
@@ -35,12 +38,13 @@ def stable_seed(*parts: int | str) -> np.random.SeedSequence:
 class LanguageTables:
     """Token ids of every word form of one language; -1 where a form does not exist.
 
-    ``noun[i, number, case]`` (case 0 subject, 1 object, 2 inside a PP); ``adj[a, number]``; ``adv``,
-    ``time``, ``disc`` (manner, time and discourse adverbs); ``verb[v, tense, number, negated, slot]`` with the
-    slots (auxiliary, negation before the main verb, main verb, negation after it) and ``verb_tag`` their POS tags
-    (ids into :data:`TAGS`); ``det[kind, number, next-word-starts-with-vowel]`` with kinds def / indef / any;
-    ``pron[cell, case]``; ``rel[is_person]`` the relative marker; ``prep``, ``conj``, ``sub``; ``comma``,
-    ``period``. ``words`` is the vocabulary and ``glosses`` the interlinear gloss of each word.
+    ``noun[i, number, case]`` (case 0 subject, 1 object, 2 inside a PP); ``adj[a, number]``;
+    ``adv``, ``time``, ``disc`` (manner, time and discourse adverbs); ``verb[v, tense, number,
+    negated, slot]`` with the slots (auxiliary, negation before the main verb, main verb, negation
+    after it) and ``verb_tag`` their POS tags (ids into :data:`TAGS`); ``det[kind, number,
+    next-word-starts-with-vowel]`` with kinds def / indef / any; ``pron[cell, case]``;
+    ``rel[is_person]`` the relative marker; ``prep``, ``conj``, ``sub``; ``comma``, ``period``.
+    ``words`` is the vocabulary and ``glosses`` the interlinear gloss of each word.
     Book: chapter 1 (Data: the synthetic world).
     """
 
@@ -254,5 +258,8 @@ def invented_tables(code: str, seed: int) -> LanguageTables:
 
 
 def language_tables(code: str, seed: int) -> LanguageTables:
-    """Tables for any language code (English ignores the seed). Book: chapter 1 (Data: the synthetic world)."""
+    """Tables for any language code (English ignores the seed).
+
+    Book: chapter 1 (Data: the synthetic world).
+    """
     return english_tables() if typology(code).real else invented_tables(code, seed)

@@ -1,10 +1,12 @@
-"""Gold bilingual lexicons between any two languages of the synthetic world (MUSE-style train/test split).
+"""Gold bilingual lexicons between any two languages of the synthetic world (MUSE-style train/test
+split).
 
-Every language renders the same concepts, so translation pairs are known exactly. Citation forms pair a noun's
-singular, a verb's dictionary form (English base form, invented languages' present singular), an adjective's
-singular and each manner adverb; ``inflected=True`` adds every feature-aligned inflected pair (plural nouns,
-each tense and number of a verb, plural adjectives), which gives words several translations as in MUSE's
-dictionaries. Concepts, not pairs, are split, so no source word is in both train and test.
+Every language renders the same concepts, so translation pairs are known exactly. Citation forms
+pair a noun's singular, a verb's dictionary form (English base form, invented languages' present
+singular), an adjective's singular and each manner adverb; ``inflected=True`` adds every
+feature-aligned inflected pair (plural nouns, each tense and number of a verb, plural adjectives),
+which gives words several translations as in MUSE's dictionaries. Concepts, not pairs, are split, so
+no source word is in both train and test.
 Book: chapter 5 (Word translation without parallel data).
 """
 from __future__ import annotations
@@ -16,7 +18,8 @@ from .languages import LanguageTables
 
 
 def _concept_pairs(src: LanguageTables, tgt: LanguageTables, inflected: bool) -> list[list[tuple[int, int]]]:
-    """For each concept (nouns, verbs, adjectives, manner adverbs in lexicon order) its aligned id pairs."""
+    """For each concept (nouns, verbs, adjectives, manner adverbs in lexicon order) its aligned id
+    pairs."""
     out: list[list[tuple[int, int]]] = []
 
     def cite_verb(t: LanguageTables, v: int) -> int:

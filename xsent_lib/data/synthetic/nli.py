@@ -1,38 +1,44 @@
-"""NLI pairs whose labels hold under the logical forms, in every language from the same forms (XNLI-like).
+"""NLI pairs whose labels hold under the logical forms, in every language from the same forms
+(XNLI-like).
 
 Semantics (ours; SNLI's annotation convention made explicit):
 
-* premise and hypothesis describe the same scene: noun phrases in the same role corefer, so "the poodle" and
-  "the dog" are one animal and "a big dog" / "a small dog" cannot both describe it;
-* the subject is referential (scopes over negation): edits to it are upward-monotone in every clause;
-* the object is upward-monotone when the clause is positive or the object definite, and downward-monotone when
-  it is indefinite under negation (rendered "not ... any cat");
+* premise and hypothesis describe the same scene: noun phrases in the same role corefer, so "the
+  poodle" and "the dog" are one animal and "a big dog" / "a small dog" cannot both describe it;
+* the subject is referential (scopes over negation): edits to it are upward-monotone in every
+  clause;
+* the object is upward-monotone when the clause is positive or the object definite, and
+  downward-monotone when it is indefinite under negation (rendered "not ... any cat");
 * manner adverbs and PPs restrict the event: upward in positive clauses, downward under negation;
-* scalar adjectives (any adjective with an antonym) are subsective ("a big poodle" need not be a big dog), so
-  no edit relies on them commuting with a hypernym; colour-like adjectives without antonym are intersective.
+* scalar adjectives (any adjective with an antonym) are subsective ("a big poodle" need not be a big
+  dog), so no edit relies on them commuting with a hypernym; colour-like adjectives without antonym
+  are intersective.
 
 Constructions per label (a row picks one at random among those that apply to its premise):
 
 * entailment: subject hypernym; drop a subject modifier; object hypernym / drop its modifier (upward
-  object); object hyponym (downward object); drop a VP modifier (positive); add one (negated); verb hypernym
-  (positive) / hyponym (negated); drop a conjunct; swap the arguments of a symmetric verb; move a modifier
-  to the front or back; sometimes two of these in a row;
-* contradiction: negate the premise, a conjunct of it, or an entailed variant of it; subject adjective
-  antonym; subject replaced by a mutually exclusive sibling (poodle / beagle) or the other gender
-  (man / woman); adverb antonym (positive); swap the arguments of an asymmetric verb (positive). The
-  subject-based ones apply only when the new subject can corefer with nothing else in the premise (no object,
-  place, other clause's or embedded noun related to it, and the main clause is still the premise's), else "the
-  beagle" might be the beagle the premise already mentions;
-* neutral: subject hyponym or compatible sibling (teacher / doctor); add a subject or object adjective;
-  object hypernym under negation; object hyponym (upward object); add a VP modifier (positive) or drop one
-  under negation; change the tense; add an unrelated conjunct; swap arguments of a verb that is neither
-  symmetric nor (in a positive clause) asymmetric; flip the polarity while narrowing what is denied
-  ("chases a dog" / "does not chase any poodle", "runs" / "does not run quickly").
+  object); object hyponym (downward object); drop a VP modifier (positive); add one (negated); verb
+  hypernym (positive) / hyponym (negated); drop a conjunct; swap the arguments of a symmetric verb;
+  move a modifier to the front or back; sometimes two of these in a row;
+* contradiction: negate the premise, a conjunct of it, or an entailed variant of it; subject
+  adjective antonym; subject replaced by a mutually exclusive sibling (poodle / beagle) or the other
+  gender (man / woman); adverb antonym (positive); swap the arguments of an asymmetric verb
+  (positive). The subject-based ones apply only when the new subject can corefer with nothing else
+  in the premise (no object, place, other clause's or embedded noun related to it, and the main
+  clause is still the premise's), else "the beagle" might be the beagle the premise already
+  mentions;
+* neutral: subject hyponym or compatible sibling (teacher / doctor); add a subject or object
+  adjective; object hypernym under negation; object hyponym (upward object); add a VP modifier
+  (positive) or drop one under negation; change the tense; add an unrelated conjunct; swap arguments
+  of a verb that is neither symmetric nor (in a positive clause) asymmetric; flip the polarity while
+  narrowing what is denied ("chases a dog" / "does not chase any poodle", "runs" / "does not run
+  quickly").
 
-Languages without articles (xb, xd) do not show definiteness, so in them a few pairs hinge on a distinction the
-sentence does not mark, as happens with real translations. Because additions, deletions, swaps and polarity
-flips occur under several labels, neither word overlap nor a "not" mismatch is a label oracle. Negation and
-tense change, which always apply, are drawn with half weight.
+Languages without articles (xb, xd) do not show definiteness, so in them a few pairs hinge on a
+distinction the sentence does not mark, as happens with real translations. Because additions,
+deletions, swaps and polarity flips occur under several labels, neither word overlap nor a "not"
+mismatch is a label oracle. Negation and tense change, which always apply, are drawn with half
+weight.
 Book: chapter 6 (XNLI and aligned encoders).
 """
 from __future__ import annotations
@@ -119,8 +125,8 @@ class _Editor:
         return (self.get("adv") < 0) & ENGLISH.manner[self.get("verb")] & self.s.has_adv[self.get("subj")]
 
     def other_nouns(self) -> np.ndarray:
-        """(n, k) every noun the sentence mentions besides its main subject (-1 padded): objects, places, and
-        the nouns of second, subordinate and relative clauses."""
+        """(n, k) every noun the sentence mentions besides its main subject (-1 padded): objects,
+        places, and the nouns of second, subordinate and relative clauses."""
         c, H = self.H.clauses, self.H
         cols = [c.obj[H.main], c.pp[H.main]]
         rows = [H.main, H.coord, H.sub]
@@ -137,15 +143,17 @@ class _Editor:
         return np.stack(cols, 1)
 
     def mentioned(self, noun: np.ndarray, others: np.ndarray) -> np.ndarray:
-        """Rows where ``noun`` is, or is taxonomically related to, one of ``others`` (so it could corefer)."""
+        """Rows where ``noun`` is, or is taxonomically related to, one of ``others`` (so it could
+        corefer)."""
         anc = ENGLISH.noun_ancestors
         o = np.maximum(others, 0)
         x = np.maximum(noun, 0)[:, None]
         return ((others >= 0) & (anc[x, o] | anc[o, x])).any(1)
 
     def fresh_subject(self, noun: np.ndarray) -> np.ndarray:
-        """Rows where ``noun`` as main subject could only corefer with the premise's main subject: the main
-        clause is still the premise's and nothing else the premise mentions is related to ``noun``."""
+        """Rows where ``noun`` as main subject could only corefer with the premise's main subject:
+        the main clause is still the premise's and nothing else the premise mentions is related to
+        ``noun``."""
         return (self.H.main == self.premise_main) & ~self.mentioned(noun, self.premise_nouns)
 
     def exclusive_ok(self) -> tuple[np.ndarray, np.ndarray]:
@@ -162,7 +170,8 @@ class _Editor:
         return ((obj >= 0) & (self.get("subj_def") == 1) & (self.get("obj_def") == 1)
                 & E.subj_ok[verb, o] & E.obj_ok[verb, subj] & ~E.noun_ancestors[subj, o] & ~E.noun_ancestors[o, subj])
 
-    # -- edits (applicability mask over all rows, then the edit on a subset) ------------------------------
+    # -- edits (applicability mask over all rows, then the edit on a subset)
+    # ------------------------------
     def subj_hypernym(self, rows):
         s = self.get("subj", rows)
         self.set("subj", rows, self.ancestor(s))
@@ -269,8 +278,9 @@ class _Editor:
         return positive | negative
 
     def negated_shift(self, rows):
-        """Flip polarity and move the object or a VP modifier against the new polarity's monotonicity: "chases
-        a dog" vs "does not chase any poodle", "runs" vs "does not run quickly" (and back) are consistent."""
+        """Flip polarity and move the object or a VP modifier against the new polarity's
+        monotonicity: "chases a dog" vs "does not chase any poodle", "runs" vs "does not run
+        quickly" (and back) are consistent."""
         o = np.maximum(self.get("obj", rows), 0)
         indef = (self.get("obj", rows) >= 0) & (self.get("obj_def", rows) == 0)
         pos = self.get("neg", rows) == 0
@@ -288,8 +298,9 @@ class _Editor:
         self.set("subj_adj", rows, ENGLISH.adj_antonym[self.get("subj_adj", rows)])
 
     def subj_exclusive(self, rows):
-        """Replace the subject by a noun that excludes it (a sibling under an exclusive node, or the other
-        gender) and that names nothing else in the sentence, so it can only corefer with the subject."""
+        """Replace the subject by a noun that excludes it (a sibling under an exclusive node, or the
+        other gender) and that names nothing else in the sentence, so it can only corefer with the
+        subject."""
         s = self.get("subj", rows)
         sib_ok, gender_ok = (m[rows] for m in self.exclusive_ok())
         sib = LEX.children[LEX.parent[s]]
@@ -326,8 +337,8 @@ class _Editor:
         self.H.front[rows] = np.where(self.H.front[rows] == FRONT_TIME, FRONT_NONE, self.H.front[rows])
 
     def add_conjunct(self, rows) -> np.ndarray:
-        """Append an unrelated clause (no noun sharing a taxonomy root with the premise's nouns); returns the
-        rows where no such clause was found in a few tries (left unchanged)."""
+        """Append an unrelated clause (no noun sharing a taxonomy root with the premise's nouns);
+        returns the rows where no such clause was found in a few tries (left unchanged)."""
         E, k = ENGLISH, 6
         m = len(rows)
         new = self.s.clause_fields(self.rng, m * k, "coord")
@@ -418,12 +429,14 @@ def _strategies() -> list[_Strategy]:
 
 STRATEGIES = _strategies()
 STRATEGY_NAMES = tuple(s[0] for s in STRATEGIES) + ("identity",)
-# always-applicable fallbacks are chosen half as often as the specific constructions (integer weights)
+# always-applicable fallbacks are chosen half as often as the specific constructions (integer
+# weights)
 _WEIGHT = np.array([1 if s[0] in ("negation", "tense-change") else 2 for s in STRATEGIES])
 
 
 def _choose(ed: _Editor, rows: np.ndarray, label: int, exclude: tuple[str, ...] = ()) -> np.ndarray:
-    """For each row, the index (into STRATEGIES) of a random applicable strategy of ``label``, or -1."""
+    """For each row, the index (into STRATEGIES) of a random applicable strategy of ``label``, or
+    -1."""
     idx = [i for i, s in enumerate(STRATEGIES) if s[1] == label and s[0] not in exclude]
     ok = np.stack([STRATEGIES[i][2](ed)[rows] for i in idx], 1)
     cum = np.cumsum(ok * _WEIGHT[idx], axis=1)
@@ -434,7 +447,8 @@ def _choose(ed: _Editor, rows: np.ndarray, label: int, exclude: tuple[str, ...] 
 
 
 def _apply(ed: _Editor, rows: np.ndarray, which: np.ndarray, names: np.ndarray) -> np.ndarray:
-    """Apply strategy ``which[i]`` to ``rows[i]``; record names; return rows whose edit could not be done."""
+    """Apply strategy ``which[i]`` to ``rows[i]``; record names; return rows whose edit could not be
+    done."""
     failed = []
     for k in np.unique(which[which >= 0]):
         r = rows[which == k]
@@ -459,7 +473,8 @@ def nli_forms(premise: Forms, labels: np.ndarray, sampler: FormSampler, rng: np.
     ent = np.flatnonzero(labels == ENTAILMENT)
     con = np.flatnonzero(labels == CONTRADICTION)
     neu = np.flatnonzero(labels == NEUTRAL)
-    # contradiction: sometimes first move to an entailed variant, then negate (or another contradiction edit)
+    # contradiction: sometimes first move to an entailed variant, then negate (or another
+    # contradiction edit)
     pre = con[rng.random(con.size) < 0.5]
     _apply(ed, pre, _choose(ed, pre, ENTAILMENT, exclude=("reorder",)), names)
     _apply(ed, con, _choose(ed, con, CONTRADICTION), names)

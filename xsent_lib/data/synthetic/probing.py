@@ -1,36 +1,41 @@
 """The ten probing tasks of Conneau et al. (2018), with their definitions, on the synthetic world.
 
-Common to all tasks (as in the thesis, Sec. 3.3): sentences of 5-28 words (punctuation not counted), balanced
-classes, train / dev / test without a shared sentence. Labels come from the logical form or from the tree
-rendered from it, so they are exact.
+Common to all tasks (as in the thesis, Sec. 3.3): sentences of 5-28 words (punctuation not counted),
+balanced classes, train / dev / test without a shared sentence. Labels come from the logical form or
+from the tree rendered from it, so they are exact.
 
 * **SentLen**: 6 equal-width bins of the length in words: 5-8, 9-12, ..., 25-28.
-* **WC**: which one of the mid-frequency content words the sentence contains (exactly one of them). The thesis
-  takes 1000 words of frequency rank 2k-3k; our world has under a thousand content word forms, so the targets
-  are the middle 40% of the frequency ranking of a reference corpus (ranks 30%-70%, capped at 1000), minus the
-  few that (almost) never occur as the only target in a sentence (a base verb form, say, only follows an
-  auxiliary whose subject is itself a target); WC sentences are drawn with fewer modifiers so that "exactly
-  one target" is common. About 340 classes in English.
-* **TreeDepth**: depth of the tree (bracket nesting, S = 1, words not counted), 8 classes of consecutive depths.
-  De-correlated from length by structured sampling: the pool mixes three grammars (deep and lean: nested
-  relative clauses, no modifiers; flat and rich: modifiers and coordination, no relative clauses; the probing
-  default), and every class gets the same length distribution q(L), the normalised pointwise minimum of the
-  classes' length distributions in a reference sample (quota per class and length, largest-remainder rounding).
-  Length then carries no information about depth. The window of 8 depths maximises the number of
-  length-matched sentences the pool can supply (mass of q times the rarest class's count).
-* **TopConst**: the sequence of constituents directly below S; the 19 most frequent sequences plus "other"
-  (our grammar yields fewer than 19 in English, then every sequence is a class).
-* **BShift**: half the sentences have two adjacent words inverted (never punctuation, never two equal words).
-* **Tense**: tense of the main-clause verb, past vs present (future clauses excluded); the main verbs of
-  train, dev and test are disjoint lemmas.
-* **SubjNum** / **ObjNum**: number of the main-clause subject / direct object; disjoint noun lemmas across
-  splits.
-* **SOMO**: half the sentences have the main-clause subject, object or verb replaced by another noun / verb in
-  the same form (number, case, tense, agreement), chosen so the two bigrams around it have corpus frequencies
-  closest on a log scale to the original ones, among words the verb does not admit there (so the result is
-  semantically odd, which is what makes it the odd man out). Replacement words of the three splits are disjoint.
-* **CoordInv**: sentences of two coordinated clauses; in half of them the clauses are swapped. The second clause
-  refers back to the first (pronouns, definites), so inversion is detectable, as in real text.
+* **WC**: which one of the mid-frequency content words the sentence contains (exactly one of them).
+  The thesis takes 1000 words of frequency rank 2k-3k; our world has under a thousand content word
+  forms, so the targets are the middle 40% of the frequency ranking of a reference corpus (ranks
+  30%-70%, capped at 1000), minus the few that (almost) never occur as the only target in a sentence
+  (a base verb form, say, only follows an auxiliary whose subject is itself a target); WC sentences
+  are drawn with fewer modifiers so that "exactly one target" is common. About 340 classes in
+  English.
+* **TreeDepth**: depth of the tree (bracket nesting, S = 1, words not counted), 8 classes of
+  consecutive depths. De-correlated from length by structured sampling: the pool mixes three
+  grammars (deep and lean: nested relative clauses, no modifiers; flat and rich: modifiers and
+  coordination, no relative clauses; the probing default), and every class gets the same length
+  distribution q(L), the normalised pointwise minimum of the classes' length distributions in a
+  reference sample (quota per class and length, largest-remainder rounding). Length then carries no
+  information about depth. The window of 8 depths maximises the number of length-matched sentences
+  the pool can supply (mass of q times the rarest class's count).
+* **TopConst**: the sequence of constituents directly below S; the 19 most frequent sequences plus
+  "other" (our grammar yields fewer than 19 in English, then every sequence is a class).
+* **BShift**: half the sentences have two adjacent words inverted (never punctuation, never two
+  equal words).
+* **Tense**: tense of the main-clause verb, past vs present (future clauses excluded); the main
+  verbs of train, dev and test are disjoint lemmas.
+* **SubjNum** / **ObjNum**: number of the main-clause subject / direct object; disjoint noun lemmas
+  across splits.
+* **SOMO**: half the sentences have the main-clause subject, object or verb replaced by another noun
+  / verb in the same form (number, case, tense, agreement), chosen so the two bigrams around it have
+  corpus frequencies closest on a log scale to the original ones, among words the verb does not
+  admit there (so the result is semantically odd, which is what makes it the odd man out).
+  Replacement words of the three splits are disjoint.
+* **CoordInv**: sentences of two coordinated clauses; in half of them the clauses are swapped. The
+  second clause refers back to the first (pronouns, definites), so inversion is detectable, as in
+  real text.
 
 Book: chapter 4 (Probing).
 """
@@ -69,8 +74,8 @@ N_LENGTHS = MAX_WORDS + 1
 
 @dataclass
 class _Batch:
-    """Candidates from one batch of forms: label (-1 = unusable), stratum (the quota cell: the label, or label and
-    length for TreeDepth), final word ids, extras."""
+    """Candidates from one batch of forms: label (-1 = unusable), stratum (the quota cell: the
+    label, or label and length for TreeDepth), final word ids, extras."""
 
     forms: Forms
     labels: np.ndarray
@@ -80,7 +85,8 @@ class _Batch:
 
 
 class _Task:
-    """Everything one probing task needs for one language: reference statistics, classes, batch builder."""
+    """Everything one probing task needs for one language: reference statistics, classes, batch
+    builder."""
 
     def __init__(self, world, name: str, lang: str) -> None:
         if name not in TASKS:
@@ -103,7 +109,8 @@ class _Task:
         parts = [self.w.forms(n // k, *stream, i, sampler=s) for i, s in enumerate(self.samplers)]
         return parts[0] if k == 1 else Forms.concat(parts)
 
-    # -- reference statistics (cached per language) --------------------------------------------------------
+    # -- reference statistics (cached per language)
+    # --------------------------------------------------------
     def reference(self) -> dict:
         def build() -> dict:
             forms = self.w.forms(REFERENCE_SIZE, "probing-reference", sampler=self.sampler_for(PROBING_CONFIG))
@@ -135,7 +142,8 @@ class _Task:
     def words(self, forms: Forms, tree: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         return self.r.ids(forms), (self.r.ids(forms, tree=True, packed=False) if tree else None)
 
-    # -- classes --------------------------------------------------------------------------------------------
+    # -- classes
+    # --------------------------------------------------------------------------------------------
     def setup(self) -> None:
         n = self.name
         if n == "SentLen":
@@ -196,10 +204,11 @@ class _Task:
         ids = np.concatenate([T.noun.ravel(), T.verb[..., 2].ravel(), T.adj.ravel(), T.adv])
         return np.unique(ids[ids >= 0])
 
-    # -- batches ------------------------------------------------------------------------------------------
+    # -- batches
+    # ------------------------------------------------------------------------------------------
     def quotas(self, n: int) -> np.ndarray:
-        """Examples wanted per stratum for a split of ``n``: balanced classes, and for TreeDepth each class
-        spread over lengths by q(L) (largest remainder)."""
+        """Examples wanted per stratum for a split of ``n``: balanced classes, and for TreeDepth
+        each class spread over lengths by q(L) (largest remainder)."""
         k = len(self.classes)
         need = n // k + (np.arange(k) < n % k)
         if self.length_quota is None:
@@ -277,7 +286,8 @@ class _Task:
         return label.astype(np.int64), out, pos
 
     def odd_man_out(self, forms: Forms, words: np.ndarray, split: int, rng: np.random.Generator):
-        """Replace the main subject, object or verb by a frequency-matched word the verb does not admit."""
+        """Replace the main subject, object or verb by a frequency-matched word the verb does not
+        admit."""
         E, T = ENGLISH, self.T
         c, m = forms.clauses, forms.main
         g = lambda f: getattr(c, f)[m]  # noqa: E731
@@ -343,7 +353,8 @@ class _Task:
 
 
 def _collect(task: _Task, split: int, n: int, exclude: set[str]) -> ProbingSplit:
-    """Draw batches until every stratum has its quota, skipping sentences already used (in any split)."""
+    """Draw batches until every stratum has its quota, skipping sentences already used (in any
+    split)."""
     w = task.w
     need = task.quotas(n)
     size = int(min(BATCH, max(2048, 8 * n)))  # small requests render small batches
@@ -387,8 +398,10 @@ def _collect(task: _Task, split: int, n: int, exclude: set[str]) -> ProbingSplit
 
 
 def make_probing(world, name: str, sizes: tuple[int, int, int], lang: str) -> ProbingSet:
-    """Build task ``name`` with (train, dev, test) sizes in ``lang``; test is drawn first, then dev, then
-    train, each excluding the sentences of the previous ones. Book: chapter 4 (Probing).
+    """Build task ``name`` with (train, dev, test) sizes in ``lang``; test is drawn first, then dev,
+    then train, each excluding the sentences of the previous ones.
+
+    Book: chapter 4 (Probing).
     """
     if min(sizes) < 1:
         raise ValueError(f"probing task {name!r}: train, dev and test sizes must each be at least 1, got {sizes}; "

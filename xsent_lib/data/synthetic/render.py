@@ -1,14 +1,17 @@
-"""Vectorised rendering of logical forms into token ids, strings and constituency trees, per language.
+"""Vectorised rendering of logical forms into token ids, strings and constituency trees, per
+language.
 
-Every constituent is an integer matrix with one row per sentence and -1 in unused cells: a leaf is a column,
-a phrase is its children's matrices side by side, an optional element is a column that is -1 where absent.
-In tree mode each leaf is ``(TAG word )`` and each phrase ``(LABEL ... )``; the words of the sentence are the
-non-bracket cells read left to right, so sentences and trees come from the same matrix and tree depth /
-top constituents are exact. Only the final string join touches Python objects (one ``str.join`` per batch).
+Every constituent is an integer matrix with one row per sentence and -1 in unused cells: a leaf is a
+column, a phrase is its children's matrices side by side, an optional element is a column that is -1
+where absent. In tree mode each leaf is ``(TAG word )`` and each phrase ``(LABEL ... )``; the words
+of the sentence are the non-bracket cells read left to right, so sentences and trees come from the
+same matrix and tree depth / top constituents are exact. Only the final string join touches Python
+objects (one ``str.join`` per batch).
 
-Trees follow the Penn Treebank for English (``(S (NP (DT the) (NN dog)) (VP (VBZ barks)) (. .))``, auxiliaries
-take a VP complement). For the invented languages the same labels are arranged in their own order: SOV puts the
-object, modifiers and verb inside the VP with the verb last; VSO has a flat S (verb, subject, object, modifiers).
+Trees follow the Penn Treebank for English (``(S (NP (DT the) (NN dog)) (VP (VBZ barks)) (. .))``,
+auxiliaries take a VP complement). For the invented languages the same labels are arranged in their
+own order: SOV puts the object, modifiers and verb inside the VP with the verb last; VSO has a flat
+S (verb, subject, object, modifiers).
 Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
@@ -30,11 +33,13 @@ def _row(x: np.ndarray) -> np.ndarray:
 
 
 class Renderer:
-    """Renders :class:`~.forms.Forms` in one language. ``ids(forms, tree)`` gives an ``(n, width)`` int16
-    matrix (-1 = empty cell); :meth:`strings` joins it. Token ids below ``n_words`` are words; ids from
-    ``n_words`` are ``(LABEL`` for each tag of :data:`~.languages.TAGS` and the last one is ``)``.
-    Internally constituents are stored transposed, ``(width, n)``, so that putting phrases side by side is a
-    contiguous copy. Book: chapter 1 (Data: the synthetic world).
+    """Renders :class:`~.forms.Forms` in one language. ``ids(forms, tree)`` gives an ``(n, width)``
+    int16 matrix (-1 = empty cell); :meth:`strings` joins it. Token ids below ``n_words`` are words;
+    ids from ``n_words`` are ``(LABEL`` for each tag of :data:`~.languages.TAGS` and the last one is
+    ``)``. Internally constituents are stored transposed, ``(width, n)``, so that putting phrases
+    side by side is a contiguous copy.
+
+    Book: chapter 1 (Data: the synthetic world).
     """
 
     def __init__(self, tables: LanguageTables) -> None:
@@ -50,7 +55,8 @@ class Renderer:
         self._cell = np.where(ENGLISH.noun_gender < 3, ENGLISH.noun_gender, 2)
         self._person = ENGLISH.noun_ancestors[:, ENGLISH.nouns.index("person")]
 
-    # -- combinators (matrices are (width, rows)) -----------------------------------------------------------
+    # -- combinators (matrices are (width, rows))
+    # -----------------------------------------------------------
     def leaf(self, tag: int | np.ndarray, word: np.ndarray) -> np.ndarray:
         """A preterminal ``(tag word)``; rows with ``word == -1`` stay empty.
         Book: chapter 1 (Data: the synthetic world).
@@ -65,7 +71,8 @@ class Renderer:
         return np.concatenate([np.where(there, t, -1).astype(_DT), w, np.where(there, self.close, -1).astype(_DT)])
 
     def node(self, tag: int, parts: list[np.ndarray], present: np.ndarray | None = None) -> np.ndarray:
-        """A phrase over ``parts``; its brackets appear where ``present`` (default: where any child has a word).
+        """A phrase over ``parts``; its brackets appear where ``present`` (default: where any child
+        has a word).
         Book: chapter 1 (Data: the synthetic world).
         """
         body = parts[0] if len(parts) == 1 else np.concatenate(parts)
@@ -87,10 +94,12 @@ class Renderer:
         out[:, mask] = sub
         return out
 
-    # -- phrases -------------------------------------------------------------------------------------------
+    # -- phrases
+    # -------------------------------------------------------------------------------------------
     def noun_phrase(self, c: Clauses, noun: np.ndarray, num: np.ndarray, det: np.ndarray, adj: np.ndarray,
                     pro: np.ndarray, rel: np.ndarray, case: int, npi: np.ndarray | None = None) -> np.ndarray:
-        """An NP: determiner, adjective and noun in the language's order, or a pronoun; plus a relative clause.
+        """An NP: determiner, adjective and noun in the language's order, or a pronoun; plus a
+        relative clause.
         Book: chapter 1 (Data: the synthetic world).
         """
         T = self.T
@@ -116,7 +125,8 @@ class Renderer:
         return self.node(TAG["NP"], parts, present=has_rel)
 
     def relative(self, c: Clauses, rows: np.ndarray, person: np.ndarray) -> np.ndarray:
-        """A subject-gap relative clause: marker + clause, or clause + marker for prenominal relatives.
+        """A subject-gap relative clause: marker + clause, or clause + marker for prenominal
+        relatives.
         Book: chapter 1 (Data: the synthetic world).
         """
         marker = self.T.rel[person.astype(np.int64)]
@@ -127,7 +137,8 @@ class Renderer:
         return self.node(TAG["SBAR"], [s, self.leaf(tag, marker)])
 
     def place_phrase(self, prep: np.ndarray, place: np.ndarray) -> np.ndarray:
-        """A locative PP ``in the garden`` (or ``garden-OBL in`` with postpositions); empty where place is -1.
+        """A locative PP ``in the garden`` (or ``garden-OBL in`` with postpositions); empty where
+        place is -1.
         Book: chapter 1 (Data: the synthetic world).
         """
         there = place >= 0
@@ -156,7 +167,8 @@ class Renderer:
     def clause(self, c: Clauses, rows: np.ndarray, role: str, hide_time: np.ndarray | None = None,
                hide_pp: np.ndarray | None = None, sub_rows: np.ndarray | None = None,
                sub_conj: np.ndarray | None = None) -> list[np.ndarray]:
-        """The children of a clause's S node in the language's order (no subject for relative clauses).
+        """The children of a clause's S node in the language's order (no subject for relative
+        clauses).
         Book: chapter 1 (Data: the synthetic world).
         """
         T = self.T
@@ -185,10 +197,12 @@ class Renderer:
             return [*subj, self.node(TAG["VP"], [*rest, neg_a, main, neg_b, aux])]
         return [aux, neg_a, main, neg_b, *subj, *rest]
 
-    # -- sentences -----------------------------------------------------------------------------------------
+    # -- sentences
+    # -----------------------------------------------------------------------------------------
     def ids(self, forms: Forms, tree: bool = False, packed: bool = True) -> np.ndarray:
-        """Token-id matrix of ``forms`` (``tree=True`` adds the bracket tokens of the constituency tree);
-        ``packed`` left-justifies the rows (else they keep -1 gaps, which :meth:`strings` ignores).
+        """Token-id matrix of ``forms`` (``tree=True`` adds the bracket tokens of the constituency
+        tree); ``packed`` left-justifies the rows (else they keep -1 gaps, which :meth:`strings`
+        ignores).
 
         Book: chapter 1 (Data: the synthetic world).
         """
@@ -228,7 +242,8 @@ class Renderer:
         return np.ascontiguousarray((_compact_columns(out) if packed else out).T)
 
     def strings(self, ids: np.ndarray, gloss: bool = False) -> list[str]:
-        """Join each row's tokens with spaces (brackets tidied to ``(NN dog)``); ``gloss`` uses glosses.
+        """Join each row's tokens with spaces (brackets tidied to ``(NN dog)``); ``gloss`` uses
+        glosses.
 
         Book: chapter 1 (Data: the synthetic world).
         """
@@ -236,8 +251,9 @@ class Renderer:
 
 
 def _cumsum_rows(mask: np.ndarray) -> np.ndarray:
-    """Running count down axis 0 of a ``(width, rows)`` mask: one vectorised add per row of the width, which
-    is far faster than ``np.cumsum(axis=0)`` on this layout (numpy iterates it element-wise)."""
+    """Running count down axis 0 of a ``(width, rows)`` mask: one vectorised add per row of the
+    width, which is far faster than ``np.cumsum(axis=0)`` on this layout (numpy iterates it
+    element-wise)."""
     out = mask.astype(np.int16)
     for i in range(1, len(out)):
         out[i] += out[i - 1]
@@ -245,8 +261,8 @@ def _cumsum_rows(mask: np.ndarray) -> np.ndarray:
 
 
 def _compact_columns(ids: np.ndarray) -> np.ndarray:
-    """Move each column's tokens (order kept) to the top of a ``(width, rows)`` matrix and trim the height to
-    the longest column; -1 fills the rest."""
+    """Move each column's tokens (order kept) to the top of a ``(width, rows)`` matrix and trim the
+    height to the longest column; -1 fills the rest."""
     valid = ids >= 0
     pos = _cumsum_rows(valid) - 1
     height = int(pos[-1].max()) + 1 if ids.size else 0
@@ -256,8 +272,8 @@ def _compact_columns(ids: np.ndarray) -> np.ndarray:
 
 
 def join_rows(ids: np.ndarray, vocab: np.ndarray, tidy: bool = False) -> list[str]:
-    """Rows of token ids to strings in one ``str.join``: tokens separated by spaces, rows by newlines;
-    ``tidy`` glues closing brackets to the previous token (``(NN dog)``).
+    """Rows of token ids to strings in one ``str.join``: tokens separated by spaces, rows by
+    newlines; ``tidy`` glues closing brackets to the previous token (``(NN dog)``).
 
     Book: chapter 1 (Data: the synthetic world).
     """
@@ -280,7 +296,8 @@ def join_rows(ids: np.ndarray, vocab: np.ndarray, tidy: bool = False) -> list[st
 
 
 def tree_depth(ids: np.ndarray, n_words: int) -> np.ndarray:
-    """Maximum bracket nesting of each tree (S counts 1, a preterminal counts as a level, words do not).
+    """Maximum bracket nesting of each tree (S counts 1, a preterminal counts as a level, words do
+    not).
 
     Book: chapter 4 (Probing).
     """
@@ -290,7 +307,8 @@ def tree_depth(ids: np.ndarray, n_words: int) -> np.ndarray:
 
 
 def top_constituents(ids: np.ndarray, n_words: int) -> np.ndarray:
-    """Integer code of the sequence of labels directly below the root S (decode with :func:`decode_top`).
+    """Integer code of the sequence of labels directly below the root S (decode with
+    :func:`decode_top`).
 
     Book: chapter 4 (Probing).
     """

@@ -1,19 +1,20 @@
 """Graded similarity pairs (STS-like), possibly cross-lingual, scored from the logical forms.
 
-Sentence a renders a single-clause form A (in ``lang_a``); sentence b renders B (in ``lang_b``), which is A after
-0-8 random edits (noun replaced by a hypernym, hyponym, sibling or unrelated noun; number, tense or polarity
-flipped; verb replaced; adjective, adverb or PP added, dropped or changed; fronting toggled) or, for one pair in
-five, an unrelated form. The score does not come from the edits but from comparing A and B
-(:func:`sts_score`), so it is exact for any pair of forms:
+Sentence a renders a single-clause form A (in ``lang_a``); sentence b renders B (in ``lang_b``),
+which is A after 0-8 random edits (noun replaced by a hypernym, hyponym, sibling or unrelated noun;
+number, tense or polarity flipped; verb replaced; adjective, adverb or PP added, dropped or changed;
+fronting toggled) or, for one pair in five, an unrelated form. The score does not come from the
+edits but from comparing A and B (:func:`sts_score`), so it is exact for any pair of forms:
 
-``score = 5 * core * (0.6 + 0.4 * detail)``, where ``core`` is the weighted mean similarity of the subject
-(weight 2), verb (2) and object (1.5), and ``detail`` that of polarity (1), tense (0.5), subject and object
-number (0.25 each) and the modifier slots subject adjective, object adjective, adverb, PP (0.375 each, counted
-only when one of the two sentences fills the slot). Nouns: same 1, one an ancestor of the other 0.7, same
-parent 0.4, same taxonomy root 0.2, else 0; verbs: same 1, one entails the other 0.7, else 0; an object absent
-from both counts as same, from one as 0. Modifier slots: same 1, one absent 0.5, antonyms 0, other different
-0.25. So unrelated sentences score at most 1, a negated copy 4, and fronting (a paraphrase) or translation 5.
-The weights are ours (STS guidelines grade "important" vs "unimportant" differences; no paper fixes numbers).
+``score = 5 * core * (0.6 + 0.4 * detail)``, where ``core`` is the weighted mean similarity of the
+subject (weight 2), verb (2) and object (1.5), and ``detail`` that of polarity (1), tense (0.5),
+subject and object number (0.25 each) and the modifier slots subject adjective, object adjective,
+adverb, PP (0.375 each, counted only when one of the two sentences fills the slot). Nouns: same 1,
+one an ancestor of the other 0.7, same parent 0.4, same taxonomy root 0.2, else 0; verbs: same 1,
+one entails the other 0.7, else 0; an object absent from both counts as same, from one as 0.
+Modifier slots: same 1, one absent 0.5, antonyms 0, other different 0.25. So unrelated sentences
+score at most 1, a negated copy 4, and fronting (a paraphrase) or translation 5. The weights are
+ours (STS guidelines grade "important" vs "unimportant" differences; no paper fixes numbers).
 Book: chapter 2 (Evaluating sentence embeddings).
 """
 from __future__ import annotations
@@ -47,7 +48,8 @@ def _slot_sim(a: np.ndarray, b: np.ndarray, antonym: np.ndarray | None) -> np.nd
 
 
 def sts_score(A: Forms, B: Forms) -> np.ndarray:
-    """Similarity in [0, 5] of the main clauses of two aligned batches of forms (see the module docstring).
+    """Similarity in [0, 5] of the main clauses of two aligned batches of forms (see the module
+    docstring).
 
     Book: chapter 2 (Evaluating sentence embeddings).
     """
@@ -134,7 +136,10 @@ def _edit(B: Forms, rows: np.ndarray, sampler: FormSampler, rng: np.random.Gener
 
 
 def make_sts(world, n: int, lang_a: str, lang_b: str, split: str) -> STSSet:
-    """``n`` scored pairs for ``split`` (forms independent of the languages). Book: chapter 2 (SentEval)."""
+    """``n`` scored pairs for ``split`` (forms independent of the languages).
+
+    Book: chapter 2 (SentEval).
+    """
     sampler = world.cached(("sts-sampler",), lambda: FormSampler(world.seed, STS_CONFIG))
     A = world.forms(n, "sts", split, sampler=sampler)
     rng = world.rng("sts-edits", split, n)

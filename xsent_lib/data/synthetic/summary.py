@@ -1,5 +1,6 @@
-"""Tables that describe the synthetic world: what each part stands in for, the languages' typology, renderings,
-word roles, samples of its NLI / STS / probing sets, corpus statistics and generation speed.
+"""Tables that describe the synthetic world: what each part stands in for, the languages' typology,
+renderings, word roles, samples of its NLI / STS / probing sets, corpus statistics and generation
+speed.
 
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
@@ -26,8 +27,9 @@ def synthetic_table() -> pd.DataFrame:
 
 
 def typology_table(languages: Sequence[str] | None = None) -> pd.DataFrame:
-    """One row per language of the synthetic world: word order, modifier order, adpositions, negation, future and
-    the morphemes (plural, case, tense and agreement suffixes; ``-`` where the language marks nothing).
+    """One row per language of the synthetic world: word order, modifier order, adpositions,
+    negation, future and the morphemes (plural, case, tense and agreement suffixes; ``-`` where the
+    language marks nothing).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -51,10 +53,12 @@ def typology_table(languages: Sequence[str] | None = None) -> pd.DataFrame:
 
 
 def showcase_forms(world: SyntheticWorld, pool: int = 4096, stream: str = "showcase") -> Forms:
-    """Three logical forms that show the typologies: a plain transitive clause with a subject adjective, a clause
-    with a relative clause on its subject, and a negated future clause with a place phrase.
+    """Three logical forms that show the typologies: a plain transitive clause with a subject
+    adjective, a clause with a relative clause on its subject, and a negated future clause with a
+    place phrase.
 
-    Taken (first match) from ``pool`` forms of the stream ``stream``; ValueError if the pool has none.
+    Taken (first match) from ``pool`` forms of the stream ``stream``; ValueError if the pool has
+    none.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     f = world.forms(pool, stream)
@@ -74,7 +78,8 @@ def showcase_forms(world: SyntheticWorld, pool: int = 4096, stream: str = "showc
 
 
 def renderings_table(world: SyntheticWorld, forms: Forms, languages: Sequence[str] | None = None) -> pd.DataFrame:
-    """Every form rendered in every language, with its interlinear gloss: columns form, language, sentence, gloss.
+    """Every form rendered in every language, with its interlinear gloss: columns form, language,
+    sentence, gloss.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -87,10 +92,12 @@ def renderings_table(world: SyntheticWorld, forms: Forms, languages: Sequence[st
 
 def word_roles(world: SyntheticWorld, forms: Forms, index: int = 0,
                languages: Sequence[str] | None = None) -> dict[str, list[tuple[str, str, str]]]:
-    """The words of form ``index`` in each language as ``(word, gloss, role)``; roles are ``subject``, ``verb``,
-    ``object``, ``adjective`` (of the subject) or ``other``, read off the word-form tables of each language.
+    """The words of form ``index`` in each language as ``(word, gloss, role)``; roles are
+    ``subject``, ``verb``, ``object``, ``adjective`` (of the subject) or ``other``, read off the
+    word-form tables of each language.
 
-    Meant for the single-clause forms of :func:`showcase_forms` (the subject's and object's heads, the main verb).
+    Meant for the single-clause forms of :func:`showcase_forms` (the subject's and object's heads,
+    the main verb).
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     one = forms.take(np.array([index]))
@@ -111,7 +118,8 @@ def word_roles(world: SyntheticWorld, forms: Forms, index: int = 0,
 
 
 def nli_samples(nli: NLISet, per_label: int = 2) -> pd.DataFrame:
-    """The first ``per_label`` pairs of each label: premise, hypothesis, label name and the construction used.
+    """The first ``per_label`` pairs of each label: premise, hypothesis, label name and the
+    construction used.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -124,7 +132,8 @@ def nli_samples(nli: NLISet, per_label: int = 2) -> pd.DataFrame:
 
 
 def sts_samples(sts: STSSet, k: int = 5) -> pd.DataFrame:
-    """``k`` pairs spread over the score range (the pairs at evenly spaced ranks of the score), highest first.
+    """``k`` pairs spread over the score range (the pairs at evenly spaced ranks of the score),
+    highest first.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -138,8 +147,9 @@ def sts_samples(sts: STSSet, k: int = 5) -> pd.DataFrame:
 
 def probing_samples(world: SyntheticWorld, tasks: Sequence[str] = PROBING_TASKS, per_task: int = 2,
                     lang: str = "en", n_test: int = 16) -> pd.DataFrame:
-    """For each probing task, ``per_task`` test sentences with distinct labels when possible, the class name, the
-    number of classes and the task's extra fields (e.g. the swapped position of BShift).
+    """For each probing task, ``per_task`` test sentences with distinct labels when possible, the
+    class name, the number of classes and the task's extra fields (e.g. the swapped position of
+    BShift).
 
     Each task is built with ``n_test`` test sentences (and two train and dev ones, never shown).
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -159,8 +169,8 @@ def probing_samples(world: SyntheticWorld, tasks: Sequence[str] = PROBING_TASKS,
 
 def synthetic_stats(world: SyntheticWorld, n: int, languages: Sequence[str] | None = None,
                     split: str = "train") -> pd.DataFrame:
-    """Per language, ``n`` sentences of the same forms (parallel): mean, median and maximum tokens, the distinct
-    words they use and the size of the language's vocabulary.
+    """Per language, ``n`` sentences of the same forms (parallel): mean, median and maximum tokens,
+    the distinct words they use and the size of the language's vocabulary.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -177,8 +187,8 @@ def synthetic_stats(world: SyntheticWorld, n: int, languages: Sequence[str] | No
 
 
 def nli_token_means(sets: Mapping[str, NLISet]) -> dict[str, dict[str, float]]:
-    """Mean tokens (:func:`token_counts`) of premises and hypotheses per language, as ``{"Premise": {lang: x},
-    "Hypothesis": {...}}``: the layout of the thesis's Table 4.8 (XNLI).
+    """Mean tokens (:func:`token_counts`) of premises and hypotheses per language, as ``{"Premise":
+    {lang: x}, "Hypothesis": {...}}``: the layout of the thesis's Table 4.8 (XNLI).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -187,10 +197,12 @@ def nli_token_means(sets: Mapping[str, NLISet]) -> dict[str, dict[str, float]]:
 
 
 def generation_speed(world: SyntheticWorld, n: int, lang: str = "en", split: str = "train") -> dict[str, float]:
-    """Time the library's generator on ``n`` sentences of ``lang``: sampling the forms, then rendering strings.
+    """Time the library's generator on ``n`` sentences of ``lang``: sampling the forms, then
+    rendering strings.
 
-    Exactly what ``world.sentences(n, lang, split)`` does, split in two timed steps after a 1,000-sentence
-    warm-up (which builds the language's tables). Returns seconds, sentences/s and mean tokens.
+    Exactly what ``world.sentences(n, lang, split)`` does, split in two timed steps after a
+    1,000-sentence warm-up (which builds the language's tables). Returns seconds, sentences/s and
+    mean tokens.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     if n < 1:

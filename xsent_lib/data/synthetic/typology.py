@@ -1,11 +1,15 @@
-"""The typology of each language of the synthetic world: word order, morphology, function-word placement.
+"""The typology of each language of the synthetic world: word order, morphology, function-word
+placement.
 
-``en`` is English with its real words. The invented languages ``xa``..``xe`` relabel the same concepts with
-seeded pseudo-words (see :mod:`.languages`) and differ from English and from each other in the ways the
-cross-lingual papers care about: basic word order (SVO, SOV, VSO), noun-adjective order, pre- vs post-nominal
-relative clauses, prepositions vs postpositions, articles or none, case suffixes, subject agreement on the verb,
-adjective agreement, and how negation and the future are expressed. The suffix strings are fixed here; the
-stems are drawn from each language's syllable inventory. Book: chapter 1 (Data: the synthetic world).
+``en`` is English with its real words. The invented languages ``xa``..``xe`` relabel the same
+concepts with seeded pseudo-words (see :mod:`.languages`) and differ from English and from each
+other in the ways the cross-lingual papers care about: basic word order (SVO, SOV, VSO),
+noun-adjective order, pre- vs post-nominal relative clauses, prepositions vs postpositions, articles
+or none, case suffixes, subject agreement on the verb, adjective agreement, and how negation and the
+future are expressed. The suffix strings are fixed here; the stems are drawn from each language's
+syllable inventory.
+
+Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
 
@@ -17,15 +21,17 @@ from typing import Literal
 class Typology:
     """How one language of the world builds a sentence from a logical form.
 
-    ``order``: basic clause order. ``adjective``: adjective ``before`` / ``after`` its noun. ``relative``:
-    relative clause ``before`` (marker after the clause, as in Chinese or Japanese) / ``after`` the noun
-    (marker first). ``adposition``: ``pre`` / ``post``. ``articles``: definite, indefinite and negative-polarity
-    ("any") determiners exist. ``negation``: ``do-support`` (English), a ``particle-before`` / ``particle-after``
-    the finite verb, or a verb ``suffix``. ``future``: an ``aux`` word before the verb or a tense ``suffix``.
-    ``plural``, ``cases`` (nominative, accusative, oblique; empty strings when unmarked), ``tense_suffixes``
-    (past, present, future), ``agreement`` (verb suffix for singular / plural subject), ``adjective_agreement``
-    (singular / plural) and ``negative_suffix`` are the morphemes; ``onsets`` / ``vowels`` / ``codas`` and
-    ``coda_rate`` the phonotactics of the stems; ``stem_syllables`` their length range.
+    ``order``: basic clause order. ``adjective``: adjective ``before`` / ``after`` its noun.
+    ``relative``: relative clause ``before`` (marker after the clause, as in Chinese or Japanese) /
+    ``after`` the noun (marker first). ``adposition``: ``pre`` / ``post``. ``articles``: definite,
+    indefinite and negative-polarity ("any") determiners exist. ``negation``: ``do-support``
+    (English), a ``particle-before`` / ``particle-after`` the finite verb, or a verb ``suffix``.
+    ``future``: an ``aux`` word before the verb or a tense ``suffix``. ``plural``, ``cases``
+    (nominative, accusative, oblique; empty strings when unmarked), ``tense_suffixes`` (past,
+    present, future), ``agreement`` (verb suffix for singular / plural subject),
+    ``adjective_agreement`` (singular / plural) and ``negative_suffix`` are the morphemes;
+    ``onsets`` / ``vowels`` / ``codas`` and ``coda_rate`` the phonotactics of the stems;
+    ``stem_syllables`` their length range.
     Book: chapter 1 (Data: the synthetic world).
     """
 
@@ -52,7 +58,10 @@ class Typology:
 
     @property
     def real(self) -> bool:
-        """True for English, whose words come from the real lexicon. Book: chapter 1 (Data: the synthetic world)."""
+        """True for English, whose words come from the real lexicon.
+
+        Book: chapter 1 (Data: the synthetic world).
+        """
         return self.code == "en"
 
     def describe(self) -> str:
