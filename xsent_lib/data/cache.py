@@ -102,7 +102,8 @@ def sha256_of(path: Path) -> str:
 
 
 def _stat_key(st: os.stat_result) -> tuple[int, int, int, int]:
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)  # ctime: utime cannot set it back
+    # ctime: utime cannot set it back
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
 def remember_verified(path: Path) -> None:
@@ -161,9 +162,10 @@ def verify_dataset(name: str, folder: Path, manifest: dict[str, object]) -> None
                                 f"{REBUILD_HINT.format(name=name, folder=folder)}.")
     if not isinstance(manifest.get("sha256"), dict) and str(folder) not in _WARNED:
         _WARNED.add(str(folder))
-        warnings.warn(f"dataset {name!r} was built by an older xsent that recorded no checksums: its file sizes "
-                      f"were checked, not its contents; {REBUILD_HINT.format(name=name, folder=folder)} "
-                      "with checksums.", UncheckedCacheWarning, stacklevel=3)
+        warnings.warn(f"dataset {name!r} was built by an older xsent that recorded no checksums: "
+                      "its file sizes were checked, not its contents; "
+                      f"{REBUILD_HINT.format(name=name, folder=folder)} with checksums.",
+                      UncheckedCacheWarning, stacklevel=3)
 
 
 def make_temp_dir(parent: Path, name: str) -> Path:
@@ -206,7 +208,8 @@ def clean_stale_temp(root: Path) -> list[Path]:
             if match is None or entry.is_symlink() or not entry.is_dir():
                 continue
             pid = int(match.group(1))
-            if entry.stat().st_mtime >= _PROCESS_STARTED or (pid != os.getpid() and _pid_alive(pid)):
+            if entry.stat().st_mtime >= _PROCESS_STARTED or (pid != os.getpid()
+                                                             and _pid_alive(pid)):
                 continue
             shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)
@@ -253,8 +256,8 @@ def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
 
 
 def _unusable(root: Path, why: str) -> CacheLocationError:
-    return CacheLocationError(f"the data cache folder {root} {why}: set {ENV_VAR} to a writable folder "
-                              "(or pass --cache-dir / cache_dir=) and fetch again.")
+    return CacheLocationError(f"the data cache folder {root} {why}: set {ENV_VAR} to a writable "
+                              "folder (or pass --cache-dir / cache_dir=) and fetch again.")
 
 
 def writable_root(root: Path) -> None:
@@ -291,7 +294,8 @@ def fetch_lock(root: Path, waiting: Callable[[str], None]) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             fh.seek(0)
-            waiting(f"waiting for another fetch (pid {fh.read().strip() or '?'}) to finish with the data cache {root}")
+            waiting(f"waiting for another fetch (pid {fh.read().strip() or '?'}) to finish with "
+                    f"the data cache {root}")
             fcntl.flock(fh, fcntl.LOCK_EX)
         fh.truncate(0)
         fh.write(str(os.getpid()))  # "a+" appends: at 0 after the truncation
@@ -347,7 +351,8 @@ def write_json(path: Path, data: dict[str, object]) -> None:
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+                   encoding="utf-8")
     tmp.replace(path)
 
 
@@ -422,8 +427,10 @@ def dataset_problem(dataset: Dataset, root: Path, format_version: int,
         missing = [s for s in dataset.sources if not raw_is_complete(catalogue.sources[s], root)]
         if missing:
             return f"missing its unpacked source(s) {', '.join(missing)}"
-        for s in dataset.sources:  # an older unpacking without checksums is still used, until a rebuild needs it
-            problem = raw_problem(raw_dir(catalogue.sources[s], root), rehash=rehash, unchecked=False)
+        # an older unpacking without checksums is still used, until a rebuild needs it
+        for s in dataset.sources:
+            problem = raw_problem(raw_dir(catalogue.sources[s], root), rehash=rehash,
+                                  unchecked=False)
             if problem is not None:
                 return f"damaged: source {s}: {problem}"
     problem = file_problem(folder, manifest, rehash=rehash)
@@ -461,8 +468,9 @@ def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
     folder = norm_dir(name, root)
     wrong = _not_a_folder(folder)
     if wrong is not None:
-        raise CorruptCacheError(f"dataset {name!r} in the data cache is damaged: {wrong}; run `xsent-data fetch "
-                                f"{name}` to replace it with the dataset (fetch removes the file).")
+        raise CorruptCacheError(f"dataset {name!r} in the data cache is damaged: {wrong}; run "
+                                f"`xsent-data fetch {name}` to replace it with the dataset (fetch "
+                                "removes the file).")
     manifest = read_json(folder / MANIFEST)
     if manifest is None:
         raise FileNotFoundError(

@@ -36,7 +36,8 @@ class RealBitextData:
 
         Book: chapter 7 (real bitext).
         """
-        return [{"pair": f"en-{lang}", "source": self.source[lang], "training pairs": len(self.train[lang][0]),
+        return [{"pair": f"en-{lang}", "source": self.source[lang],
+                 "training pairs": len(self.train[lang][0]),
                  "test pairs": len(self.test[lang][0])} for lang in self.languages]
 
 
@@ -73,15 +74,17 @@ def split_bitext(english: Sequence[str], other: Sequence[str], n_test: int) -> t
     Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
     if len(english) != len(other):
-        raise ValueError(f"the two sides are not aligned: {len(english)} English and {len(other)} target sentences.")
+        raise ValueError(f"the two sides are not aligned: {len(english)} English and {len(other)} "
+                         "target sentences.")
     kept = [(a, b) for a, b in zip(english, other) if a and b]
     pairs = distinct_pairs([a for a, _ in kept], [b for _, b in kept])
     if len(pairs) < n_test + 2:
-        raise ValueError(f"{len(pairs)} distinct pairs are too few for {n_test} test pairs and a training pool of 2; "
-                         "read more pairs or lower n_test.")
+        raise ValueError(f"{len(pairs)} distinct pairs are too few for {n_test} test pairs and a "
+                         "training pool of 2; read more pairs or lower n_test.")
     cut = len(pairs) - n_test
     train, test = pairs[:cut], pairs[cut:]
-    return ([a for a, _ in train], [b for _, b in train]), ([a for a, _ in test], [b for _, b in test])
+    return ([a for a, _ in train], [b for _, b in train]), ([a for a, _ in test],
+                                                            [b for _, b in test])
 
 
 def curve_sizes(available: int, sizes: Sequence[int] | None = None, first: int = 1000) -> list[int]:
@@ -91,7 +94,8 @@ def curve_sizes(available: int, sizes: Sequence[int] | None = None, first: int =
     Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
     if available < 2:
-        raise ValueError(f"need at least 2 training pairs for a curve, the bitext leaves {available}.")
+        raise ValueError("need at least 2 training pairs for a curve, the bitext leaves "
+                         f"{available}.")
     if first < 1:
         raise ValueError(f"first must be a positive pair count, got {first}.")
     if sizes is not None:
@@ -112,7 +116,8 @@ def europarl_prefix(data_dir: str | Path, lang: str) -> Path:
     return Path(data_dir) / "bitext" / f"europarl-v7.{lang}-en"
 
 
-def load_real_bitext(languages: Sequence[str], cached: Mapping[str, str], *, n_test: int, max_len: int,
+def load_real_bitext(languages: Sequence[str], cached: Mapping[str, str], *, n_test: int,
+                     max_len: int,
                      max_pairs: int | None, data_dir: str | Path | None = None,
                      on_fallback: Callable[[str, str], None] | None = None) -> RealBitextData:
     """English paired with each of ``languages``: Europarl v7 from ``data_dir``
@@ -141,8 +146,10 @@ def load_real_bitext(languages: Sequence[str], cached: Mapping[str, str], *, n_t
                 if on_fallback is not None:
                     on_fallback(lang, str(err))
         if lang not in cached:
-            raise ValueError(f"no cached bitext for {lang!r} (have {sorted(cached)}) and none in data_dir.")
+            raise ValueError(f"no cached bitext for {lang!r} (have {sorted(cached)}) and none in "
+                             "data_dir.")
         src, tgt = load_cached(cached[lang], max_pairs=max_pairs)
-        train[lang], test[lang] = split_bitext(prepare_text(src, max_len), prepare_text(tgt, max_len), n_test)
+        train[lang], test[lang] = split_bitext(prepare_text(src, max_len),
+                                               prepare_text(tgt, max_len), n_test)
         source[lang] = f"{cached[lang]} from the data cache ({len(src)} pairs read)"
     return RealBitextData(list(languages), train, test, source)

@@ -41,7 +41,8 @@ def random_table(n_words: int, dim: int, seed: int | Sequence[int]) -> np.ndarra
     return weights.astype(np.float32)
 
 
-def language_setup(lang: str, texts: Sequence[str], mono: Sequence[str], dim: int, seed: int) -> LanguageSetup:
+def language_setup(lang: str, texts: Sequence[str], mono: Sequence[str], dim: int,
+                   seed: int) -> LanguageSetup:
     """``lang``'s pipeline over ``texts`` (everything the language's encoders will read), ``dim``-d
     CBOW vectors trained on ``mono`` (``seed``, 5 epochs, every word kept), and a lookup table that
     holds a word's CBOW vector where it has one and a seeded random row (:func:`random_table`)
@@ -88,8 +89,10 @@ def random_setups(texts: Mapping[str, Sequence[str]], max_vocab: int, dim: int,
     Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
     def fit(sentences: Sequence[str], size: int) -> TextPipeline:
-        return TextPipeline.fit(list(sentences), WordTokenizer(), max_size=size, bos=BOS_TOKEN, eos=EOS_TOKEN)
+        return TextPipeline.fit(list(sentences), WordTokenizer(), max_size=size, bos=BOS_TOKEN,
+                                eos=EOS_TOKEN)
 
     pipelines = {key: fit(sentences, max_vocab) for key, sentences in texts.items()}
     pipelines["shared"] = fit([s for sentences in texts.values() for s in sentences], 2 * max_vocab)
-    return {key: (p, random_table(len(p.vocab), dim, [seed, len(p.vocab)])) for key, p in pipelines.items()}
+    return {key: (p, random_table(len(p.vocab), dim, [seed, len(p.vocab)]))
+            for key, p in pipelines.items()}

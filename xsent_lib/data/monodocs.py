@@ -63,7 +63,8 @@ class MonoDocs:
     doc_ids: np.ndarray
     lang_ids: np.ndarray
     gold: dict[tuple[str, str], tuple[list[str], list[str]]] = field(default_factory=dict)
-    labelled: dict[str, tuple[list[str], np.ndarray, list[str], np.ndarray]] = field(default_factory=dict)
+    labelled: dict[str, tuple[list[str], np.ndarray, list[str],
+                              np.ndarray]] = field(default_factory=dict)
     classes: tuple[str, ...] = ()
     gold_pairs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
     dropped: dict[str, int] = field(default_factory=dict)
@@ -84,7 +85,9 @@ class MonoDocs:
         return [s for s, g in zip(self.sentences, self.lang_ids) if g == i]
 
 
-def _assemble(name: str, per_lang: Sequence[tuple[str, Sequence[list[str]] | Mapping[str, list[str]]]]) -> MonoDocs:
+def _assemble(name: str,
+              per_lang: Sequence[tuple[str, Sequence[list[str]]
+                                       | Mapping[str, list[str]]]]) -> MonoDocs:
     """Documents per language (a list, or ``{document name: sentences}``) -> one
     :class:`MonoDocs`."""
     sents, docs, lids, names = [], [], [], []
@@ -130,14 +133,16 @@ def drop_leaks(corpus: MonoDocs, pairs: Iterable[tuple[str, str]], a: str, b: st
     ia, ib = corpus.langs.index(a), corpus.langs.index(b)
     sa = {s for s, g in zip(corpus.sentences, corpus.lang_ids) if g == ia}
     bad = {y for x, y in pairs if x != y and x in sa}
-    keep = np.array([not (g == ib and s in bad) for s, g in zip(corpus.sentences, corpus.lang_ids)], dtype=bool)
+    keep = np.array([not (g == ib and s in bad) for s, g in zip(corpus.sentences, corpus.lang_ids)],
+                    dtype=bool)
     corpus.sentences = [s for s, k in zip(corpus.sentences, keep) if k]
     corpus.doc_ids, corpus.lang_ids = corpus.doc_ids[keep], corpus.lang_ids[keep]
     corpus.dropped[f"{a}-{b}"] = int((~keep).sum())
     return int((~keep).sum())
 
 
-def _split_groups(groups: Sequence[str], n_parts: int, held_out: float, seed: int) -> dict[str, int]:
+def _split_groups(groups: Sequence[str], n_parts: int, held_out: float,
+                  seed: int) -> dict[str, int]:
     """Each distinct group -> a part in ``0..n_parts-1`` or ``-1`` (held out), at random."""
     names = sorted(set(groups))
     rng = np.random.default_rng(seed)
@@ -147,7 +152,8 @@ def _split_groups(groups: Sequence[str], n_parts: int, held_out: float, seed: in
 
 
 def lohelp_documents(langs: Sequence[str], *, max_sentences: int = 3000, held_out: float = 0.3,
-                     n_gold: int = 1000, n_labelled: int = 1500, english_from: str | None = None, seed: int = 0,
+                     n_gold: int = 1000, n_labelled: int = 1500, english_from: str | None = None,
+                     seed: int = 0,
                      cache_dir: str | os.PathLike[str] | None = None) -> MonoDocs:
     """Help pages split between ``langs`` (English first), at most ``max_sentences`` paragraphs per
     language.
@@ -161,9 +167,11 @@ def lohelp_documents(langs: Sequence[str], *, max_sentences: int = 3000, held_ou
     """
     langs = tuple(langs)
     if not langs or langs[0] != "en" or len(langs) < 2:
-        raise ValueError(f"langs must start with 'en' and hold at least one other language, got {langs}.")
+        raise ValueError("langs must start with 'en' and hold at least one other language, got "
+                         f"{langs}.")
     tables = {lang: (load_bitext(f"lohelp-en-{lang}", cache_dir=cache_dir),
-                     load_bitext_refs(f"lohelp-en-{lang}", cache_dir=cache_dir)) for lang in langs[1:]}
+                     load_bitext_refs(f"lohelp-en-{lang}", cache_dir=cache_dir))
+              for lang in langs[1:]}
     pages = [r.split("#")[0] for _, refs in tables.values() for r in refs]
     part = _split_groups(pages, len(langs), held_out, seed)
     held = sorted(g for g, p in part.items() if p == -1)
@@ -194,7 +202,8 @@ def lohelp_documents(langs: Sequence[str], *, max_sentences: int = 3000, held_ou
             gold[("en", lang)] = ([en[i] for i in pick], [tr[i] for i in pick])
             gold_pairs[("en", lang)] = list(zip(en, tr))
         lab = [(side[i], HELP_CLASSES.index(r.split("/")[1]), r.split("#")[0] in cls_test_pages)
-               for i, r in enumerate(refs) if part.get(r.split("#")[0]) == -1 and r.split("/")[1] in HELP_CLASSES]
+               for i, r in enumerate(refs) if part.get(r.split("#")[0]) == -1
+               and r.split("/")[1] in HELP_CLASSES]
         rng.shuffle(lab)
         tr_rows = [x for x in lab if not x[2]][:n_labelled]
         te_rows = [x for x in lab if x[2]][:n_labelled]
@@ -228,8 +237,8 @@ def read_documents(path: str | os.PathLike[str], *, max_sentences: int | None = 
         raise ValueError(f"doc_len must be at least 1, got {doc_len}.")
     if max_sentences is not None and max_sentences < 1:
         raise ValueError(f"max_sentences must be positive or None, got {max_sentences}.")
-    hint = ("monolingual text: one sentence a line, in document order, a blank line between documents "
-            "(e.g. <data_dir>/monolingual/en.txt)")
+    hint = ("monolingual text: one sentence a line, in document order, a blank line between "
+            "documents (e.g. <data_dir>/monolingual/en.txt)")
     lines: list[str] = []  # streamed: a large corpus is read only up to max_sentences sentences
     n = 0
     for _, line in iter_lines(path, hint):
@@ -255,8 +264,10 @@ def read_documents(path: str | os.PathLike[str], *, max_sentences: int | None = 
     return docs, blank
 
 
-def text_documents(root: str | os.PathLike[str], langs: Sequence[str], *, max_sentences: int | None = None,
-                   doc_len: int = 8, bitext: Mapping[str, tuple[Sequence[str], Sequence[str]]] | None = None,
+def text_documents(root: str | os.PathLike[str], langs: Sequence[str], *, max_sentences: int
+                   | None = None,
+                   doc_len: int = 8, bitext: Mapping[str, tuple[Sequence[str], Sequence[str]]]
+                   | None = None,
                    n_gold: int = 500) -> MonoDocs:
     """Each language's own text from ``root/monolingual/<lang>.txt`` (:func:`read_documents`),
     English first.
@@ -271,21 +282,26 @@ def text_documents(root: str | os.PathLike[str], langs: Sequence[str], *, max_se
     """
     langs = tuple(langs)
     if len(langs) < 2 or langs[0] != "en":
-        raise ValueError(f"langs must start with 'en' and hold at least one other language, got {langs}.")
+        raise ValueError("langs must start with 'en' and hold at least one other language, got "
+                         f"{langs}.")
     folder = Path(root) / "monolingual"
-    per_lang = [(lang, read_documents(folder / f"{lang}.txt", max_sentences=max_sentences, doc_len=doc_len)[0])
+    per_lang = [(lang, read_documents(folder / f"{lang}.txt", max_sentences=max_sentences,
+                                      doc_len=doc_len)[0])
                 for lang in langs]
     out = _assemble(f"monolingual text ({', '.join(langs)})", per_lang)
     for lang, (en, other) in (bitext or {}).items():
         if lang not in langs[1:]:
-            raise ValueError(f"bitext language {lang!r} is not one of the non-English languages {langs[1:]}.")
+            raise ValueError(f"bitext language {lang!r} is not one of the non-English languages "
+                             f"{langs[1:]}.")
         if len(en) != len(other):
-            raise ValueError(f"bitext en-{lang} is not line-aligned: {len(en)} English lines, {len(other)} {lang}.")
+            raise ValueError(f"bitext en-{lang} is not line-aligned: {len(en)} English lines, "
+                             f"{len(other)} {lang}.")
         pairs = list(zip(en, other))
         out.gold_pairs[("en", lang)] = pairs
         drop_leaks(out, pairs, "en", lang)
         seen = set(out.sentences)
-        held = [(a, b) for a, b in dict.fromkeys(pairs) if a != b and a not in seen and b not in seen][:n_gold]
+        held = [(a, b) for a, b in dict.fromkeys(pairs) if a != b and a not in seen
+                and b not in seen][:n_gold]
         if held:
             out.gold[("en", lang)] = ([a for a, _ in held], [b for _, b in held])
     return out
@@ -312,7 +328,8 @@ def bible_chapters(lang: str, max_sentences: int, *, part: int = 0, n_parts: int
             docs.setdefault(c, []).append(s)
     out: dict[str, list[str]] = {}
     n = 0
-    for c in docs:  # insertion order is canonical order: verses are read in the file's (canonical) order
+    # insertion order is canonical order: verses are read in the file's (canonical) order
+    for c in docs:
         if n >= max_sentences:
             break
         out[c] = docs[c][: max_sentences - n]
@@ -354,7 +371,8 @@ def bible_documents(*, max_sentences: int = 2000, n_gold: int = 500, seed: int =
     return out
 
 
-def world_documents(world, langs: Sequence[str], *, n_docs: int, n_sents: int, n_gold_docs: int = 40) -> MonoDocs:
+def world_documents(world, langs: Sequence[str], *, n_docs: int, n_sents: int,
+                    n_gold_docs: int = 40) -> MonoDocs:
     """The synthetic world's documents: each language renders its own (``parallel=False``); gold =
     test-split documents rendered in parallel (English row ``i`` translates row ``i`` of every other
     language).
@@ -362,10 +380,12 @@ def world_documents(world, langs: Sequence[str], *, n_docs: int, n_sents: int, n
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     langs = tuple(langs)
-    per_lang = [(lang, world.documents(n_docs, n_sents, lang=lang, split="train", parallel=False).documents)
+    per_lang = [(lang, world.documents(n_docs, n_sents, lang=lang, split="train",
+                                       parallel=False).documents)
                 for lang in langs]
     out = _assemble("synthetic world", per_lang)
-    flat = {lang: [s for d in world.documents(n_gold_docs, n_sents, lang=lang, split="test", parallel=True).documents
+    flat = {lang: [s for d in world.documents(n_gold_docs, n_sents, lang=lang, split="test",
+                                              parallel=True).documents
                    for s in d] for lang in langs}
     for lang in langs[1:]:
         out.gold[(langs[0], lang)] = (flat[langs[0]], flat[lang])
@@ -373,12 +393,14 @@ def world_documents(world, langs: Sequence[str], *, n_docs: int, n_sents: int, n
         # give
         twin = world.documents(n_docs, n_sents, lang=langs[0], split="train", parallel=False)
         out.gold_pairs[(langs[0], lang)] = list(zip(
-            [s for d in twin.documents for s in d], world.render(twin.forms, lang)[: n_docs * n_sents]))
+            [s for d in twin.documents for s in d], world.render(twin.forms,
+                                                                 lang)[: n_docs * n_sents]))
         drop_leaks(out, out.gold_pairs[(langs[0], lang)], langs[0], lang)
     return out
 
 
-def planted_toy(*, n_docs: int = 120, n_sents: int = 6, n_topics: int = 6, words_per_topic: int = 12,
+def planted_toy(*, n_docs: int = 120, n_sents: int = 6, n_topics: int = 6,
+                words_per_topic: int = 12,
                 n_function: int = 6, sent_len: int = 5, n_anchors: int = 8, n_gold: int = 200,
                 seed: int = 0) -> MonoDocs:
     """Two languages ``a`` / ``b`` with a planted cross-lingual structure, for tests.
@@ -393,7 +415,8 @@ def planted_toy(*, n_docs: int = 120, n_sents: int = 6, n_topics: int = 6, words
     rng = np.random.default_rng(seed)
     n_concepts = n_topics * words_per_topic + n_function
     perm = rng.permutation(n_concepts)
-    anchors = set(rng.choice(n_topics * words_per_topic, size=min(n_anchors, n_topics * words_per_topic),
+    anchors = set(rng.choice(n_topics * words_per_topic,
+                             size=min(n_anchors, n_topics * words_per_topic),
                              replace=False).tolist())
 
     def word(c: int, lang: str) -> str:

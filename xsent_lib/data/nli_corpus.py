@@ -41,12 +41,15 @@ def synthetic_nli(world: SyntheticWorld, n_train: int, n_dev: int, n_test: int) 
         raise TypeError(f"world must be a SyntheticWorld, got {type(world).__name__}.")
     if min(n_train, n_dev, n_test) < 1:
         raise ValueError(f"every split needs at least one pair, got {n_train}, {n_dev}, {n_test}.")
-    sets = {s: world.nli(n, s, "en") for s, n in (("train", n_train), ("dev", n_dev), ("test", n_test))}
-    data = {s: NLIData(list(d.premise), list(d.hypothesis), np.asarray(d.label, np.int64)) for s, d in sets.items()}
+    sets = {s: world.nli(n, s, "en") for s, n in (("train", n_train), ("dev", n_dev),
+                                                  ("test", n_test))}
+    data = {s: NLIData(list(d.premise), list(d.hypothesis), np.asarray(d.label, np.int64))
+            for s, d in sets.items()}
     return NLICorpus(**data, source=f"synthetic world (seed {world.seed}) English NLI")
 
 
-def snli_corpus(data_dir: str | Path, max_train: int | None = None, max_eval: int | None = None) -> NLICorpus:
+def snli_corpus(data_dir: str | Path, max_train: int | None = None, max_eval: int
+                | None = None) -> NLICorpus:
     """SNLI 1.0 train / dev / test from ``data_dir/snli_1.0/`` (pairs without a gold label are
     dropped).
 

@@ -60,7 +60,8 @@ class RealDataSet:
 
 
 def _vec(lang: str) -> RealDataSet:
-    return RealDataSet(f"fasttext-{lang}", f"fastText Wikipedia vectors ({lang})", (f"wiki.{lang}.vec",),
+    return RealDataSet(f"fasttext-{lang}", f"fastText Wikipedia vectors ({lang})",
+                       (f"wiki.{lang}.vec",),
                        "https://fasttext.cc/docs/en/pretrained-vectors.html")
 
 
@@ -68,33 +69,41 @@ def _muse(a: str, b: str) -> RealDataSet:
     files = tuple(f"crosslingual/dictionaries/{x}-{y}.{s}.txt" for x, y in ((a, b), (b, a))
                   for s in ("0-5000", "5000-6500"))
     return RealDataSet(f"muse-{a}-{b}", f"MUSE dictionaries {a}-{b}, both directions", files,
-                       "MUSE's get_evaluation.sh (https://github.com/facebookresearch/MUSE)", need="all")
+                       "MUSE's get_evaluation.sh (https://github.com/facebookresearch/MUSE)",
+                       need="all")
 
 
 _SENTEVAL = "SentEval's data/downstream (https://github.com/facebookresearch/SentEval, get_transfer_data.bash)"
 #: every real data set a chapter may name in ``uses``
 REAL_DATA: dict[str, RealDataSet] = {d.name: d for d in [
-    RealDataSet("snli", "SNLI 1.0", ("snli_1.0/snli_1.0_train.jsonl",), "https://nlp.stanford.edu/projects/snli/"),
+    RealDataSet("snli", "SNLI 1.0", ("snli_1.0/snli_1.0_train.jsonl",),
+                "https://nlp.stanford.edu/projects/snli/"),
     RealDataSet("multinli", "MultiNLI 1.0", ("multinli_1.0/multinli_1.0_train.jsonl",),
                 "https://cims.nyu.edu/~sbowman/multinli/"),
-    RealDataSet("senteval", "SentEval transfer tasks", ("downstream/*/*", "downstream/*/*/*"), _SENTEVAL),
+    RealDataSet("senteval", "SentEval transfer tasks", ("downstream/*/*", "downstream/*/*/*"),
+                _SENTEVAL),
     RealDataSet("sts", "STS 2012-2016 and STS Benchmark", ("downstream/STS/*/*",), _SENTEVAL),
     RealDataSet("probing", "SentEval probing tasks", ("probing/*.txt",),
-                "SentEval's data/probing (https://github.com/facebookresearch/SentEval/tree/main/data/probing)"),
-    RealDataSet("glove-840b", "GloVe 840B 300d", ("glove.840B.300d.txt",), "https://nlp.stanford.edu/projects/glove/"),
+                "SentEval's data/probing "
+                "(https://github.com/facebookresearch/SentEval/tree/main/data/probing)"),
+    RealDataSet("glove-840b", "GloVe 840B 300d", ("glove.840B.300d.txt",),
+                "https://nlp.stanford.edu/projects/glove/"),
     RealDataSet("fasttext-crawl", "fastText Common Crawl 300d", ("crawl-300d-2M.vec",),
                 "https://fasttext.cc/docs/en/english-vectors.html"),
     *[_vec(lang) for lang in ("en", "fr", "de", "es", "ru", "zh")],
     *[_muse("en", lang) for lang in ("fr", "de", "es", "ru")],
     RealDataSet("xnli", "XNLI 1.0", ("XNLI-1.0/xnli.dev.tsv", "XNLI-1.0/xnli.test.tsv"),
                 "https://github.com/facebookresearch/XNLI", need="all"),
-    RealDataSet("xnli-mt", "XNLI-MT 1.0 (machine-translated MultiNLI)", ("XNLI-MT-1.0/multinli/multinli.train.*.tsv",),
+    RealDataSet("xnli-mt", "XNLI-MT 1.0 (machine-translated MultiNLI)",
+                ("XNLI-MT-1.0/multinli/multinli.train.*.tsv",),
                 "https://github.com/facebookresearch/XNLI"),
-    RealDataSet("bucc", "BUCC 2018 shared task", ("bucc2018/*/*",), "https://comparable.limsi.fr/bucc2018/"),
+    RealDataSet("bucc", "BUCC 2018 shared task", ("bucc2018/*/*",),
+                "https://comparable.limsi.fr/bucc2018/"),
     RealDataSet("bitext", "Moses-format parallel text (e.g. Europarl)", ("bitext/*.en",),
                 "https://www.statmt.org/europarl/ (bitext/<name>.<lang> files, one sentence a line)"),
     RealDataSet("monolingual", "monolingual text, one sentence a line", ("monolingual/*.txt",),
-                "any sentence-per-line text, e.g. monolingual/en.txt (Toronto BookCorpus style, in document order)"),
+                "any sentence-per-line text, e.g. monolingual/en.txt (Toronto BookCorpus style, in "
+                "document order)"),
 ]}
 
 
@@ -129,11 +138,13 @@ class DataSources:
     def __post_init__(self) -> None:
         unknown = [n for n in self.uses if n not in REAL_DATA]
         if unknown:
-            raise ValueError(f"unknown real data set(s) {unknown}; the known ones are {sorted(REAL_DATA)} "
-                             "(add a RealDataSet to xsent_lib.data.sources.REAL_DATA for a new one).")
+            raise ValueError(f"unknown real data set(s) {unknown}; the known ones are "
+                             f"{sorted(REAL_DATA)} (add a RealDataSet to "
+                             "xsent_lib.data.sources.REAL_DATA for a new one).")
         if self.root is not None and not self.root.is_dir():
-            raise FileNotFoundError(f"data_dir {self.root} is not a folder; point it at the folder holding the "
-                                    "papers' data in their published layout (see book/how_to_use.md), or pass None.")
+            raise FileNotFoundError(f"data_dir {self.root} is not a folder; point it at the folder "
+                                    "holding the papers' data in their published layout (see "
+                                    "book/how_to_use.md), or pass None.")
         self._seen_before = frozenset(files_read())
         for name in self.uses:
             self.found[name] = REAL_DATA[name].present(self.root) if self.root is not None else []
@@ -146,8 +157,9 @@ class DataSources:
         """One line per named data set: found (read by the chapter, at the profile's size) or
         replaced by a stand-in (and why). A found data set the chapter cannot use after all gets a
         note (:meth:`fallback`)."""
-        out = [f"data_dir: {self.root if self.root is not None else 'none'} · profile '{self.profile}' reads "
-               f"{self.limit_text()} of each real data set found (a later note says when one falls back)"]
+        out = [f"data_dir: {self.root if self.root is not None else 'none'} · profile "
+               f"'{self.profile}' reads {self.limit_text()} of each real data set found (a later "
+               "note says when one falls back)"]
         for name in self.uses:
             title = REAL_DATA[name].title
             if self.found[name]:
@@ -164,15 +176,16 @@ class DataSources:
         """Whether data set ``name`` (declared in ``uses``) is in ``data_dir`` in its published
         layout."""
         if name not in self.found:
-            raise ValueError(f"{name!r} is not among the data sets this chapter declared ({list(self.uses)}); "
-                             f"add it to start_chapter(..., uses=...).")
+            raise ValueError(f"{name!r} is not among the data sets this chapter declared "
+                             f"({list(self.uses)}); add it to start_chapter(..., uses=...).")
         return bool(self.found[name])
 
     def use(self, name: str, what: str = "") -> Path:
         """Mark ``name`` as read from ``data_dir`` (``what`` says how much) and return
         ``data_dir``."""
         if not self.available(name):
-            raise FileNotFoundError(f"{name} is not in data_dir {self.root}: {self.status[name]['note']}.")
+            raise FileNotFoundError(f"{name} is not in data_dir {self.root}: "
+                                    f"{self.status[name]['note']}.")
         self.status[name] = {"status": "real", "note": what}
         assert self.root is not None
         return self.root
@@ -204,8 +217,10 @@ class DataSources:
         fallen back counts as unused."""
         sets = {}
         for name in self.uses:
-            st = self.status.get(name) or {"status": "unused", "note": "found in data_dir, not read: this profile "
-                                                                        "does not need it, or another data set served"}
+            st = self.status.get(name) or {"status": "unused", "note": "found in data_dir, not "
+                                                                       "read: this profile "
+                                                                        "does not need it, or "
+                                                                        "another data set served"}
             sets[name] = dict(st)
         cache = _load_cache(self.checksum_cache)
         files = []
@@ -214,9 +229,11 @@ class DataSources:
             key = f"{p}\0{stat.st_size}\0{stat.st_mtime_ns}"
             digest = cache.get(key) or sha256_file(p)
             cache[key] = digest
-            files.append({"path": p.relative_to(self.root).as_posix(), "bytes": stat.st_size, "sha256": digest})
+            files.append({"path": p.relative_to(self.root).as_posix(), "bytes": stat.st_size,
+                          "sha256": digest})
         _save_cache(self.checksum_cache, cache)
-        return {"data_dir": None if self.root is None else str(self.root), "profile_limit": self.limit_text(),
+        return {"data_dir": None if self.root is None else str(self.root),
+                "profile_limit": self.limit_text(),
                 "datasets": sets, "files": files}
 
 

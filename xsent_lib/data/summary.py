@@ -29,13 +29,15 @@ TEXT_KINDS = ("bitext", "monolingual", "labelled")
 CHAPTER_TITLES: dict[int, str] = {
     1: "Data", 2: "Evaluating sentence embeddings (SentEval)", 3: "InferSent", 4: "Probing",
     5: "Word translation without parallel data (MUSE)", 6: "XNLI and aligned encoders",
-    7: "Joint vs transfer vs mapping", 8: "Paraphrastic embeddings from bitext", 9: "Embeddings from monolingual text",
+    7: "Joint vs transfer vs mapping", 8: "Paraphrastic embeddings from bitext", 9: "Embeddings "
+                                                                                    "from monolingual text",
     10: "Cross-lingual language models (XLM)", 11: "Reproducibility report",
 }
 
 
 SYNTHETIC_USES: dict[str, tuple[str, tuple[int, ...]]] = {
-    "parallel": ("Europarl / UN / OpenSubtitles-style parallel corpora in many language pairs", (6, 7, 8, 9, 10)),
+    "parallel": ("Europarl / UN / OpenSubtitles-style parallel corpora in many language pairs",
+                 (6, 7, 8, 9, 10)),
     "sentences": ("monolingual corpora (Wikipedia-style), comparable across languages", (5, 9, 10)),
     "nli / xnli": ("SNLI, MultiNLI and the 15-language XNLI", (3, 6, 7)),
     "sts": ("STS12-16, STS-B and SICK-R graded similarity", (2, 3, 8)),
@@ -68,10 +70,12 @@ def source_table(catalogue: Catalogue = CATALOGUE, profile: str | None = None) -
     _check_profile(profile)
     datasets = [d for d in catalogue.datasets.values() if profile is None or profile in d.profiles]
     rows = [{"source": s.name, "registry": s.client, "package": s.package, "version": s.version,
-             "sha256": s.sha256[:SHA_PREFIX], "licence": s.licence, "size_mb": round(s.size / 1e6, 2),
+             "sha256": s.sha256[:SHA_PREFIX], "licence": s.licence,
+             "size_mb": round(s.size / 1e6, 2),
              "chapters": chapter_list(s.chapters)}
             for s in catalogue.sources_of(datasets)]
-    return pd.DataFrame(rows, columns=["source", "registry", "package", "version", "sha256", "licence", "size_mb",
+    return pd.DataFrame(rows, columns=["source", "registry", "package", "version", "sha256",
+                                       "licence", "size_mb",
                                        "chapters"])
 
 
@@ -111,7 +115,8 @@ def dataset_table(catalogue: Catalogue = CATALOGUE, cache_dir: str | os.PathLike
             "chapters": chapter_list(d.chapters), "profiles": "/".join(d.profiles),
             "cached": entry is not None and entry.ready,
         })
-    frame = pd.DataFrame(rows, columns=["dataset", "kind", "languages", "rows", "licence", "download_mb", "cached_mb",
+    frame = pd.DataFrame(rows, columns=["dataset", "kind", "languages", "rows", "licence",
+                                        "download_mb", "cached_mb",
                                         "chapters", "profiles", "cached"])
     return frame.astype({"rows": "Int64", "cached_mb": "Float64", "cached": bool})
 
@@ -128,7 +133,8 @@ def chapter_table(catalogue: Catalogue = CATALOGUE, profile: str | None = "book"
         corpora = [d.name for d in catalogue.datasets.values()
                    if chapter in d.chapters and (profile is None or profile in d.profiles)]
         synthetic = [name for name, (_, chapters) in SYNTHETIC_USES.items() if chapter in chapters]
-        rows.append({"chapter": chapter, "title": CHAPTER_TITLES[chapter], "corpora": ", ".join(corpora),
+        rows.append({"chapter": chapter, "title": CHAPTER_TITLES[chapter],
+                     "corpora": ", ".join(corpora),
                      "synthetic": ", ".join(synthetic)})
     return pd.DataFrame(rows, columns=["chapter", "title", "corpora", "synthetic"])
 
@@ -143,13 +149,15 @@ def cached_datasets(kinds: Sequence[str] = TEXT_KINDS, catalogue: Catalogue = CA
     """
     table = dataset_table(catalogue, cache_dir, profile)
     table = table[table["kind"].isin(list(kinds))]
-    return table.loc[table["cached"], "dataset"].tolist(), table.loc[~table["cached"], "dataset"].tolist()
+    return table.loc[table["cached"], "dataset"].tolist(), table.loc[~table["cached"],
+                                                                     "dataset"].tolist()
 
 
 # -- token counts
 # -------------------------------------------------------------------------------------------------
 SPACE, WORD, SYMBOL, IDEOGRAPH = range(4)
-_IDEOGRAPHS = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x2FA1F))
+_IDEOGRAPHS = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
+               (0x20000, 0x2FA1F))
 _JOINERS = (ord("'"), ord("’"), ord("-"))
 _COUNT_CHUNK = 50_000
 
@@ -177,7 +185,8 @@ def _count_chunk(texts: list[str]) -> np.ndarray:
         return np.zeros(len(texts), np.int64)
     cls = _bmp_classes()[np.minimum(codes, 0xFFFF)]
     astral = codes > 0xFFFF
-    if astral.any():  # outside the Basic Multilingual Plane: rare, classified one distinct character at a time
+    # outside the Basic Multilingual Plane: rare, classified one distinct character at a time
+    if astral.any():
         uniq, inverse = np.unique(codes[astral], return_inverse=True)
         cls[astral] = np.array([_char_class(c) for c in uniq.tolist()], dtype=np.int8)[inverse]
     text_of = np.repeat(np.arange(len(texts), dtype=np.int64), sizes)
@@ -229,8 +238,8 @@ def corpus_sides(name: str, max_rows: int | None = None,
     """
     d = CATALOGUE.dataset(name)
     if d.kind not in TEXT_KINDS:
-        raise ValueError(f"{name!r} is a {d.kind}, which holds no sentences; sentence datasets are of kinds "
-                         f"{TEXT_KINDS}.")
+        raise ValueError(f"{name!r} is a {d.kind}, which holds no sentences; sentence datasets are "
+                         f"of kinds {TEXT_KINDS}.")
     if max_rows is not None and max_rows < 1:
         raise ValueError(f"max_rows must be a positive number of rows or None, got {max_rows!r}.")
     if d.kind == "bitext":
@@ -238,18 +247,21 @@ def corpus_sides(name: str, max_rows: int | None = None,
         return {d.languages[0]: src, d.languages[1]: tgt}
     if d.kind == "monolingual":
         return {d.languages[0]: load_text(name, max_rows, cache_dir)}
-    texts = load_ratings(name, cache_dir)[0] if name.startswith("vader-") else load_labelled(name, cache_dir).sentences
+    texts = load_ratings(name,
+                         cache_dir)[0] if name.startswith("vader-") else load_labelled(name, cache_dir).sentences
     return {d.languages[0]: texts[:max_rows]}
 
 
 def corpus_lengths(names: Sequence[str], max_rows: int | None = None,
-                   cache_dir: str | os.PathLike[str] | None = None) -> dict[str, dict[str, np.ndarray]]:
+                   cache_dir: str | os.PathLike[str]
+                   | None = None) -> dict[str, dict[str, np.ndarray]]:
     """Token counts (:func:`token_counts`) of every side of each dataset: ``{dataset: {language:
     counts}}``.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
-    return {name: {lang: token_counts(texts) for lang, texts in corpus_sides(name, max_rows, cache_dir).items()}
+    return {name: {lang: token_counts(texts)
+                   for lang, texts in corpus_sides(name, max_rows, cache_dir).items()}
             for name in names}
 
 
@@ -266,10 +278,13 @@ def length_stats(lengths: Mapping[str, Mapping[str, np.ndarray]]) -> pd.DataFram
             c = np.asarray(counts, dtype=np.float64)
             if c.size == 0:
                 continue
-            rows.append({"dataset": name, "language": lang, "texts": int(c.size), "mean": round(float(c.mean()), 2),
-                         "median": float(np.median(c)), "p95": round(float(np.percentile(c, 95)), 2),
+            rows.append({"dataset": name, "language": lang, "texts": int(c.size),
+                         "mean": round(float(c.mean()), 2),
+                         "median": float(np.median(c)), "p95": round(float(np.percentile(c, 95)),
+                                                                     2),
                          "max": int(c.max())})
-    return pd.DataFrame(rows, columns=["dataset", "language", "texts", "mean", "median", "p95", "max"])
+    return pd.DataFrame(rows, columns=["dataset", "language", "texts", "mean", "median", "p95",
+                                       "max"])
 
 
 def _pick(n: int, k: int, seed: int) -> np.ndarray:
@@ -294,7 +309,8 @@ def corpus_samples(name: str, k: int = 3, seed: int = 0,
         sides = corpus_sides(name, cache_dir=cache_dir)
         idx = _pick(len(next(iter(sides.values()))), k, seed)
         columns = list(sides) if d.kind == "bitext" else ["text"]
-        return pd.DataFrame({c: [texts[i] for i in idx] for c, texts in zip(columns, sides.values())})
+        return pd.DataFrame({c: [texts[i] for i in idx]
+                             for c, texts in zip(columns, sides.values())})
     if d.kind == "labelled":
         if name.startswith("vader-"):
             texts, labels = load_ratings(name, cache_dir)
@@ -309,13 +325,15 @@ def corpus_samples(name: str, k: int = 3, seed: int = 0,
             pairs = load_dictionary(name, split, cache_dir)
             idx = _pick(len(pairs), k, seed)
             parts.append(pd.DataFrame({d.languages[0]: [pairs.source[i] for i in idx],
-                                       d.languages[1]: [pairs.target[i] for i in idx], "split": split}))
+                                       d.languages[1]: [pairs.target[i] for i in idx],
+                                       "split": split}))
         return pd.concat(parts, ignore_index=True)
     if d.kind == "vectors":
         vecs = load_glove50(50_000, cache_dir)
         idx = _pick(len(vecs), k, seed)
         _, nn = knn(vecs.vectors[idx], vecs.vectors, 4)
         return pd.DataFrame({"rank": idx, "word": [vecs.words[i] for i in idx],
-                             "nearest neighbours": [", ".join(vecs.words[j] for j in row[1:]) for row in nn]})
+                             "nearest neighbours": [", ".join(vecs.words[j] for j in row[1:])
+                                                    for row in nn]})
     raise ValueError(f"{name!r} is a {d.kind}: it holds a model, not text; load it with "
                      "xsent_lib.data.corpora.import_encoder.")

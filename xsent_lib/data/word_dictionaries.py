@@ -33,8 +33,8 @@ def freedict_pairs(src_lang: str, tgt_lang: str, cache_dir: str | os.PathLike[st
     try:
         return pairs(reverse, "train", True), pairs(reverse, "test", True), f"{reverse} (flipped)"
     except (FileNotFoundError, KeyError, ValueError) as exc:
-        raise FileNotFoundError(f"neither {direct} nor {reverse} is cached: run `xsent-data fetch {direct}` "
-                                f"(or {reverse}).") from exc
+        raise FileNotFoundError(f"neither {direct} nor {reverse} is cached: run `xsent-data fetch "
+                                f"{direct}` (or {reverse}).") from exc
 
 
 def missing_real_data(langs: Iterable[str], pairs: Iterable[tuple[str, str]],
@@ -63,7 +63,8 @@ def missing_real_data(langs: Iterable[str], pairs: Iterable[tuple[str, str]],
     return sorted(set(missing))
 
 
-def fasttext_files(data_dir: str | os.PathLike[str] | None, pairs: Iterable[tuple[str, str]]) -> bool:
+def fasttext_files(data_dir: str | os.PathLike[str] | None,
+                   pairs: Iterable[tuple[str, str]]) -> bool:
     """Whether ``data_dir`` holds MUSE's setting for every pair: ``wiki.<lang>.vec`` and both
     dictionaries.
 

@@ -34,10 +34,11 @@ Stemmer = Callable[[str], list[str]]
 _TOKENIZER = WordTokenizer()
 _VOWELS = set("aeiou")
 #: two-letter codes -> the three-letter codes most Apertium pairs use (Debian: eng-spa, eng-cat, hbs-eng, ...)
-APERTIUM_CODES = {"en": "eng", "es": "spa", "ca": "cat", "fr": "fra", "de": "deu", "it": "ita", "pt": "por",
+APERTIUM_CODES = {"en": "eng", "es": "spa", "ca": "cat", "fr": "fra", "de": "deu", "it": "ita",
+                  "pt": "por",
                   "gl": "glg", "eu": "eus", "eo": "epo", "is": "isl", "ru": "rus", "bg": "bul"}
-_APERTIUM_MISSING = ("Apertium is not installed (`which apertium` finds nothing): run `apt-get install apertium "
-                     "apertium-eng-spa` (or another pair), or use FreeDict.")
+_APERTIUM_MISSING = ("Apertium is not installed (`which apertium` finds nothing): run `apt-get "
+                     "install apertium apertium-eng-spa` (or another pair), or use FreeDict.")
 
 
 def apertium_available() -> bool:
@@ -76,8 +77,9 @@ def apertium_mode(src: str, tgt: str) -> str:
         if f"{a}-{b}" in installed:
             return f"{a}-{b}"
     a, b = names[0]
-    raise FileNotFoundError(f"Apertium has no {src}->{tgt} direction installed (installed: {installed}); "
-                            f"`apt-cache search apertium-{a}` lists the pair packages, e.g. apertium-{a}-{b}.")
+    raise FileNotFoundError(f"Apertium has no {src}->{tgt} direction installed (installed: "
+                            f"{installed}); `apt-cache search apertium-{a}` lists the pair "
+                            f"packages, e.g. apertium-{a}-{b}.")
 
 
 def _apertium_codes(lang: str) -> list[str]:
@@ -103,20 +105,23 @@ def apertium_translate(texts: Sequence[str], mode: str) -> list[str]:
         raise TypeError("apertium_translate expects str texts.")
     broken = next((t for t in texts if "\n" in t or "\r" in t), None)
     if broken is not None:
-        raise ValueError(f"a text holds a line break, so its translation could not be told apart: {broken!r}; "
-                         "join its lines first.")
+        raise ValueError("a text holds a line break, so its translation could not be told apart: "
+                         f"{broken!r}; join its lines first.")
     if not apertium_available():
         raise FileNotFoundError(_APERTIUM_MISSING)
     if mode not in apertium_pairs():
-        raise FileNotFoundError(f"Apertium has no direction {mode!r} installed (installed: {apertium_pairs()}).")
+        raise FileNotFoundError(f"Apertium has no direction {mode!r} installed (installed: "
+                                f"{apertium_pairs()}).")
     todo = [i for i, t in enumerate(texts) if t.strip()]
     out = [""] * len(texts)
     if not todo:
         return out
-    done = subprocess.run(["apertium", "-u", mode], input="\n\n".join(texts[i].strip() for i in todo) + "\n",
+    done = subprocess.run(["apertium", "-u", mode], input="\n\n".join(texts[i].strip()
+                                                                      for i in todo) + "\n",
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise RuntimeError(f"apertium {mode} failed ({done.returncode}): {done.stderr.strip()[:500]}")
+        raise RuntimeError(f"apertium {mode} failed ({done.returncode}): "
+                           f"{done.stderr.strip()[:500]}")
     lines = done.stdout.strip("\n").split("\n\n")
     if len(lines) != len(todo):
         raise RuntimeError(f"apertium {mode} returned {len(lines)} texts for {len(todo)} inputs.")
@@ -134,7 +139,8 @@ class ApertiumTranslator:
     """
 
     def __init__(self, lang: str) -> None:
-        self.modes = {("en", lang): apertium_mode("en", lang), (lang, "en"): apertium_mode(lang, "en")}
+        self.modes = {("en", lang): apertium_mode("en", lang),
+                      (lang, "en"): apertium_mode(lang, "en")}
         self.name = f"Apertium {self.modes[('en', lang)]} / {self.modes[(lang, 'en')]}"
 
     def __call__(self, texts: list[str], src: str, tgt: str) -> list[str]:
@@ -187,7 +193,8 @@ def english_stems(word: str) -> list[str]:
     return out
 
 
-def choose_translations(pairs: Iterable[tuple[str, str]], bitext: tuple[Sequence[str], Sequence[str]] | None = None
+def choose_translations(pairs: Iterable[tuple[str, str]], bitext: tuple[Sequence[str],
+                                                                        Sequence[str]] | None = None
                         ) -> tuple[dict[str, str], int]:
     """One translation per source word of ``pairs`` (``(source, target)`` words, lower-cased).
 
@@ -225,9 +232,11 @@ def choose_translations(pairs: Iterable[tuple[str, str]], bitext: tuple[Sequence
             joint[s].update(t for t in sb if t in candidates[s])
     decided = 0
     for s in ambiguous:
-        scores = {t: 2 * joint[s][t] / (count_s[s] + count_t[t]) for t in candidates[s] if joint[s][t] > 0}
+        scores = {t: 2 * joint[s][t] / (count_s[s] + count_t[t]) for t in candidates[s]
+                  if joint[s][t] > 0}
         if scores:
-            table[s] = max(candidates[s], key=lambda t: (scores.get(t, 0.0), -candidates[s].index(t)))
+            table[s] = max(candidates[s], key=lambda t: (scores.get(t, 0.0),
+                                                         -candidates[s].index(t)))
             decided += 1
     return table, decided
 
@@ -273,7 +282,8 @@ class WordByWordTranslator:
         if src == tgt:
             return list(texts)
         table, stem = self._table(src, tgt), self.stemmers.get(src)
-        return [" ".join(self._word(w, table, stem)[0] for w in toks) for toks in _TOKENIZER.tokenize_batch(texts)]
+        return [" ".join(self._word(w, table, stem)[0] for w in toks)
+                for toks in _TOKENIZER.tokenize_batch(texts)]
 
     def coverage(self, texts: Sequence[str], src: str, tgt: str) -> dict[str, float]:
         """Shares of the word tokens of ``texts`` translated ``direct``-ly, through a ``stem``, or
@@ -316,5 +326,6 @@ def freedict_translator(lang: str, bitext: tuple[Sequence[str], Sequence[str]] |
     en_x = forward + [(b, a) for a, b in backward]
     x_en = backward + [(b, a) for a, b in forward]
     flipped = (bitext[1], bitext[0]) if bitext is not None else None
-    tables = {("en", lang): choose_translations(en_x, bitext)[0], (lang, "en"): choose_translations(x_en, flipped)[0]}
+    tables = {("en", lang): choose_translations(en_x, bitext)[0],
+              (lang, "en"): choose_translations(x_en, flipped)[0]}
     return WordByWordTranslator(tables, f"FreeDict en<->{lang} word by word", {"en": english_stems})

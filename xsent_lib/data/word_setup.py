@@ -70,12 +70,16 @@ def build_word_setup(sentences: Sequence[str], vectors: WordVectors | None = Non
         frozen, source, coverage = False, f"random N(0, 1) {dim}-d vectors, trained with the encoder", 1.0
     else:
         if not isinstance(vectors, WordVectors):
-            raise TypeError(f"vectors must be WordVectors (e.g. load_glove50()), got {type(vectors).__name__}.")
+            raise TypeError("vectors must be WordVectors (e.g. load_glove50()), got "
+                            f"{type(vectors).__name__}.")
         known = sorted((w for w in counts if w in vectors.word2id), key=lambda w: (-counts[w], w))
-        extra = [w for w in vectors.words[: max(int(extra_words), 0)] if w not in counts and w not in specials]
+        extra = [w for w in vectors.words[: max(int(extra_words), 0)] if w not in counts
+                 and w not in specials]
         tokens = specials + [w for w in known if w not in specials] + extra
-        vocab = Vocab(tokens, [0] * len(specials) + [counts.get(w, 0) for w in tokens[len(specials):]])
-        rows = np.fromiter((vectors.word2id[w] for w in tokens[len(specials):]), np.int64, len(tokens) - len(specials))
+        vocab = Vocab(tokens, [0] * len(specials) + [counts.get(w, 0)
+                                                     for w in tokens[len(specials):]])
+        rows = np.fromiter((vectors.word2id[w] for w in tokens[len(specials):]), np.int64,
+                           len(tokens) - len(specials))
         spread = float(vectors.vectors[rows].std()) if rows.size else 1.0
         weights = np.vstack([rng.normal(0.0, spread, (len(specials), vectors.vectors.shape[1])),
                              vectors.vectors[rows]]).astype(np.float32)
@@ -83,7 +87,8 @@ def build_word_setup(sentences: Sequence[str], vectors: WordVectors | None = Non
         coverage = sum(counts[w] for w in known) / sum(counts.values())
     weights[0] = 0.0
     pipeline = TextPipeline(tokenizer, vocab, bos=BOS_TOKEN, eos=EOS_TOKEN)
-    return WordSetup(pipeline, TextPipeline(tokenizer, vocab), weights, frozen, source, float(coverage))
+    return WordSetup(pipeline, TextPipeline(tokenizer, vocab), weights, frozen, source,
+                     float(coverage))
 
 
 OWN_SOURCES: tuple[tuple[str, str], ...] = (("brown", "text"), ("fortunes-en", "text"))
@@ -102,7 +107,8 @@ def own_word_vectors(text: Sequence[str] | None = None, dim: int = 50, seed: int
     """
     if text is None:
         text = load_monolingual("en", OWN_SOURCES, cache_dir=cache_dir)
-        return train_wordvecs("en", sources=OWN_SOURCES, dim=dim, seed=seed, cache_dir=cache_dir), text
+        return train_wordvecs("en", sources=OWN_SOURCES, dim=dim, seed=seed,
+                              cache_dir=cache_dir), text
     text = list(text)
     return train_wordvecs("en", sentences=text, dim=dim, seed=seed, cache_dir=cache_dir), text
 

@@ -36,7 +36,8 @@ Translate = Callable[[list[str], str, str], list[str]]
 # The typology features compared by typological_distance (word order counts double: it moves every
 # clause).
 DISTANCE_FEATURES: tuple[tuple[str, int], ...] = (
-    ("order", 2), ("adjective", 1), ("relative", 1), ("adposition", 1), ("articles", 1), ("negation", 1),
+    ("order", 2), ("adjective", 1), ("relative", 1), ("adposition", 1), ("articles", 1),
+    ("negation", 1),
     ("future", 1), ("cases", 1), ("agreement", 1), ("adjective_agreement", 1))
 
 
@@ -78,19 +79,21 @@ class DictTranslator:
         Book: chapter 6 (XNLI and aligned encoders).
         """
         if len(src_texts) != len(tgt_texts):
-            raise ValueError(f"{src}->{tgt}: {len(src_texts)} source texts but {len(tgt_texts)} translations.")
+            raise ValueError(f"{src}->{tgt}: {len(src_texts)} source texts but {len(tgt_texts)} "
+                             "translations.")
         self.tables.setdefault((src, tgt), {}).update(zip(src_texts, tgt_texts))
 
     def __call__(self, texts: list[str], src: str, tgt: str) -> list[str]:
         if src == tgt:
             return list(texts)
         if (src, tgt) not in self.tables:
-            raise KeyError(f"no translations {src}->{tgt}; the translator knows {sorted(self.tables)}.")
+            raise KeyError(f"no translations {src}->{tgt}; the translator knows "
+                           f"{sorted(self.tables)}.")
         table = self.tables[(src, tgt)]
         missing = [t for t in texts if t not in table]
         if missing:
-            raise KeyError(f"{len(missing)} of {len(texts)} texts have no stored {src}->{tgt} translation, "
-                           f"e.g. {missing[0]!r}.")
+            raise KeyError(f"{len(missing)} of {len(texts)} texts have no stored {src}->{tgt} "
+                           f"translation, e.g. {missing[0]!r}.")
         return [table[t] for t in texts]
 
 
@@ -134,7 +137,8 @@ class XNLIBenchmark:
 
         Book: chapter 6 (XNLI and aligned encoders).
         """
-        sets = ([self.train] if lang == "en" else []) + [d[lang] for d in (self.dev, self.test) if lang in d]
+        sets = ([self.train] if lang == "en" else []) + [d[lang] for d in (self.dev, self.test)
+                                                         if lang in d]
         out = [s for d in sets for s in (*d.premises, *d.hypotheses)]
         for bitext in (self.parallel, self.parallel_dev):
             for tgt, (en, other) in bitext.items():
@@ -165,7 +169,8 @@ def nli_data(nli: NLISet) -> NLIData:
                    languages=[nli.lang] * len(nli))
 
 
-def synthetic_xnli(world: SyntheticWorld, langs: Sequence[str], n_train: int, n_dev: int, n_test: int,
+def synthetic_xnli(world: SyntheticWorld, langs: Sequence[str], n_train: int, n_dev: int,
+                   n_test: int,
                    n_parallel: int, n_parallel_dev: int = 500) -> XNLIBenchmark:
     """An XNLI-shaped benchmark from the synthetic world for the target languages ``langs`` (English
     added).
@@ -181,10 +186,12 @@ def synthetic_xnli(world: SyntheticWorld, langs: Sequence[str], n_train: int, n_
         raise TypeError(f"world must be a SyntheticWorld, got {type(world).__name__}.")
     targets = [lang for lang in dict.fromkeys(langs) if lang != "en"]
     if not targets:
-        raise ValueError(f"langs must name at least one language other than English; got {list(langs)}.")
+        raise ValueError("langs must name at least one language other than English; got "
+                         f"{list(langs)}.")
     for lang in targets:
         world.typology(lang)
-    for name, n in (("n_train", n_train), ("n_dev", n_dev), ("n_test", n_test), ("n_parallel", n_parallel),
+    for name, n in (("n_train", n_train), ("n_dev", n_dev), ("n_test", n_test),
+                    ("n_parallel", n_parallel),
                     ("n_parallel_dev", n_parallel_dev)):
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
             raise ValueError(f"{name} must be a positive integer, got {n!r}.")
@@ -202,7 +209,8 @@ def synthetic_xnli(world: SyntheticWorld, langs: Sequence[str], n_train: int, n_
                 translator.add("en", lang, b, a)
     for lang in targets:
         train_other = world.nli(n_train, "train", lang)
-        for a, b in ((train_en.premise, train_other.premise), (train_en.hypothesis, train_other.hypothesis)):
+        for a, b in ((train_en.premise, train_other.premise), (train_en.hypothesis,
+                                                               train_other.hypothesis)):
             translator.add("en", lang, a, b)
     parallel, parallel_dev = {}, {}
     for lang in targets:
@@ -212,7 +220,8 @@ def synthetic_xnli(world: SyntheticWorld, langs: Sequence[str], n_train: int, n_
         parallel_dev[lang] = (list(pd_.src), list(pd_.tgt))
     return XNLIBenchmark(nli_data(train_en), splits["dev"], splits["test"], parallel, parallel_dev,
                          source=f"synthetic world (seed {world.seed})", translate=translator,
-                         translate_kind="exact (the world renders the same logical form in both languages)",
+                         translate_kind="exact (the world renders the same logical form in both "
+                                        "languages)",
                          machine_translated={lang: False for lang in ["en", *targets]})
 
 
@@ -263,7 +272,8 @@ def real_xnli(data_dir: str | Path, langs: Sequence[str], max_train: int | None 
     """
     targets = [lang for lang in dict.fromkeys(langs) if lang != "en"]
     if not targets:
-        raise ValueError(f"langs must name at least one language other than English; got {list(langs)}.")
+        raise ValueError("langs must name at least one language other than English; got "
+                         f"{list(langs)}.")
     train = load_xnli_mt(data_dir, "en", max_train)
     dev = {lang: load_xnli(data_dir, "dev", lang) for lang in ["en", *targets]}
     test = {lang: load_xnli(data_dir, "test", lang) for lang in ["en", *targets]}
@@ -272,8 +282,9 @@ def real_xnli(data_dir: str | Path, langs: Sequence[str], max_train: int | None 
     for lang in targets:
         other = load_xnli_mt(data_dir, lang, max_train)
         if len(other) != len(train):
-            raise ValueError(f"XNLI-MT train files for en ({len(train)} pairs) and {lang} ({len(other)}) are not "
-                             "line-aligned; use the files of one XNLI-MT release.")
+            raise ValueError(f"XNLI-MT train files for en ({len(train)} pairs) and {lang} "
+                             f"({len(other)}) are not line-aligned; use the files of one XNLI-MT "
+                             "release.")
         for a, b in ((train.premises, other.premises), (train.hypotheses, other.hypotheses)):
             translator.add("en", lang, a, b)
         pairs = list(dict.fromkeys(zip(train.premises, other.premises)))
@@ -281,15 +292,20 @@ def real_xnli(data_dir: str | Path, langs: Sequence[str], max_train: int | None 
             pairs = pairs[: max_parallel + n_parallel_dev]
         held = min(n_parallel_dev, max(2, len(pairs) // 5))
         if len(pairs) - held < 2:
-            raise ValueError(f"{lang}: only {len(pairs)} distinct premises; alignment needs at least 4.")
+            raise ValueError(f"{lang}: only {len(pairs)} distinct premises; alignment needs at "
+                             "least 4.")
         parallel[lang] = ([p[0] for p in pairs[:-held]], [p[1] for p in pairs[:-held]])
         parallel_dev[lang] = ([p[0] for p in pairs[-held:]], [p[1] for p in pairs[-held:]])
-    notes = ["bitext = MultiNLI train premises and their XNLI-MT machine translations (the paper: UN, Europarl, "
-             "OpenSubtitles, IIT Bombay)",
-             "translate-train uses XNLI-MT; translate-test needs test-set translations, which this layout lacks"]
-    return XNLIBenchmark(train, dev, test, parallel, parallel_dev, source=f"XNLI 1.0 + XNLI-MT 1.0 from {data_dir}",
-                         translate=translator, translate_kind="XNLI-MT machine translation (en->xx only)",
-                         machine_translated={"en": False, **{lang: True for lang in targets}}, notes=notes)
+    notes = ["bitext = MultiNLI train premises and their XNLI-MT machine translations (the paper: "
+             "UN, Europarl, OpenSubtitles, IIT Bombay)",
+             "translate-train uses XNLI-MT; translate-test needs test-set translations, which this "
+             "layout lacks"]
+    return XNLIBenchmark(train, dev, test, parallel, parallel_dev, source="XNLI 1.0 + XNLI-MT 1.0 "
+                                                                          f"from {data_dir}",
+                         translate=translator, translate_kind="XNLI-MT machine translation (en->xx "
+                                                              "only)",
+                         machine_translated={"en": False, **{lang: True for lang in targets}},
+                         notes=notes)
 
 
 class RoutedTranslator:
@@ -299,7 +315,8 @@ class RoutedTranslator:
     Book: chapter 6 (XNLI and aligned encoders).
     """
 
-    def __init__(self, fallback: Translate | None, routes: dict[str, tuple[Translate, str]] | None = None) -> None:
+    def __init__(self, fallback: Translate | None, routes: dict[str, tuple[Translate, str]]
+                 | None = None) -> None:
         self.fallback, self.routes = fallback, dict(routes or {})
 
     def add(self, code: str, translate: Translate, system_code: str) -> None:
@@ -315,13 +332,17 @@ class RoutedTranslator:
             if code in (src, tgt):
                 return translate(texts, name if src == code else src, name if tgt == code else tgt)
         if self.fallback is None:
-            raise KeyError(f"no translator for {src}->{tgt}; routed languages: {sorted(self.routes)}.")
+            raise KeyError(f"no translator for {src}->{tgt}; routed languages: "
+                           f"{sorted(self.routes)}.")
         return self.fallback(texts, src, tgt)
 
 
-def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequence[str], Sequence[str]],
-                           translator: Translate, *, system: str, n_parallel: int, n_parallel_dev: int = 300,
-                           seed: int = 0, min_words: int = 3, max_words: int = 30, code: str | None = None,
+def add_real_text_language(bench: XNLIBenchmark, lang: str,
+                           bitext: tuple[Sequence[str], Sequence[str]],
+                           translator: Translate, *, system: str, n_parallel: int,
+                           n_parallel_dev: int = 300,
+                           seed: int = 0, min_words: int = 3, max_words: int = 30,
+                           code: str | None = None,
                            bitext_name: str = "", lexicon: Sequence[tuple[str, str]] | None = None,
                            allow_fewer: bool = False) -> XNLIBenchmark:
     """``bench`` plus a real language ``lang`` under the code ``code`` (default ``"<lang>-mt"``):
@@ -348,25 +369,30 @@ def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequen
     if len(src) != len(tgt):
         raise ValueError(f"the bitext sides differ in length: {len(src)} vs {len(tgt)}.")
     if n_parallel < 2 or n_parallel_dev < 2:
-        raise ValueError(f"n_parallel and n_parallel_dev must be >= 2, got {n_parallel}, {n_parallel_dev}.")
-    keep = [i for i, s in enumerate(src) if min_words <= len(s.split()) <= max_words and tgt[i].strip()]
+        raise ValueError(f"n_parallel and n_parallel_dev must be >= 2, got {n_parallel}, "
+                         f"{n_parallel_dev}.")
+    keep = [i for i, s in enumerate(src) if min_words <= len(s.split()) <= max_words
+            and tgt[i].strip()]
     if allow_fewer and len(keep) - n_parallel_dev >= 2:
         n_parallel = min(n_parallel, len(keep) - n_parallel_dev)
     if len(keep) < n_parallel + n_parallel_dev:
-        raise ValueError(f"only {len(keep)} bitext pairs have {min_words}-{max_words} English words; "
-                         f"{n_parallel} + {n_parallel_dev} were asked for.")
+        raise ValueError(f"only {len(keep)} bitext pairs have {min_words}-{max_words} English "
+                         f"words; {n_parallel} + {n_parallel_dev} were asked for.")
     order = np.random.default_rng(seed).permutation(len(keep))
     chosen = [keep[i] for i in order[: n_parallel + n_parallel_dev]]
     train_idx, dev_idx = chosen[:n_parallel], chosen[n_parallel:]
 
     def moved(data: NLIData) -> NLIData:
-        p, h = translator(list(data.premises), "en", lang), translator(list(data.hypotheses), "en", lang)
+        p, h = translator(list(data.premises), "en", lang), translator(list(data.hypotheses), "en",
+                                                                       lang)
         if len(p) != len(data) or len(h) != len(data):
-            raise ValueError(f"the translator returned {len(p)}/{len(h)} texts for {len(data)} pairs.")
+            raise ValueError(f"the translator returned {len(p)}/{len(h)} texts for {len(data)} "
+                             "pairs.")
         return NLIData(p, h, np.asarray(data.labels), languages=[code] * len(data))
 
     old = bench.translate
-    routed = RoutedTranslator(old.fallback, old.routes) if isinstance(old, RoutedTranslator) else RoutedTranslator(old)
+    routed = RoutedTranslator(old.fallback, old.routes) if isinstance(old,
+                                                                      RoutedTranslator) else RoutedTranslator(old)
     routed.add(code, translator, lang)
     coverage, init = dict(bench.mt_coverage), dict(bench.init_lexicon)
     if hasattr(translator, "coverage"):
@@ -377,15 +403,22 @@ def add_real_text_language(bench: XNLIBenchmark, lang: str, bitext: tuple[Sequen
     elif hasattr(translator, "tables") and (lang, "en") in translator.tables:
         init[code] = sorted(translator.tables[(lang, "en")].items())
     where = f" ({bitext_name})" if bitext_name else ""
-    notes = [*bench.notes, f"{code}: the bitext{where} is real text ({n_parallel} + {n_parallel_dev} pairs); its NLI "
-             f"dev/test pairs are the English ones machine-translated by {system} (labels kept, as in XNLI-MT)"]
+    notes = [*bench.notes, f"{code}: the bitext{where} is real text ({n_parallel} + "
+                           f"{n_parallel_dev} pairs); its NLI "
+             f"dev/test pairs are the English ones machine-translated by {system} (labels kept, as "
+             "in XNLI-MT)"]
     if code in coverage:
         c = coverage[code]
-        notes.append(f"{code}: {system} translated {100 * c['direct']:.0f}% of the English test words directly, "
-                     f"{100 * c['stem']:.0f}% through a stem and passed {100 * c['passed']:.0f}% through untranslated")
-    return replace(bench, dev={**bench.dev, code: moved(bench.dev["en"])}, test={**bench.test, code: moved(bench.test["en"])},
-                   parallel={**bench.parallel, code: ([src[i] for i in train_idx], [tgt[i] for i in train_idx])},
-                   parallel_dev={**bench.parallel_dev, code: ([src[i] for i in dev_idx], [tgt[i] for i in dev_idx])},
+        notes.append(f"{code}: {system} translated {100 * c['direct']:.0f}% of the English test "
+                     f"words directly, {100 * c['stem']:.0f}% through a stem and passed "
+                     f"{100 * c['passed']:.0f}% through untranslated")
+    return replace(bench, dev={**bench.dev, code: moved(bench.dev["en"])},
+                   test={**bench.test, code: moved(bench.test["en"])},
+                   parallel={**bench.parallel, code: ([src[i] for i in train_idx],
+                                                      [tgt[i] for i in train_idx])},
+                   parallel_dev={**bench.parallel_dev, code: ([src[i] for i in dev_idx],
+                                                              [tgt[i] for i in dev_idx])},
                    translate=routed, machine_translated={**bench.machine_translated, code: True},
-                   translated_by={**bench.translated_by, code: system}, init_lexicon=init, mt_coverage=coverage,
+                   translated_by={**bench.translated_by, code: system}, init_lexicon=init,
+                   mt_coverage=coverage,
                    notes=notes)

@@ -13,6 +13,7 @@ from xsent_lib.data.corpora.sentiment import load_labelled, load_ratings
 from xsent_lib.data.corpora.vectors import load_glove50
 
 __all__ = [
-    "TaggedSentences", "import_encoder", "load_bitext", "load_bitext_refs", "load_brown", "load_dictionary",
+    "TaggedSentences", "import_encoder", "load_bitext", "load_bitext_refs", "load_brown",
+    "load_dictionary",
     "load_glove50", "load_labelled", "load_monolingual", "load_ratings", "load_text",
 ]

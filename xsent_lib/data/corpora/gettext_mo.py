@@ -38,7 +38,8 @@ CONTEXT_SEP = "\x04"
 _ACCEL_KEY = re.compile(r"\s*\([~_&]\w\)")  # "ファイル(_F)"
 _ACCEL_MARK = re.compile(r"[~_&](?=\w)")  # "~Close", "Collec_t", "&Open"
 _FORMAT_CODE = re.compile(
-    r"%(?:\(\w+\))?[-+#0]*(?:\d+|\*)?(?:\.\d+)?(?:hh|h|ll|l|L|z|j|t)?[diouxXeEfFgGcrsaA]"  # printf, %(name)s
+    # printf, %(name)s
+    r"%(?:\(\w+\))?[-+#0]*(?:\d+|\*)?(?:\.\d+)?(?:hh|h|ll|l|L|z|j|t)?[diouxXeEfFgGcrsaA]"
     r"|%\d|%[A-Z][A-Z_]+|%\{\w+\}"  # %1, %PRODUCTNAME, %{link}
     r"|\{\w*\}"  # {0}, {name}, {}
     r"|\$\(\w+\)|\$\d|\$\w+\$"  # $(ARG1), $1, $filename$
@@ -78,7 +79,8 @@ def read_mo(path: Path) -> list[tuple[str, str, str]]:
         raise ValueError(f"{path} is not a readable gettext .mo catalogue: {exc}") from exc
     rows = []
     for key, msgstr in catalog.items():
-        if isinstance(key, tuple):  # plural: (singular msgid, form index); form 0 is the singular translation
+        # plural: (singular msgid, form index); form 0 is the singular translation
+        if isinstance(key, tuple):
             key, form = key
             if form != 0:
                 continue
@@ -89,7 +91,8 @@ def read_mo(path: Path) -> list[tuple[str, str, str]]:
     return rows
 
 
-def catalogue_pairs(mo_files: Iterable[Path], min_words: int = 4) -> tuple[list[tuple[str, str, str]], Counter]:
+def catalogue_pairs(mo_files: Iterable[Path],
+                    min_words: int = 4) -> tuple[list[tuple[str, str, str]], Counter]:
     """Clean and filter the messages of ``mo_files`` into ``(english, translation, ref)`` rows; also
     what was dropped.
 
@@ -129,10 +132,12 @@ def normalise_gettext(raw: Mapping[str, Path], out: Path, source: str, lang_dir:
     folder = raw[source] / RESOURCE_ROOT / lang_dir / "LC_MESSAGES"
     mo_files = sorted(folder.glob("*.mo"))
     if not mo_files:
-        raise ValueError(f"{folder} holds no .mo catalogue: is this an unpacked libreoffice-l10n-{lang_dir} package?")
+        raise ValueError(f"{folder} holds no .mo catalogue: is this an unpacked "
+                         f"libreoffice-l10n-{lang_dir} package?")
     rows, counts = catalogue_pairs(mo_files, min_words)
     n = write_table(out / PAIRS_FILE, PAIRS_HEADER, rows)
     return {"pairs": n, "catalogues": len(mo_files), "messages": counts["messages"],
             "dropped_format_code": counts["format_code"], "dropped_short": counts["short"],
-            "dropped_untranslated": counts["untranslated"], "dropped_duplicate": counts["duplicate"],
+            "dropped_untranslated": counts["untranslated"],
+            "dropped_duplicate": counts["duplicate"],
             "english_words": sum(len(r[0].split()) for r in rows)}

@@ -33,7 +33,8 @@ class _ParagraphParser(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.paragraphs: dict[str, str] = {}
-        self._open: list[tuple[str, str, list[str], list[int]]] = []  # (tag, id, text parts, [depth])
+        # (tag, id, text parts, [depth])
+        self._open: list[tuple[str, str, list[str], list[int]]] = []
         self._skip = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -83,8 +84,10 @@ def parse_help_tree(lang_dir: Path) -> dict[str, dict[str, str]]:
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     if not (lang_dir / "text").is_dir():
-        raise ValueError(f"{lang_dir / 'text'} is not a folder: is this an unpacked libreoffice-help package?")
-    return {p.relative_to(lang_dir).as_posix(): parse_help_file(p) for p in sorted((lang_dir / "text").rglob("*.html"))}
+        raise ValueError(f"{lang_dir / 'text'} is not a folder: is this an unpacked "
+                         "libreoffice-help package?")
+    return {p.relative_to(lang_dir).as_posix(): parse_help_file(p)
+            for p in sorted((lang_dir / "text").rglob("*.html"))}
 
 
 def align_help(english: Mapping[str, Mapping[str, str]], other: Mapping[str, Mapping[str, str]],

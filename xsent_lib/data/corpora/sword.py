@@ -57,7 +57,8 @@ def read_ztext_slots(data_dir: Path, testament: str, encoding: str = "utf-8") ->
     """
     blocks_index = np.fromfile(data_dir / f"{testament}.bzs", dtype="<u4")
     if blocks_index.size % 3:
-        raise ValueError(f"{data_dir / testament}.bzs: size is not a multiple of 12 bytes; the module is damaged.")
+        raise ValueError(f"{data_dir / testament}.bzs: size is not a multiple of 12 bytes; the "
+                         "module is damaged.")
     verses = np.fromfile(data_dir / f"{testament}.bzv", dtype=_BZV)
     data = (data_dir / f"{testament}.bzz").read_bytes()
     blocks = [zlib.decompress(data[o:o + c]) for o, c, _ in blocks_index.reshape(-1, 3).tolist()]
@@ -91,7 +92,8 @@ def clean_osis(text: str) -> str:
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     text = _NOTE.sub(" ", text)
-    text = _TITLE.sub(lambda m: f" {m.group(2)} " if 'canonical="true"' in m.group(1) else " ", text)
+    text = _TITLE.sub(lambda m: f" {m.group(2)} " if 'canonical="true"' in m.group(1) else " ",
+                      text)
     return one_line(html.unescape(_TAG.sub("", text)).replace("\u00b6", " "))
 
 
@@ -103,11 +105,14 @@ def read_bible(root: Path) -> dict[str, str]:
     """
     confs = sorted((root / MODS_DIR).glob("*.conf"))
     if len(confs) != 1:
-        raise ValueError(f"{root / MODS_DIR} should hold exactly one module .conf, found {len(confs)}.")
+        raise ValueError(f"{root / MODS_DIR} should hold exactly one module .conf, found "
+                         f"{len(confs)}.")
     conf = read_conf(confs[0])
-    if conf.get("ModDrv", "").lower() != "ztext" or conf.get("CompressType", "ZIP").upper() != "ZIP":
+    if conf.get("ModDrv", "").lower() != "ztext" or conf.get("CompressType",
+                                                             "ZIP").upper() != "ZIP":
         raise ValueError(f"{confs[0]}: only zText modules with ZIP compression are supported, "
-                         f"got ModDrv={conf.get('ModDrv')!r}, CompressType={conf.get('CompressType')!r}.")
+                         f"got ModDrv={conf.get('ModDrv')!r}, "
+                         f"CompressType={conf.get('CompressType')!r}.")
     encoding = "utf-8" if conf.get("Encoding", "").upper().replace("-", "") == "UTF8" else "latin-1"
     data_dir = root / MODS_DIR.parent / conf.get("DataPath", "").lstrip("./")
     verses: dict[str, str] = {}
@@ -119,7 +124,8 @@ def read_bible(root: Path) -> dict[str, str]:
     return {ref: clean_osis(text) for ref, text in verses.items()}
 
 
-def normalise_bible(raw: Mapping[str, Path], out: Path, source: str, target: str) -> dict[str, object]:
+def normalise_bible(raw: Mapping[str, Path], out: Path, source: str,
+                    target: str) -> dict[str, object]:
     """Write ``pairs.tsv`` of verse pairs (``ref`` = verse reference) for two modules sharing a
     versification.
 

@@ -32,16 +32,19 @@ def write_table(path: Path, header: Sequence[str], rows: Iterable[Sequence[objec
         fh.write("\t".join(header) + "\n")
         for row in rows:
             if len(row) != len(header):
-                raise ValueError(f"{path.name}: row {n + 1} has {len(row)} cells, the header {len(header)}.")
+                raise ValueError(f"{path.name}: row {n + 1} has {len(row)} cells, the header "
+                                 f"{len(header)}.")
             cells = [str(c) for c in row]
             if any("\t" in c or "\n" in c for c in cells):
-                raise ValueError(f"{path.name}: row {n + 1} holds a tab or newline; pass texts through one_line().")
+                raise ValueError(f"{path.name}: row {n + 1} holds a tab or newline; pass texts "
+                                 "through one_line().")
             fh.write("\t".join(cells) + "\n")
             n += 1
     return n
 
 
-def read_table(path: Path, columns: Sequence[str], max_rows: int | None = None) -> dict[str, list[str]]:
+def read_table(path: Path, columns: Sequence[str], max_rows: int
+               | None = None) -> dict[str, list[str]]:
     """Read the named columns of a table written by :func:`write_table` (all rows, or the first
     ``max_rows``).
 
@@ -53,7 +56,8 @@ def read_table(path: Path, columns: Sequence[str], max_rows: int | None = None) 
         header = fh.readline().rstrip("\n").split("\t")
         missing = [c for c in columns if c not in header]
         if missing:
-            raise ValueError(f"{path}: columns {missing} are missing (header: {header}); refetch the dataset.")
+            raise ValueError(f"{path}: columns {missing} are missing (header: {header}); refetch "
+                             "the dataset.")
         idx = [header.index(c) for c in columns]
         out: dict[str, list[str]] = {c: [] for c in columns}
         for n, line in enumerate(fh):
@@ -74,7 +78,8 @@ def write_lines(path: Path, lines: Iterable[str]) -> int:
     with path.open("w", encoding="utf-8", newline="\n") as fh:
         for line in lines:
             if "\n" in line:
-                raise ValueError(f"{path.name}: text {n + 1} holds a newline; pass texts through one_line().")
+                raise ValueError(f"{path.name}: text {n + 1} holds a newline; pass texts through "
+                                 "one_line().")
             fh.write(line + "\n")
             n += 1
     return n

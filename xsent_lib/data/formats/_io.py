@@ -47,7 +47,8 @@ def require_file(path: PathLike, hint: str) -> Path:
     return p
 
 
-def format_error(path: PathLike, lineno: int, expected: str, got: str, hint: str = "") -> DataFormatError:
+def format_error(path: PathLike, lineno: int, expected: str, got: str,
+                 hint: str = "") -> DataFormatError:
     """Build the error for line ``lineno`` (1-based) of ``path``: what was expected, what was found,
     what to do.
 
@@ -59,19 +60,22 @@ def format_error(path: PathLike, lineno: int, expected: str, got: str, hint: str
 
 def _decode_error(path: Path, data: bytes, exc: UnicodeDecodeError, hint: str) -> DataFormatError:
     lineno = data.count(b"\n", 0, exc.start) + 1
-    return format_error(path, lineno, f"{exc.encoding} text", f"undecodable bytes ({exc.reason})", hint)
+    return format_error(path, lineno, f"{exc.encoding} text", f"undecodable bytes ({exc.reason})",
+                        hint)
 
 
 def _control_error(path: Path, text: str, encoding: str, hint: str) -> DataFormatError | None:
     """The error for a fallback decoding holding a control character other than tab, CR and LF (None
     if clean)."""
-    bad = next((i for i, ch in enumerate(text) if (ch < " " or ch == "\x7f") and ch not in "\t\r\n"), None)
+    bad = next((i for i, ch in enumerate(text) if (ch < " " or ch == "\x7f")
+                and ch not in "\t\r\n"), None)
     if bad is None:
         return None
     lineno = text.count("\n", 0, bad) + 1
-    return format_error(path, lineno, f"text (it is not UTF-8, and read as {encoding} it is binary data)",
-                        f"the control character U+{ord(text[bad]):04X}; the file looks truncated or corrupt: "
-                        "download it again", hint)
+    return format_error(path, lineno, f"text (it is not UTF-8, and read as {encoding} it is binary "
+                                      "data)",
+                        f"the control character U+{ord(text[bad]):04X}; the file looks truncated "
+                        "or corrupt: download it again", hint)
 
 
 def read_lines(path: PathLike, hint: str, encodings: Sequence[str] = ("utf-8-sig",)) -> list[str]:
@@ -103,7 +107,8 @@ def read_lines(path: PathLike, hint: str, encodings: Sequence[str] = ("utf-8-sig
     raise ValueError("read_lines needs at least one encoding, e.g. ('utf-8-sig',).")
 
 
-def iter_lines(path: PathLike, hint: str, max_lines: int | None = None) -> Iterator[tuple[int, str]]:
+def iter_lines(path: PathLike, hint: str, max_lines: int
+               | None = None) -> Iterator[tuple[int, str]]:
     """Stream ``(line_number, line)`` pairs of a UTF-8 file (1-based, line ends removed), at most
     ``max_lines``.
 
@@ -117,12 +122,14 @@ def iter_lines(path: PathLike, hint: str, max_lines: int | None = None) -> Itera
             try:
                 line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
             except UnicodeDecodeError as exc:
-                raise format_error(p, lineno, "UTF-8 text", f"undecodable bytes ({exc.reason})", hint) from None
+                raise format_error(p, lineno, "UTF-8 text", f"undecodable bytes ({exc.reason})",
+                                   hint) from None
             yield lineno, line.rstrip("\r\n")
 
 
 def split_columns(
-    path: PathLike, lineno: int, line: str, n_columns: int, names: str, hint: str, at_least: bool = False
+    path: PathLike, lineno: int, line: str, n_columns: int, names: str, hint: str,
+    at_least: bool = False
 ) -> list[str]:
     """Split a tab-separated line and check it has ``n_columns`` columns (or more when
     ``at_least``).
@@ -157,5 +164,6 @@ def header_index(path: PathLike, header: str, required: Sequence[str], hint: str
     names = header.split("\t")
     missing = [name for name in required if name not in names]
     if missing:
-        raise format_error(path, 1, f"a header with columns {list(required)}", f"{names} (missing {missing})", hint)
+        raise format_error(path, 1, f"a header with columns {list(required)}", f"{names} (missing "
+                                                                               f"{missing})", hint)
     return {name: i for i, name in enumerate(names)}

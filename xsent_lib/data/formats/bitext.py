@@ -11,8 +11,9 @@ from pathlib import Path
 from xsent_lib.data.formats._io import PathLike, iter_lines
 
 _HINT = (
-    "A Moses-style bitext is two aligned UTF-8 files named <prefix>.<lang> (e.g. corpus.en and corpus.fr, "
-    "as unpacked from Europarl or OPUS 'Moses' downloads), with exactly one sentence per line in both."
+    "A Moses-style bitext is two aligned UTF-8 files named <prefix>.<lang> (e.g. corpus.en and "
+    "corpus.fr, as unpacked from Europarl or OPUS 'Moses' downloads), with exactly one sentence "
+    "per line in both."
 )
 
 
@@ -31,7 +32,8 @@ class Bitext:
         return len(self.source)
 
 
-def load_bitext(source_path: PathLike, target_path: PathLike, max_lines: int | None = None) -> Bitext:
+def load_bitext(source_path: PathLike, target_path: PathLike, max_lines: int
+                | None = None) -> Bitext:
     """Read two aligned files, at most ``max_lines`` lines of each; their line counts must agree.
 
     Empty lines are kept so that alignment is never shifted; filter pairs afterwards if needed.
@@ -40,15 +42,17 @@ def load_bitext(source_path: PathLike, target_path: PathLike, max_lines: int | N
     Book: chapter 8 (Paraphrastic embeddings from bitext: Wieting et al.).
     """
     if max_lines is not None and max_lines < 1:
-        raise ValueError(f"max_lines must be a positive number of lines (or None for all), got {max_lines}.")
+        raise ValueError("max_lines must be a positive number of lines (or None for all), got "
+                         f"{max_lines}.")
     source = [line.strip() for _, line in iter_lines(source_path, _HINT, max_lines)]
     target = [line.strip() for _, line in iter_lines(target_path, _HINT, max_lines)]
     if len(source) != len(target):
-        short, long_ = (source_path, target_path) if len(source) < len(target) else (target_path, source_path)
+        short, long_ = (source_path,
+                        target_path) if len(source) < len(target) else (target_path, source_path)
         raise ValueError(
-            f"bitext files are not aligned: {short} has {min(len(source), len(target))} lines but {long_} has "
-            f"{max(len(source), len(target))}{'' if max_lines is None else f' (reading at most {max_lines})'}; "
-            f"{short} is short. {_HINT}"
+            f"bitext files are not aligned: {short} has {min(len(source), len(target))} lines but "
+            f"{long_} has "
+            f"{max(len(source), len(target))}{'' if max_lines is None else f' (reading at most {max_lines})'}; {short} is short. {_HINT}"
         )
     return Bitext(source, target)
 

@@ -45,7 +45,8 @@ def downstream_dir(data_dir: PathLike, *parts: str) -> Path:
 
 def _sentences(path: Path) -> list[str]:
     """Non-empty stripped lines of a one-sentence-a-line file (blank lines carry no sentence)."""
-    return [line.strip() for line in read_lines(path, SENTEVAL_HINT, LEGACY_ENCODINGS) if line.strip()]
+    return [line.strip() for line in read_lines(path, SENTEVAL_HINT, LEGACY_ENCODINGS)
+            if line.strip()]
 
 
 def load_binary_task(name: str, data_dir: PathLike) -> ClassificationTask:
@@ -58,14 +59,16 @@ def load_binary_task(name: str, data_dir: PathLike) -> ClassificationTask:
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if name not in _BINARY_TASKS:
-        raise ValueError(f"binary SentEval task must be one of {sorted(_BINARY_TASKS)}, got {name!r}.")
+        raise ValueError(f"binary SentEval task must be one of {sorted(_BINARY_TASKS)}, got "
+                         f"{name!r}.")
     folder, first_file, second_file, label_names = _BINARY_TASKS[name]
     paths = [downstream_dir(data_dir, folder, f) for f in (first_file, second_file)]
     ones, zeros = (_sentences(path) for path in paths)
     empty = [str(path) for path, sentences in zip(paths, (ones, zeros)) if not sentences]
     if empty:
-        raise DataFormatError(f"{' and '.join(empty)}: no sentences (an empty or truncated file); {name} is scored "
-                              f"on both classes, and one class alone would score 100%. {SENTEVAL_HINT}")
+        raise DataFormatError(f"{' and '.join(empty)}: no sentences (an empty or truncated file); "
+                              f"{name} is scored on both classes, and one class alone would score "
+                              f"100%. {SENTEVAL_HINT}")
     labels = np.concatenate([np.ones(len(ones), np.int64), np.zeros(len(zeros), np.int64)])
     return ClassificationTask(name, {"all": LabelledSentences(ones + zeros, labels)}, label_names)
 
@@ -93,7 +96,8 @@ def load_sst_file(path: PathLike, n_classes: int) -> LabelledSentences:
         label = label.strip()
         if not sentence.strip() or not label.isdigit() or int(label) >= n_classes:
             raise format_error(
-                path, lineno, f"{expected} with a label in 0..{n_classes - 1}", repr(line), SENTEVAL_HINT
+                path, lineno, f"{expected} with a label in 0..{n_classes - 1}", repr(line),
+                SENTEVAL_HINT
             )
         sentences.append(sentence.strip())
         labels.append(int(label))
@@ -107,10 +111,12 @@ def load_sst(data_dir: PathLike, n_classes: int = 2) -> ClassificationTask:
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if n_classes not in (2, 5):
-        raise ValueError(f"SST has 2 (binary) or 5 (fine-grained) classes, got n_classes={n_classes}.")
+        raise ValueError("SST has 2 (binary) or 5 (fine-grained) classes, got "
+                         f"n_classes={n_classes}.")
     folder = "binary" if n_classes == 2 else "fine"
     splits = {
-        split: load_sst_file(downstream_dir(data_dir, "SST", folder, f"sentiment-{split}"), n_classes)
+        split: load_sst_file(downstream_dir(data_dir, "SST", folder, f"sentiment-{split}"),
+                             n_classes)
         for split in ("train", "dev", "test")
     }
     names = ("negative", "positive") if n_classes == 2 else (
@@ -135,7 +141,8 @@ def load_trec_file(path: PathLike) -> LabelledSentences:
         _fine, _, question = rest.partition(" ")
         if not colon or coarse not in TREC_LABELS or not question.strip():
             raise format_error(
-                path, lineno, f"'COARSE:fine question' with COARSE in {list(TREC_LABELS)}", repr(line), SENTEVAL_HINT
+                path, lineno, f"'COARSE:fine question' with COARSE in {list(TREC_LABELS)}",
+                repr(line), SENTEVAL_HINT
             )
         sentences.append(question.strip())
         labels.append(TREC_LABELS.index(coarse))

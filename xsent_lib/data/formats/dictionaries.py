@@ -14,8 +14,9 @@ import numpy as np
 from xsent_lib.data.formats._io import PathLike, format_error, iter_lines
 
 _HINT = (
-    "MUSE's dictionaries come from its data/get_evaluation.sh (https://github.com/facebookresearch/MUSE); "
-    "put them as <data_dir>/crosslingual/dictionaries/<src>-<tgt>.<0-5000|5000-6500>.txt, one "
+    "MUSE's dictionaries come from its data/get_evaluation.sh "
+    "(https://github.com/facebookresearch/MUSE); put them as "
+    "<data_dir>/crosslingual/dictionaries/<src>-<tgt>.<0-5000|5000-6500>.txt, one "
     "whitespace-separated 'source target' pair a line."
 )
 MUSE_SPLITS: tuple[str, ...] = ("0-5000", "5000-6500", "full")
@@ -67,7 +68,8 @@ def load_bilingual_dictionary(path: PathLike, lowercase: bool = False) -> Biling
         if not words:
             continue
         if len(words) != 2:
-            raise format_error(path, lineno, "2 whitespace-separated words (source target)", str(len(words)), _HINT)
+            raise format_error(path, lineno, "2 whitespace-separated words (source target)",
+                               str(len(words)), _HINT)
         if lowercase:
             words = [w.lower() for w in words]
         source.append(words[0])
@@ -76,7 +78,8 @@ def load_bilingual_dictionary(path: PathLike, lowercase: bool = False) -> Biling
 
 
 def load_muse_dictionary(
-    data_dir: PathLike, source_lang: str, target_lang: str, split: str = "5000-6500", lowercase: bool = False
+    data_dir: PathLike, source_lang: str, target_lang: str, split: str = "5000-6500",
+    lowercase: bool = False
 ) -> BilingualDictionary:
     """Load ``<data_dir>/crosslingual/dictionaries/<src>-<tgt>.<split>.txt``; ``split="full"`` is
     ``<src>-<tgt>.txt``.
@@ -92,16 +95,20 @@ def load_muse_dictionary(
 
 
 def dictionary_to_indices(
-    dictionary: BilingualDictionary, source_word2id: Mapping[str, int], target_word2id: Mapping[str, int]
+    dictionary: BilingualDictionary, source_word2id: Mapping[str, int],
+    target_word2id: Mapping[str, int]
 ) -> DictionaryIndices:
     """Map dictionary pairs to vocabulary ids, dropping pairs with an out-of-vocabulary word.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
     if not len(dictionary):
-        raise ValueError("the dictionary is empty: nothing to map (check the file and the language pair).")
-    src = np.fromiter((source_word2id.get(w, -1) for w in dictionary.source), np.int64, len(dictionary))
-    tgt = np.fromiter((target_word2id.get(w, -1) for w in dictionary.target), np.int64, len(dictionary))
+        raise ValueError("the dictionary is empty: nothing to map (check the file and the language "
+                         "pair).")
+    src = np.fromiter((source_word2id.get(w, -1) for w in dictionary.source), np.int64,
+                      len(dictionary))
+    tgt = np.fromiter((target_word2id.get(w, -1) for w in dictionary.target), np.int64,
+                      len(dictionary))
     kept = (src >= 0) & (tgt >= 0)
     distinct_sources = set(dictionary.source)
     covered_sources = {w for w, k in zip(dictionary.source, kept.tolist(), strict=True) if k}

@@ -44,11 +44,13 @@ def _task_row(task: ClassificationTask | PairTask) -> tuple[str, str]:
 
 
 def _format_loaders() -> list[tuple[str, str, Callable[[Path], tuple[str, str]]]]:
-    tasks = ("MR", "CR", "SUBJ", "MPQA", "SST2", "SST5", "TREC", "MRPC", "SICK-R", "SICK-E", "STSBenchmark",
+    tasks = ("MR", "CR", "SUBJ", "MPQA", "SST2", "SST5", "TREC", "MRPC", "SICK-R", "SICK-E",
+             "STSBenchmark",
              "STS12", "STS13", "STS14", "STS15", "STS16")
     out: list[tuple[str, str, Callable[[Path], tuple[str, str]]]] = [
         ("SNLI dev", "load_snli", lambda d: _nli_row(load_snli(d, "dev"))),
-        ("MultiNLI dev matched", "load_multinli", lambda d: _nli_row(load_multinli(d, "dev_matched"))),
+        ("MultiNLI dev matched", "load_multinli",
+         lambda d: _nli_row(load_multinli(d, "dev_matched"))),
         ("XNLI dev", "load_xnli", lambda d: _nli_row(load_xnli(d, "dev"))),
         ("XNLI-MT train (fr)", "load_xnli_mt", lambda d: _nli_row(load_xnli_mt(d, "fr"))),
     ]
@@ -56,7 +58,8 @@ def _format_loaders() -> list[tuple[str, str, Callable[[Path], tuple[str, str]]]
     out += [(t, "load_task", lambda d, t=t: _task_row(load_task(t, d))) for t in SENTEVAL_PROBING]
 
     def muse(d: Path) -> tuple[str, str]:
-        train, test = load_muse_dictionary(d, "en", "fr", "0-5000"), load_muse_dictionary(d, "en", "fr")
+        train, test = load_muse_dictionary(d, "en", "fr",
+                                           "0-5000"), load_muse_dictionary(d, "en", "fr")
         return f"train {len(train)} / test {len(test)}", f"{train.source[0]} -> {train.target[0]}"
 
     def bucc(d: Path) -> tuple[str, str]:
@@ -69,7 +72,8 @@ def _format_loaders() -> list[tuple[str, str, Callable[[Path], tuple[str, str]]]
         b = load_moses_bitext(d / "bitext" / "corpus", "en", "fr")
         return f"{len(b)} pairs", f"{b.source[0]} ||| {b.target[0]}"
 
-    out += [("MUSE en-fr dictionaries", "load_muse_dictionary", muse), ("BUCC 2018 de-en sample", "load_bucc", bucc),
+    out += [("MUSE en-fr dictionaries", "load_muse_dictionary", muse), ("BUCC 2018 de-en sample",
+                                                                        "load_bucc", bucc),
             ("Moses bitext bitext/corpus.en-fr", "load_moses_bitext", moses)]
     return out
 
@@ -86,7 +90,8 @@ def format_inventory(data_dir: str | os.PathLike[str]) -> pd.DataFrame:
     """
     root = Path(data_dir)
     if not root.is_dir():
-        raise FileNotFoundError(f"data_dir {root} is not a folder; point it at the folder holding the papers' data.")
+        raise FileNotFoundError(f"data_dir {root} is not a folder; point it at the folder holding "
+                                "the papers' data.")
     rows = []
     for name, loader, read in _format_loaders():
         try:
@@ -96,6 +101,7 @@ def format_inventory(data_dir: str | os.PathLike[str]) -> pd.DataFrame:
             status, size, example, note = "not found", "", "", str(exc).split("\n")[0]
         except DataFormatError as exc:
             status, size, example, note = "format error", "", "", str(exc).split("\n")[0]
-        rows.append({"data set": name, "loader": loader, "status": status, "size": size, "example": example,
+        rows.append({"data set": name, "loader": loader, "status": status, "size": size,
+                     "example": example,
                      "note": note})
     return pd.DataFrame(rows, columns=["data set", "loader", "status", "size", "example", "note"])

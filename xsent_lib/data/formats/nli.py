@@ -33,16 +33,17 @@ _SNLI_HINT = (
     "<data_dir>/snli_1.0/snli_1.0_{train,dev,test}.jsonl exist."
 )
 _MULTINLI_HINT = (
-    "MultiNLI comes as multinli_1.0.zip from https://cims.nyu.edu/~sbowman/multinli/; unzip it so that "
-    "<data_dir>/multinli_1.0/multinli_1.0_{train,dev_matched,dev_mismatched}.jsonl exist."
+    "MultiNLI comes as multinli_1.0.zip from https://cims.nyu.edu/~sbowman/multinli/; unzip it so "
+    "that <data_dir>/multinli_1.0/multinli_1.0_{train,dev_matched,dev_mismatched}.jsonl exist."
 )
 _XNLI_HINT = (
     "XNLI comes as XNLI-1.0.zip from https://github.com/facebookresearch/XNLI; unzip it so that "
     "<data_dir>/XNLI-1.0/xnli.{dev,test}.tsv exist (tab-separated, header line first)."
 )
 _XNLI_MT_HINT = (
-    "The machine-translated training sets come as XNLI-MT-1.0.zip from https://github.com/facebookresearch/XNLI; "
-    "unzip it so that <data_dir>/XNLI-MT-1.0/multinli/multinli.train.<lang>.tsv exist (premise, hypo, label)."
+    "The machine-translated training sets come as XNLI-MT-1.0.zip from "
+    "https://github.com/facebookresearch/XNLI; unzip it so that "
+    "<data_dir>/XNLI-MT-1.0/multinli/multinli.train.<lang>.tsv exist (premise, hypo, label)."
 )
 
 
@@ -68,7 +69,8 @@ class NLIData:
 
 def _label_id(path: PathLike, lineno: int, label: str, hint: str) -> int:
     if label not in _LABEL_ID:
-        raise format_error(path, lineno, f"a gold label in {list(NLI_LABELS)} or '-'", repr(label), hint)
+        raise format_error(path, lineno, f"a gold label in {list(NLI_LABELS)} or '-'", repr(label),
+                           hint)
     return _LABEL_ID[label]
 
 
@@ -96,10 +98,13 @@ def _read_nli_jsonl(path: PathLike, max_examples: int | None, hint: str) -> NLID
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise format_error(path, lineno, "one JSON object per line", f"invalid JSON ({exc.msg})", hint) from None
-        if not isinstance(record, dict) or not {"sentence1", "sentence2", "gold_label"} <= record.keys():
+            raise format_error(path, lineno, "one JSON object per line",
+                               f"invalid JSON ({exc.msg})", hint) from None
+        if not isinstance(record, dict) or not {"sentence1", "sentence2",
+                                                "gold_label"} <= record.keys():
             keys = sorted(record) if isinstance(record, dict) else type(record).__name__
-            raise format_error(path, lineno, "keys sentence1, sentence2, gold_label", str(keys), hint)
+            raise format_error(path, lineno, "keys sentence1, sentence2, gold_label", str(keys),
+                               hint)
         if record["gold_label"] == _NO_CONSENSUS:
             skipped += 1
             continue
@@ -133,7 +138,8 @@ def load_snli(data_dir: PathLike, split: str = "train", max_examples: int | None
     return _read_nli_jsonl(path, max_examples, _SNLI_HINT)
 
 
-def load_multinli(data_dir: PathLike, split: str = "train", max_examples: int | None = None) -> NLIData:
+def load_multinli(data_dir: PathLike, split: str = "train", max_examples: int
+                  | None = None) -> NLIData:
     """Load MultiNLI 1.0 from ``<data_dir>/multinli_1.0/multinli_1.0_<split>.jsonl``, with genres.
 
     ``split`` is train, dev_matched or dev_mismatched (the test labels were never released).
@@ -222,7 +228,8 @@ def load_xnli_mt_tsv(path: PathLike, max_examples: int | None = None) -> NLIData
         fields = split_columns(path, lineno, line, 3, "premise, hypo, label", _XNLI_MT_HINT)
         if lineno == 1:
             if fields[2] != "label":
-                raise format_error(path, 1, "the header 'premise<TAB>hypo<TAB>label'", repr(line), _XNLI_MT_HINT)
+                raise format_error(path, 1, "the header 'premise<TAB>hypo<TAB>label'", repr(line),
+                                   _XNLI_MT_HINT)
             continue
         label = "contradiction" if fields[2] == "contradictory" else fields[2]
         labels.append(_label_id(path, lineno, label, _XNLI_MT_HINT))
@@ -258,10 +265,13 @@ def load_senteval_snli(data_dir: PathLike) -> PairTask:
         second = read_lines(folder / f"s2.{split}", SENTEVAL_HINT, ("latin-1",))
         names = read_lines(folder / f"labels.{split}", SENTEVAL_HINT, ("utf-8",))
         if not len(first) == len(second) == len(names):
-            raise DataFormatError(f"{folder}: s1.{split}, s2.{split} and labels.{split} have {len(first)}, "
-                                  f"{len(second)} and {len(names)} lines; they must align line by line.")
+            raise DataFormatError(f"{folder}: s1.{split}, s2.{split} and labels.{split} have "
+                                  f"{len(first)}, {len(second)} and {len(names)} lines; they must "
+                                  "align line by line.")
         bad = sorted({n for n in names if n not in _LABEL_ID})
         if bad:
-            raise DataFormatError(f"{folder / f'labels.{split}'}: labels must be one of {NLI_LABELS}, found {bad[:3]}.")
-        splits[split] = SentencePairs(first, second, np.array([_LABEL_ID[n] for n in names], dtype=np.int64))
+            raise DataFormatError(f"{folder / f'labels.{split}'}: labels must be one of "
+                                  f"{NLI_LABELS}, found {bad[:3]}.")
+        splits[split] = SentencePairs(first, second, np.array([_LABEL_ID[n] for n in names],
+                                                              dtype=np.int64))
     return PairTask("SNLI", splits, NLI_LABELS)

@@ -39,8 +39,9 @@ def load_sts_pair_files(input_path: PathLike, gold_path: PathLike) -> SentencePa
     golds = read_lines(gold_path, SENTEVAL_HINT)
     if len(inputs) != len(golds):
         raise ValueError(
-            f"{input_path} has {len(inputs)} lines but {gold_path} has {len(golds)}: an STS input file and its "
-            f"gold file must have one line per pair (empty gold lines for unscored pairs). {SENTEVAL_HINT}"
+            f"{input_path} has {len(inputs)} lines but {gold_path} has {len(golds)}: an STS input "
+            "file and its gold file must have one line per pair (empty gold lines for unscored "
+            f"pairs). {SENTEVAL_HINT}"
         )
     first: list[str] = []
     second: list[str] = []
@@ -48,7 +49,8 @@ def load_sts_pair_files(input_path: PathLike, gold_path: PathLike) -> SentencePa
     for lineno, (line, gold) in enumerate(zip(inputs, golds, strict=True), start=1):
         if not gold.strip():
             continue
-        fields = split_columns(input_path, lineno, line, 2, "sentence1, sentence2", SENTEVAL_HINT, at_least=True)
+        fields = split_columns(input_path, lineno, line, 2, "sentence1, sentence2", SENTEVAL_HINT,
+                               at_least=True)
         scores.append(parse_float(gold_path, lineno, gold.strip(), "the gold score", SENTEVAL_HINT))
         first.append(fields[0].strip())
         second.append(fields[1].strip())
@@ -76,6 +78,7 @@ def load_sts(data_dir: PathLike, name: str, subsets: Sequence[str] | None = None
     if unknown:
         raise ValueError(f"{name} has sub-datasets {STS_SUBSETS[name]}; unknown: {unknown}.")
     folder = downstream_dir(data_dir, "STS", f"{name}-en-test")
-    splits = {subset: load_sts_pair_files(*_subset_files(folder, name[-2:], subset)) for subset in chosen}
+    splits = {subset: load_sts_pair_files(*_subset_files(folder, name[-2:], subset))
+              for subset in chosen}
     return PairTask(name, splits)
 

@@ -24,6 +24,8 @@ from .probing import TASKS as PROBING_TASKS
 from .typology import LANGUAGES, Typology
 from .world import SyntheticWorld
 
-__all__ = ["SyntheticWorld", "Typology", "LANGUAGES", "FormConfig", "Forms", "Clauses", "ParallelCorpus",
-           "NLISet", "NLI_LABELS", "ProbingSet", "ProbingSplit", "STSSet", "DocumentSet", "BilingualLexicon",
+__all__ = ["SyntheticWorld", "Typology", "LANGUAGES", "FormConfig", "Forms", "Clauses",
+           "ParallelCorpus",
+           "NLISet", "NLI_LABELS", "ProbingSet", "ProbingSplit", "STSSet", "DocumentSet",
+           "BilingualLexicon",
            "PROBING_TASKS"]

@@ -148,7 +148,8 @@ def _parse_nouns() -> tuple:
         parent.append(par)
         gender.append(opts.get("g", gender[par] if par >= 0 else "n"))
         disjoint.append("*" in toks[1:])
-        preps.append(opts["prep"].split("|") if "prep" in opts else (preps[par] if par >= 0 else []))
+        preps.append(opts["prep"].split("|") if "prep" in opts else (preps[par] if par >= 0
+                                                                     else []))
         stack.append((indent, len(words) - 1))
     return words, plurals, parent, gender, disjoint, preps
 
@@ -208,7 +209,8 @@ def build_english() -> EnglishLexicon:
         noun_gender=np.array([GENDERS.index(g) for g in gender]), noun_root=root,
         noun_disjoint=np.array(disjoint), noun_ancestors=anc, is_place=is_place, prep_ok=prep_ok,
         verbs=tuple(vb), verbs_3sg=tuple(v3), verbs_past=tuple(vp), transitive=np.array(trans),
-        manner=np.array(man), symmetric=np.array(sym), asymmetric=np.array(asym), verb_hypernym=verb_hyp,
+        manner=np.array(man), symmetric=np.array(sym), asymmetric=np.array(asym),
+        verb_hypernym=verb_hyp,
         subj_ok=np.array(subj), obj_ok=np.array(obj),
         adjectives=tuple(adjs), adj_antonym=np.array(adj_ant),
         adj_ok=np.array([_classes(c, node_of, anc) for c in adj_cls]),

@@ -417,7 +417,8 @@ CONJUNCTIONS = ("and", "but")
 SUBORDINATORS = ("because", "when", "after")
 CLASS_ALIASES = {"animate": ("animal", "person"), "thing": ("food", "object", "plant"),
                  "concrete": ("animal", "person", "food", "object", "plant"),
-                 "adult": ("man", "woman", "worker", "artist", "athlete", "relative", "king", "queen", "prince",
+                 "adult": ("man", "woman", "worker", "artist", "athlete", "relative", "king",
+                           "queen", "prince",
                            "princess")}
 TENSES = ("past", "present", "future")
 GENDERS = "mfnp"

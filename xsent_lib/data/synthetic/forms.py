@@ -23,8 +23,10 @@ from .english import ENGLISH
 FRONT_NONE, FRONT_TIME, FRONT_PP, FRONT_DISC, FRONT_SUB = range(5)
 PAST, PRESENT, FUTURE = range(3)
 
-_CLAUSE_FIELDS = ("subj", "subj_num", "subj_def", "subj_adj", "subj_pro", "subj_rel", "verb", "tense", "neg",
-                  "obj", "obj_num", "obj_def", "obj_adj", "obj_pro", "obj_rel", "adv", "prep", "pp", "time", "gap")
+_CLAUSE_FIELDS = ("subj", "subj_num", "subj_def", "subj_adj", "subj_pro", "subj_rel", "verb",
+                  "tense", "neg",
+                  "obj", "obj_num", "obj_def", "obj_adj", "obj_pro", "obj_rel", "adv", "prep", "pp",
+                  "time", "gap")
 
 
 @dataclass
@@ -196,7 +198,8 @@ class FormConfig:
             if f.name.startswith("p_") and not 0.0 <= v <= 1.0:
                 raise ValueError(f"FormConfig.{f.name}={v} is not a probability in [0, 1].")
         if len(self.tense) != 3 or min(self.tense) < 0 or sum(self.tense) <= 0:
-            raise ValueError(f"FormConfig.tense={self.tense} must be three non-negative weights, not all zero.")
+            raise ValueError(f"FormConfig.tense={self.tense} must be three non-negative weights, "
+                             "not all zero.")
         if self.max_rel_depth < 0:
             raise ValueError("FormConfig.max_rel_depth must be >= 0.")
 
@@ -219,7 +222,8 @@ class RowChooser:
         self.flat = (cum + self.offset[:, None]).ravel()
         self.k = w.shape[1]
 
-    def __call__(self, rows: np.ndarray | int, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
+    def __call__(self, rows: np.ndarray | int, rng: np.random.Generator,
+                 size: int | None = None) -> np.ndarray:
         rows = np.full(size, rows, np.int64) if size is not None else np.asarray(rows, np.int64)
         if rows.size == 0:
             return np.zeros(0, np.int64)
@@ -249,7 +253,8 @@ class FormSampler:
         E = ENGLISH
         self.config = config or FormConfig()
         rng = np.random.Generator(np.random.PCG64(stable_seed(seed, "word-frequencies")))
-        depth_base = np.array([3, 10, 5, 3, 2])[np.minimum(E.noun_depth, 4)]  # basic-level nouns most frequent
+        # basic-level nouns most frequent
+        depth_base = np.array([3, 10, 5, 3, 2])[np.minimum(E.noun_depth, 4)]
         self.noun_w = _weights(rng, len(E.nouns), depth_base)
         self.verb_w = _weights(rng, len(E.verbs), np.where(E.verb_hypernym >= 0, 2, 5))
         self.adj_w = _weights(rng, len(E.adjectives))
@@ -271,7 +276,8 @@ class FormSampler:
 
     # -- clauses
     # -----------------------------------------------------------------------------------------
-    def clause_fields(self, rng: np.random.Generator, n: int, role: str, subj: np.ndarray | None = None,
+    def clause_fields(self, rng: np.random.Generator, n: int, role: str, subj: np.ndarray
+                      | None = None,
                       tense: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """Fields of ``n`` fresh clauses. ``role`` is main / coord / sub / rel; ``subj`` (-1 =
         sample) fixes subjects (verbs are then drawn among those the subject can do); ``tense``
@@ -293,7 +299,8 @@ class FormSampler:
         f["subj_adj"] = self._adjectives(rng, subj, cfg.p_subj_adj if role != "rel" else 0.0)
         f["subj_pro"] = np.zeros(n, np.int64)
         f["tense"] = self.tense_choice(0, rng, size=n) if tense is None else tense.astype(np.int64)
-        f["neg"] = (rng.random(n) < (cfg.p_neg if role != "rel" else cfg.p_neg / 3)).astype(np.int64)
+        f["neg"] = (rng.random(n) < (cfg.p_neg if role != "rel"
+                                     else cfg.p_neg / 3)).astype(np.int64)
         trans = E.transitive[verb]
         obj = np.full(n, -1, np.int64)
         obj[trans] = self.obj_for_verb(verb[trans], rng)
@@ -407,9 +414,11 @@ class FormSampler:
         sub_row[twice], sub_conj[twice] = -1, -1
         front[twice & (front == FRONT_SUB)] = FRONT_NONE
         rel = clauses.subj_rel[:n]
-        clauses.subj_rel[:n] = np.where((rel >= 0) & same(clauses.verb[np.maximum(rel, 0)]), -1, rel)
+        clauses.subj_rel[:n] = np.where((rel >= 0) & same(clauses.verb[np.maximum(rel, 0)]), -1,
+                                        rel)
         i32 = lambda a: a.astype(np.int32)  # noqa: E731
-        return Forms(clauses, i32(np.arange(n)), i32(coord_row), i32(conj), i32(sub_row), i32(sub_conj), i32(front),
+        return Forms(clauses, i32(np.arange(n)), i32(coord_row), i32(conj), i32(sub_row),
+                     i32(sub_conj), i32(front),
                      i32(disc), np.zeros(n, bool))
 
     def _corefer(self, rng: np.random.Generator, coord: dict, main: dict, ci: np.ndarray,
@@ -418,7 +427,8 @@ class FormSampler:
         and an object the first clause introduced may be picked up again."""
         E, cfg = ENGLISH, self.config
         m = ci.size
-        pro = lambda noun: (self.pronominal[noun] & (rng.random(m) < cfg.p_pronoun)).astype(np.int64)  # noqa: E731
+        pro = lambda noun: (self.pronominal[noun]
+                            & (rng.random(m) < cfg.p_pronoun)).astype(np.int64)  # noqa: E731
         s = same_subj
         coord["subj_num"][s] = main["subj_num"][ci][s]
         coord["subj_def"][s] = 1

@@ -17,7 +17,8 @@ from .datasets import BilingualLexicon
 from .languages import LanguageTables
 
 
-def _concept_pairs(src: LanguageTables, tgt: LanguageTables, inflected: bool) -> list[list[tuple[int, int]]]:
+def _concept_pairs(src: LanguageTables, tgt: LanguageTables,
+                   inflected: bool) -> list[list[tuple[int, int]]]:
     """For each concept (nouns, verbs, adjectives, manner adverbs in lexicon order) its aligned id
     pairs."""
     out: list[list[tuple[int, int]]] = []
@@ -31,7 +32,8 @@ def _concept_pairs(src: LanguageTables, tgt: LanguageTables, inflected: bool) ->
     for v in range(src.verb.shape[0]):
         pairs = [(cite_verb(src, v), cite_verb(tgt, v))]
         if inflected:
-            pairs += [(int(src.verb[v, t, n, 0, 2]), int(tgt.verb[v, t, n, 0, 2])) for t in range(3) for n in (0, 1)]
+            pairs += [(int(src.verb[v, t, n, 0, 2]), int(tgt.verb[v, t, n, 0, 2])) for t in range(3)
+                      for n in (0, 1)]
         out.append(pairs)
     for a in range(src.adj.shape[0]):
         nums = (0, 1) if inflected else (0,)
@@ -41,7 +43,8 @@ def _concept_pairs(src: LanguageTables, tgt: LanguageTables, inflected: bool) ->
     return [list(dict.fromkeys(p)) for p in out]
 
 
-def gold_lexicon(src: LanguageTables, tgt: LanguageTables, rng: np.random.Generator, test_fraction: float = 0.2,
+def gold_lexicon(src: LanguageTables, tgt: LanguageTables, rng: np.random.Generator,
+                 test_fraction: float = 0.2,
                  inflected: bool = False) -> BilingualLexicon:
     """Split the concepts at random (``rng``) into train and test and list their word pairs.
 

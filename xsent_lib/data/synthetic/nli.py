@@ -54,7 +54,8 @@ from .forms import FRONT_NONE, FRONT_PP, FRONT_SUB, FRONT_TIME, Clauses, FormCon
 ENTAILMENT, NEUTRAL, CONTRADICTION = range(3)
 NLI_CONFIG = FormConfig(p_disc=0.0, p_coord=0.2, p_sub=0.1, p_neg=0.35, p_nested_rel=0.2)
 GENDER_PAIRS = (("man", "woman"), ("boy", "girl"), ("king", "queen"), ("prince", "princess"),
-                ("mother", "father"), ("sister", "brother"), ("aunt", "uncle"), ("grandmother", "grandfather"),
+                ("mother", "father"), ("sister", "brother"), ("aunt", "uncle"),
+                ("grandmother", "grandfather"),
                 ("waiter", "waitress"))
 _SWAP = ("", "_num", "_def", "_adj", "_rel")
 
@@ -75,7 +76,8 @@ class _Lex:
         n = len(E.nouns)
         self.parent = E.noun_parent
         self.grand = np.where(self.parent >= 0, self.parent[np.maximum(self.parent, 0)], -1)
-        self.children, self.n_children = _padded([list(np.flatnonzero(self.parent == i)) for i in range(n)])
+        self.children, self.n_children = _padded([list(np.flatnonzero(self.parent == i))
+                                                  for i in range(n)])
         self.n_siblings = np.where(self.parent >= 0, self.n_children[np.maximum(self.parent, 0)], 0)
         self.exclusive = (self.parent >= 0) & E.noun_disjoint[np.maximum(self.parent, 0)]
         self.other_gender = np.full(n, -1, np.int64)
@@ -95,7 +97,8 @@ class _Editor:
     def __init__(self, H: Forms, sampler: FormSampler, rng: np.random.Generator) -> None:
         self.H, self.s, self.rng = H, sampler, rng
         self.premise_main = H.main.copy()
-        self.premise_nouns = self.other_nouns()  # what the premise mentions besides its main subject
+        # what the premise mentions besides its main subject
+        self.premise_nouns = self.other_nouns()
 
     # field access on the main clause of sentences ``rows``
     def get(self, f: str, rows: np.ndarray | None = None) -> np.ndarray:
@@ -131,7 +134,8 @@ class _Editor:
         cols = [c.obj[H.main], c.pp[H.main]]
         rows = [H.main, H.coord, H.sub]
         for r in rows[1:]:
-            cols += [np.where(r >= 0, getattr(c, f)[np.maximum(r, 0)], -1) for f in ("subj", "obj", "pp")]
+            cols += [np.where(r >= 0, getattr(c, f)[np.maximum(r, 0)], -1)
+                     for f in ("subj", "obj", "pp")]
         for _ in range(4):  # relative clauses, nested up to the sampler's depth
             nxt = []
             for r in rows:
@@ -168,7 +172,8 @@ class _Editor:
         E, subj, obj, verb = ENGLISH, self.get("subj"), self.get("obj"), self.get("verb")
         o = np.maximum(obj, 0)
         return ((obj >= 0) & (self.get("subj_def") == 1) & (self.get("obj_def") == 1)
-                & E.subj_ok[verb, o] & E.obj_ok[verb, subj] & ~E.noun_ancestors[subj, o] & ~E.noun_ancestors[o, subj])
+                & E.subj_ok[verb, o] & E.obj_ok[verb, subj] & ~E.noun_ancestors[subj, o]
+                & ~E.noun_ancestors[o, subj])
 
     # -- edits (applicability mask over all rows, then the edit on a subset)
     # ------------------------------
@@ -205,7 +210,8 @@ class _Editor:
         for k, f in enumerate(("adv", "pp", "time")):
             self.set(f, rows, np.where(which == k, -1, self.get(f, rows)))
         front = self.H.front[rows]
-        self.H.front[rows] = np.where(((which == 1) & (front == FRONT_PP)) | ((which == 2) & (front == FRONT_TIME)),
+        self.H.front[rows] = np.where(((which == 1) & (front == FRONT_PP))
+                                      | ((which == 2) & (front == FRONT_TIME)),
                                       FRONT_NONE, front)
 
     def vp_add_modifier(self, rows):
@@ -256,8 +262,10 @@ class _Editor:
 
     def reorder(self, rows):
         front = self.H.front[rows]
-        avail = np.stack([self.get("pp", rows) >= 0, self.get("time", rows) >= 0, self.H.sub[rows] >= 0], 1)
-        choice = self.pick(np.tile(np.array([FRONT_PP, FRONT_TIME, FRONT_SUB]), (len(rows), 1)), avail)
+        avail = np.stack([self.get("pp", rows) >= 0, self.get("time", rows) >= 0,
+                          self.H.sub[rows] >= 0], 1)
+        choice = self.pick(np.tile(np.array([FRONT_PP, FRONT_TIME, FRONT_SUB]), (len(rows), 1)),
+                           avail)
         self.H.front[rows] = np.where(front == FRONT_NONE, choice, FRONT_NONE)
 
     def negate(self, rows):
@@ -319,7 +327,8 @@ class _Editor:
         s = self.get("subj")
         sib = LEX.children[np.maximum(LEX.parent[s], 0)]
         gs, gb = g[s][:, None], g[np.maximum(sib, 0)]
-        valid = (sib >= 0) & (sib != s[:, None]) & ~LEX.exclusive[s][:, None] & (LEX.parent[s] >= 0)[:, None]
+        valid = (sib >= 0) & (sib != s[:, None]) & ~LEX.exclusive[s][:,
+                                                                     None] & (LEX.parent[s] >= 0)[:, None]
         valid &= (gs == 3) | (gb == 3) | (gs == gb)
         return sib, valid
 
@@ -334,7 +343,8 @@ class _Editor:
         t = self.get("tense", rows)
         self.set("tense", rows, (t + 1 + self.rng.integers(0, 2, len(rows))) % 3)
         self.set("time", rows, -1)
-        self.H.front[rows] = np.where(self.H.front[rows] == FRONT_TIME, FRONT_NONE, self.H.front[rows])
+        self.H.front[rows] = np.where(self.H.front[rows] == FRONT_TIME, FRONT_NONE,
+                                      self.H.front[rows])
 
     def add_conjunct(self, rows) -> np.ndarray:
         """Append an unrelated clause (no noun sharing a taxonomy root with the premise's nouns);
@@ -345,7 +355,8 @@ class _Editor:
         roots = lambda x: np.where(x >= 0, E.noun_root[np.maximum(x, 0)], -1)  # noqa: E731
         p_roots = np.stack([roots(self.get("subj", rows)), roots(self.get("obj", rows))], 1)
         n_roots = np.stack([roots(new["subj"]), roots(new["obj"])], 1).reshape(m, k, 2)
-        clash = ((n_roots[:, :, :, None] == p_roots[:, None, None, :]) & (n_roots[:, :, :, None] >= 0)).any((2, 3))
+        clash = ((n_roots[:, :, :, None] == p_roots[:, None, None, :])
+                 & (n_roots[:, :, :, None] >= 0)).any((2, 3))
         ok = ~clash
         found = ok.any(1)
         pick = np.arange(m) * k + ok.argmax(1)
@@ -367,62 +378,81 @@ def _strategies() -> list[_Strategy]:
     obj = lambda ed: ed.get("obj") >= 0  # noqa: E731
     simple = lambda ed: (ed.H.coord < 0) & (ed.H.sub < 0) & (ed.H.front == FRONT_NONE)  # noqa: E731
     return [
-        ("subj-hypernym", ENTAILMENT, lambda ed: LEX.parent[ed.get("subj")] >= 0, _Editor.subj_hypernym),
-        ("subj-drop-modifier", ENTAILMENT, lambda ed: (ed.get("subj_adj") >= 0) | (ed.get("subj_rel") >= 0),
+        ("subj-hypernym", ENTAILMENT, lambda ed: LEX.parent[ed.get("subj")] >= 0,
+         _Editor.subj_hypernym),
+        ("subj-drop-modifier", ENTAILMENT, lambda ed: (ed.get("subj_adj") >= 0)
+         | (ed.get("subj_rel") >= 0),
          _Editor.subj_drop_modifier),
-        ("obj-hypernym", ENTAILMENT, lambda ed: obj(ed) & ed.upward_obj() & (LEX.parent[ed.get("obj")] >= 0),
+        ("obj-hypernym", ENTAILMENT, lambda ed: obj(ed) & ed.upward_obj()
+         & (LEX.parent[ed.get("obj")] >= 0),
          _Editor.obj_hypernym),
         ("obj-hyponym-negated", ENTAILMENT,
-         lambda ed: obj(ed) & neg(ed) & (ed.get("obj_def") == 0) & (LEX.n_children[ed.get("obj")] > 0)
+         lambda ed: obj(ed) & neg(ed) & (ed.get("obj_def") == 0)
+         & (LEX.n_children[ed.get("obj")] > 0)
          & ((ed.get("obj_adj") < 0) | ~LEX.scalar_adj[ed.get("obj_adj")]), _Editor.obj_hyponym),
         ("obj-drop-modifier", ENTAILMENT,
-         lambda ed: obj(ed) & ed.upward_obj() & ((ed.get("obj_adj") >= 0) | (ed.get("obj_rel") >= 0)),
+         lambda ed: obj(ed) & ed.upward_obj() & ((ed.get("obj_adj") >= 0)
+                                                 | (ed.get("obj_rel") >= 0)),
          _Editor.obj_drop_modifier),
         ("vp-drop-modifier", ENTAILMENT,
          lambda ed: ~neg(ed) & ((ed.get("adv") >= 0) | (ed.get("pp") >= 0) | (ed.get("time") >= 0)),
          _Editor.vp_drop_modifier),
-        ("vp-add-modifier-negated", ENTAILMENT, lambda ed: neg(ed) & (ed.can_add_adv() | (ed.get("pp") < 0)),
+        ("vp-add-modifier-negated", ENTAILMENT, lambda ed: neg(ed)
+         & (ed.can_add_adv() | (ed.get("pp") < 0)),
          _Editor.vp_add_modifier),
         ("verb-hypernym", ENTAILMENT, lambda ed: ~neg(ed) & (E.verb_hypernym[ed.get("verb")] >= 0),
          _Editor.verb_hypernym),
         ("verb-hyponym-negated", ENTAILMENT, lambda ed: neg(ed) & ed.verb_hyponym_ok()[1].any(1),
          _Editor.verb_hyponym),
         ("drop-conjunct", ENTAILMENT, lambda ed: ed.H.coord >= 0, _Editor.drop_conjunct),
-        ("symmetric-swap", ENTAILMENT, lambda ed: E.symmetric[ed.get("verb")] & ed.swap_ok(), _Editor.swap_roles),
+        ("symmetric-swap", ENTAILMENT, lambda ed: E.symmetric[ed.get("verb")] & ed.swap_ok(),
+         _Editor.swap_roles),
         ("reorder", ENTAILMENT,
-         lambda ed: (ed.H.coord < 0) & ((ed.get("pp") >= 0) | (ed.get("time") >= 0) | (ed.H.sub >= 0)),
+         lambda ed: (ed.H.coord < 0) & ((ed.get("pp") >= 0) | (ed.get("time") >= 0)
+                                        | (ed.H.sub >= 0)),
          _Editor.reorder),
         ("negation", CONTRADICTION, lambda ed: np.ones(len(ed.H), bool), _Editor.negate),
         ("subj-antonym", CONTRADICTION,
-         lambda ed: (ed.get("subj_adj") >= 0) & LEX.scalar_adj[ed.get("subj_adj")] & (ed.get("subj_def") == 1)
+         lambda ed: (ed.get("subj_adj") >= 0) & LEX.scalar_adj[ed.get("subj_adj")]
+         & (ed.get("subj_def") == 1)
          & ed.fresh_subject(ed.get("subj")), _Editor.subj_antonym),
-        ("subj-exclusive", CONTRADICTION, lambda ed: (lambda a, b: a.any(1) | b)(*ed.exclusive_ok()),
+        ("subj-exclusive", CONTRADICTION, lambda ed: (lambda a,
+                                                      b: a.any(1) | b)(*ed.exclusive_ok()),
          _Editor.subj_exclusive),
         ("adverb-antonym", CONTRADICTION,
-         lambda ed: ~neg(ed) & (ed.get("adv") >= 0) & (E.adv_antonym[ed.get("adv")] >= 0), _Editor.adv_antonym),
-        ("asymmetric-swap", CONTRADICTION, lambda ed: ~neg(ed) & E.asymmetric[ed.get("verb")] & ed.swap_ok(),
+         lambda ed: ~neg(ed) & (ed.get("adv") >= 0) & (E.adv_antonym[ed.get("adv")] >= 0),
+         _Editor.adv_antonym),
+        ("asymmetric-swap", CONTRADICTION, lambda ed: ~neg(ed) & E.asymmetric[ed.get("verb")]
+         & ed.swap_ok(),
          _Editor.swap_roles),
-        ("subj-hyponym", NEUTRAL, lambda ed: LEX.n_children[ed.get("subj")] > 0, _Editor.subj_hyponym),
-        ("subj-sibling", NEUTRAL, lambda ed: ed.compatible_siblings()[1].any(1), _Editor.subj_sibling),
-        ("subj-add-adjective", NEUTRAL, lambda ed: (ed.get("subj_adj") < 0) & ed.s.has_adj[ed.get("subj")],
+        ("subj-hyponym", NEUTRAL, lambda ed: LEX.n_children[ed.get("subj")] > 0,
+         _Editor.subj_hyponym),
+        ("subj-sibling", NEUTRAL, lambda ed: ed.compatible_siblings()[1].any(1),
+         _Editor.subj_sibling),
+        ("subj-add-adjective", NEUTRAL, lambda ed: (ed.get("subj_adj") < 0)
+         & ed.s.has_adj[ed.get("subj")],
          lambda ed, r: ed.add_adjective(r, "subj")),
         ("obj-add-adjective", NEUTRAL,
-         lambda ed: obj(ed) & ed.upward_obj() & (ed.get("obj_adj") < 0) & ed.s.has_adj[np.maximum(ed.get("obj"), 0)],
+         lambda ed: obj(ed) & ed.upward_obj() & (ed.get("obj_adj") < 0)
+         & ed.s.has_adj[np.maximum(ed.get("obj"), 0)],
          lambda ed, r: ed.add_adjective(r, "obj")),
         ("obj-hypernym-negated", NEUTRAL,
          lambda ed: obj(ed) & neg(ed) & (ed.get("obj_def") == 0) & (LEX.parent[ed.get("obj")] >= 0),
          _Editor.obj_hypernym),
-        ("obj-hyponym", NEUTRAL, lambda ed: obj(ed) & ed.upward_obj() & (LEX.n_children[ed.get("obj")] > 0),
+        ("obj-hyponym", NEUTRAL, lambda ed: obj(ed) & ed.upward_obj()
+         & (LEX.n_children[ed.get("obj")] > 0),
          _Editor.obj_hyponym),
         ("vp-add-modifier", NEUTRAL, lambda ed: ~neg(ed) & (ed.can_add_adv() | (ed.get("pp") < 0)),
          _Editor.vp_add_modifier),
-        ("vp-drop-modifier-negated", NEUTRAL, lambda ed: neg(ed) & ((ed.get("adv") >= 0) | (ed.get("pp") >= 0)),
+        ("vp-drop-modifier-negated", NEUTRAL, lambda ed: neg(ed) & ((ed.get("adv") >= 0)
+                                                                    | (ed.get("pp") >= 0)),
          lambda ed, r: ed.vp_drop_modifier(r, with_time=False)),
         ("tense-change", NEUTRAL, lambda ed: np.ones(len(ed.H), bool), _Editor.tense_change),
         ("add-conjunct", NEUTRAL, simple, _Editor.add_conjunct),
         ("negated-shift", NEUTRAL, _Editor.negated_shift_ok, _Editor.negated_shift),
         ("role-swap", NEUTRAL,
-         lambda ed: ed.swap_ok() & ~E.symmetric[ed.get("verb")] & (~E.asymmetric[ed.get("verb")] | neg(ed)),
+         lambda ed: ed.swap_ok() & ~E.symmetric[ed.get("verb")] & (~E.asymmetric[ed.get("verb")]
+                                                                   | neg(ed)),
          _Editor.swap_roles),
     ]
 
@@ -501,4 +531,5 @@ def make_nli(world, n: int, split: str, lang: str) -> NLISet:
     rng = world.rng("nli-edits", split, n)
     labels = rng.permutation(np.arange(n) % 3)
     hyp, names = nli_forms(premise, labels, sampler, rng)
-    return NLISet(lang, world.render(premise, lang), world.render(hyp, lang), labels, list(names), premise, hyp)
+    return NLISet(lang, world.render(premise, lang), world.render(hyp, lang), labels, list(names),
+                  premise, hyp)

@@ -68,9 +68,11 @@ class Renderer:
         if not self.tree:
             return w
         t = self.n_words + (np.asarray(tag, np.int64)[None, :] if np.ndim(tag) else tag)
-        return np.concatenate([np.where(there, t, -1).astype(_DT), w, np.where(there, self.close, -1).astype(_DT)])
+        return np.concatenate([np.where(there, t, -1).astype(_DT), w,
+                               np.where(there, self.close, -1).astype(_DT)])
 
-    def node(self, tag: int, parts: list[np.ndarray], present: np.ndarray | None = None) -> np.ndarray:
+    def node(self, tag: int, parts: list[np.ndarray], present: np.ndarray
+             | None = None) -> np.ndarray:
         """A phrase over ``parts``; its brackets appear where ``present`` (default: where any child
         has a word).
         Book: chapter 1 (Data: the synthetic world).
@@ -96,8 +98,10 @@ class Renderer:
 
     # -- phrases
     # -------------------------------------------------------------------------------------------
-    def noun_phrase(self, c: Clauses, noun: np.ndarray, num: np.ndarray, det: np.ndarray, adj: np.ndarray,
-                    pro: np.ndarray, rel: np.ndarray, case: int, npi: np.ndarray | None = None) -> np.ndarray:
+    def noun_phrase(self, c: Clauses, noun: np.ndarray, num: np.ndarray, det: np.ndarray,
+                    adj: np.ndarray,
+                    pro: np.ndarray, rel: np.ndarray, case: int, npi: np.ndarray
+                    | None = None) -> np.ndarray:
         """An NP: determiner, adjective and noun in the language's order, or a pronoun; plus a
         relative clause.
         Book: chapter 1 (Data: the synthetic world).
@@ -110,7 +114,8 @@ class Renderer:
         aj = np.where(full & (adj >= 0), T.adj[np.maximum(adj, 0), num], -1)
         kind = np.where(det == 1, 0, 1 if npi is None else np.where(npi, 2, 1))
         first = np.where((aj >= 0) & (self.typ.adjective == "before"), aj, nn)
-        dt = np.where(full, T.det[kind, num, T.vowel_initial[np.maximum(first, 0)].astype(np.int64)], -1)
+        dt = np.where(full,
+                      T.det[kind, num, T.vowel_initial[np.maximum(first, 0)].astype(np.int64)], -1)
         pr = np.where(there & (pro == 1), T.pron[np.where(num == 1, 3, self._cell[n0]), case], -1)
         noun_tag = np.where(num == 1, TAG["NNS"], TAG["NN"])
         mods = [self.leaf(TAG["JJ"], aj), self.leaf(noun_tag, nn)]
@@ -144,8 +149,10 @@ class Renderer:
         there = place >= 0
         p = np.where(there, self.T.prep[np.maximum(prep, 0)], -1)
         zeros = np.zeros(len(place), np.int64)
-        np_ = self.noun_phrase(None, np.where(there, place, -1), zeros, zeros + 1, zeros - 1, zeros, zeros - 1, 2)
-        parts = [self.leaf(TAG["IN"], p), np_] if self.typ.adposition == "pre" else [np_, self.leaf(TAG["IN"], p)]
+        np_ = self.noun_phrase(None, np.where(there, place, -1), zeros, zeros + 1, zeros - 1, zeros,
+                               zeros - 1, 2)
+        parts = [self.leaf(TAG["IN"], p),
+                 np_] if self.typ.adposition == "pre" else [np_, self.leaf(TAG["IN"], p)]
         return self.node(TAG["PP"], parts, present=there)
 
     def subordinate(self, c: Clauses, rows: np.ndarray, conj: np.ndarray) -> np.ndarray:
@@ -162,7 +169,8 @@ class Renderer:
         """An ADVP of one adverb from ``table``; empty where ``ids`` is -1.
         Book: chapter 1 (Data: the synthetic world).
         """
-        return self.node(TAG["ADVP"], [self.leaf(TAG["RB"], np.where(ids >= 0, table[np.maximum(ids, 0)], -1))])
+        return self.node(TAG["ADVP"],
+                         [self.leaf(TAG["RB"], np.where(ids >= 0, table[np.maximum(ids, 0)], -1))])
 
     def clause(self, c: Clauses, rows: np.ndarray, role: str, hide_time: np.ndarray | None = None,
                hide_pp: np.ndarray | None = None, sub_rows: np.ndarray | None = None,
@@ -177,17 +185,20 @@ class Renderer:
         slots = T.verb[g("verb"), g("tense"), num, neg]
         tags = T.verb_tag[g("verb"), g("tense"), num, neg]
         aux, neg_a, main, neg_b = (self.leaf(tags[:, k], slots[:, k]) for k in range(4))
-        obj = self.noun_phrase(c, g("obj"), g("obj_num"), g("obj_def"), g("obj_adj"), g("obj_pro"), g("obj_rel"),
+        obj = self.noun_phrase(c, g("obj"), g("obj_num"), g("obj_def"), g("obj_adj"), g("obj_pro"),
+                               g("obj_rel"),
                                1, npi=neg == 1)
         time, pp = g("time"), g("pp")
         if hide_time is not None:
             time = np.where(hide_time, -1, time)
         if hide_pp is not None:
             pp = np.where(hide_pp, -1, pp)
-        rest = [obj, self.adverb(T.adv, g("adv")), self.place_phrase(g("prep"), pp), self.adverb(T.time, time)]
+        rest = [obj, self.adverb(T.adv, g("adv")), self.place_phrase(g("prep"), pp),
+                self.adverb(T.time, time)]
         if sub_rows is not None:
             rest.append(self.subordinate(c, sub_rows, sub_conj))
-        subj = [] if role == "rel" else [self.noun_phrase(c, g("subj"), num, g("subj_def"), g("subj_adj"),
+        subj = [] if role == "rel" else [self.noun_phrase(c, g("subj"), num, g("subj_def"),
+                                                          g("subj_adj"),
                                                           g("subj_pro"), g("subj_rel"), 0)]
         order = self.typ.order
         if order == "SVO":
@@ -212,12 +223,14 @@ class Renderer:
         sov = self.typ.order == "SOV"
         sub_front = (forms.sub >= 0) & ((front == FRONT_SUB) | sov)
         sub_end = np.where((forms.sub >= 0) & ~sub_front, forms.sub, -1)
-        main = self.node(TAG["S"], self.clause(c, main_rows, "main", front == FRONT_TIME, front == FRONT_PP,
+        main = self.node(TAG["S"], self.clause(c, main_rows, "main", front == FRONT_TIME,
+                                               front == FRONT_PP,
                                                sub_end, forms.sub_conj), present=forms.coord >= 0)
         has_coord = forms.coord >= 0
         first, second = main, np.zeros((0, n), _DT)
         if has_coord.any():
-            second = self.expand(self.node(TAG["S"], self.clause(c, forms.coord[has_coord], "coord")), has_coord)
+            second = self.expand(self.node(TAG["S"], self.clause(c, forms.coord[has_coord],
+                                                                 "coord")), has_coord)
             inv = forms.inverted & has_coord
             if inv.any():
                 height = max(first.shape[0], second.shape[0])
@@ -228,8 +241,10 @@ class Renderer:
         conj = np.maximum(forms.conj, 0)
         mt = c.time[main_rows]
         parts = [
-            self.subordinate(c, np.where(sub_front, forms.sub, -1), forms.sub_conj), comma(sub_front),
-            self.adverb(T.disc, np.where(front == FRONT_DISC, forms.disc, -1)), comma(front == FRONT_DISC),
+            self.subordinate(c, np.where(sub_front, forms.sub, -1), forms.sub_conj),
+            comma(sub_front),
+            self.adverb(T.disc, np.where(front == FRONT_DISC, forms.disc, -1)),
+            comma(front == FRONT_DISC),
             self.place_phrase(c.prep[main_rows], np.where(front == FRONT_PP, c.pp[main_rows], -1)),
             comma(front == FRONT_PP),
             self.adverb(T.time, np.where(front == FRONT_TIME, mt, -1)),
@@ -247,7 +262,8 @@ class Renderer:
 
         Book: chapter 1 (Data: the synthetic world).
         """
-        return join_rows(ids, self.gloss_vocab if gloss else self.vocab, tidy=bool((ids >= self.n_words).any()))
+        return join_rows(ids, self.gloss_vocab if gloss else self.vocab,
+                         tidy=bool((ids >= self.n_words).any()))
 
 
 def _cumsum_rows(mask: np.ndarray) -> np.ndarray:
@@ -315,12 +331,14 @@ def top_constituents(ids: np.ndarray, n_words: int) -> np.ndarray:
     close = n_words + len(TAGS)
     is_open = (ids >= n_words) & (ids < close)
     level = np.cumsum(is_open.astype(np.int16) - (ids == close), axis=1, dtype=np.int16)
-    rows, cols = np.nonzero(is_open & (level == 2))  # row-major: each row's top constituents in order
+    # row-major: each row's top constituents in order
+    rows, cols = np.nonzero(is_open & (level == 2))
     k = np.arange(rows.size) - np.searchsorted(rows, rows)
     if k.size and (k.max() + 1) * np.log(len(TAGS) + 1) > 43:
         raise ValueError("top_constituents: too many top constituents to encode in int64.")
     code = np.zeros(len(ids), np.int64)
-    np.add.at(code, rows, (ids[rows, cols].astype(np.int64) - n_words + 1) * np.int64(len(TAGS) + 1) ** k)
+    np.add.at(code, rows, (ids[rows, cols].astype(np.int64) - n_words
+                           + 1) * np.int64(len(TAGS) + 1) ** k)
     return code
 
 

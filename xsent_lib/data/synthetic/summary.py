@@ -22,7 +22,8 @@ def synthetic_table() -> pd.DataFrame:
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
-    return pd.DataFrame([{"data set": name, "stands in for": what, "chapters": chapter_list(chapters)}
+    return pd.DataFrame([{"data set": name, "stands in for": what,
+                          "chapters": chapter_list(chapters)}
                          for name, (what, chapters) in SYNTHETIC_USES.items()])
 
 
@@ -36,7 +37,8 @@ def typology_table(languages: Sequence[str] | None = None) -> pd.DataFrame:
     codes = list(LANGUAGES) if languages is None else list(languages)
     unknown = [c for c in codes if c not in LANGUAGES]
     if unknown:
-        raise ValueError(f"unknown languages {unknown}; the synthetic world knows {sorted(LANGUAGES)}.")
+        raise ValueError(f"unknown languages {unknown}; the synthetic world knows "
+                         f"{sorted(LANGUAGES)}.")
 
     def morphs(xs: Sequence[str]) -> str:
         return " / ".join(x or "-" for x in xs) if any(xs) else "-"
@@ -45,9 +47,11 @@ def typology_table(languages: Sequence[str] | None = None) -> pd.DataFrame:
     for code in codes:
         t = LANGUAGES[code]
         rows.append({"code": t.code, "name": t.name, "order": t.order, "adjective": t.adjective,
-                     "relative clause": t.relative, "adposition": t.adposition, "articles": t.articles,
+                     "relative clause": t.relative, "adposition": t.adposition,
+                     "articles": t.articles,
                      "negation": t.negation, "future": t.future, "plural": t.plural or "-",
-                     "case (nom / acc / obl)": morphs(t.cases), "tense (past / pres / fut)": morphs(t.tense_suffixes),
+                     "case (nom / acc / obl)": morphs(t.cases),
+                     "tense (past / pres / fut)": morphs(t.tense_suffixes),
                      "agreement (sg / pl)": morphs(t.agreement)})
     return pd.DataFrame(rows)
 
@@ -63,13 +67,16 @@ def showcase_forms(world: SyntheticWorld, pool: int = 4096, stream: str = "showc
     """
     f = world.forms(pool, stream)
     c, m = f.clauses, f.main
-    plain = ((f.coord < 0) & (f.sub < 0) & (f.front == FRONT_NONE) & (c.obj[m] >= 0) & (c.subj_pro[m] == 0)
-             & (c.obj_pro[m] == 0) & (c.adv[m] < 0) & (c.time[m] < 0) & (c.obj_rel[m] < 0) & (c.obj_adj[m] < 0)
+    plain = ((f.coord < 0) & (f.sub < 0) & (f.front == FRONT_NONE) & (c.obj[m] >= 0)
+             & (c.subj_pro[m] == 0)
+             & (c.obj_pro[m] == 0) & (c.adv[m] < 0) & (c.time[m] < 0) & (c.obj_rel[m] < 0)
+             & (c.obj_adj[m] < 0)
              & (c.subj[m] != c.obj[m]))
     wanted = [
         plain & (c.subj_adj[m] >= 0) & (c.subj_rel[m] < 0) & (c.pp[m] < 0) & (c.neg[m] == 0),
         plain & (c.subj_adj[m] < 0) & (c.subj_rel[m] >= 0) & (c.pp[m] < 0) & (c.neg[m] == 0),
-        plain & (c.subj_adj[m] < 0) & (c.subj_rel[m] < 0) & (c.pp[m] >= 0) & (c.neg[m] == 1) & (c.tense[m] == FUTURE),
+        plain & (c.subj_adj[m] < 0) & (c.subj_rel[m] < 0) & (c.pp[m] >= 0) & (c.neg[m] == 1)
+        & (c.tense[m] == FUTURE),
     ]
     found = [np.flatnonzero(w) for w in wanted]
     if any(len(x) == 0 for x in found):
@@ -77,7 +84,8 @@ def showcase_forms(world: SyntheticWorld, pool: int = 4096, stream: str = "showc
     return f.take(np.array([x[0] for x in found]))
 
 
-def renderings_table(world: SyntheticWorld, forms: Forms, languages: Sequence[str] | None = None) -> pd.DataFrame:
+def renderings_table(world: SyntheticWorld, forms: Forms, languages: Sequence[str]
+                     | None = None) -> pd.DataFrame:
     """Every form rendered in every language, with its interlinear gloss: columns form, language,
     sentence, gloss.
 
@@ -85,7 +93,8 @@ def renderings_table(world: SyntheticWorld, forms: Forms, languages: Sequence[st
     """
     rows = []
     for lang in languages or world.languages:
-        for i, (s, g) in enumerate(zip(world.render(forms, lang), world.render(forms, lang, gloss=True))):
+        for i, (s, g) in enumerate(zip(world.render(forms, lang),
+                                       world.render(forms, lang, gloss=True))):
             rows.append({"form": i, "language": lang, "sentence": s, "gloss": g})
     return pd.DataFrame(rows).sort_values(["form"], kind="stable").reset_index(drop=True)
 
@@ -106,13 +115,16 @@ def word_roles(world: SyntheticWorld, forms: Forms, index: int = 0,
     for lang in languages or world.languages:
         t = world.tables(lang)
         roles = {}
-        for role, ids in (("subject", t.noun[c.subj[m]]), ("object", t.noun[c.obj[m]] if c.obj[m] >= 0 else []),
+        for role, ids in (("subject", t.noun[c.subj[m]]), ("object", t.noun[c.obj[m]]
+                                                           if c.obj[m] >= 0 else []),
                           ("verb", t.verb[c.verb[m], ..., 2]),
                           ("adjective", t.adj[c.subj_adj[m]] if c.subj_adj[m] >= 0 else [])):
             roles.update({int(i): role for i in np.ravel(ids) if i >= 0})
         ids = world.ids(one, lang)[0]
         ids = ids[ids >= 0]
-        words, glosses = world.render(one, lang)[0].split(" "), world.render(one, lang, gloss=True)[0].split(" ")
+        words, glosses = world.render(one,
+                                      lang)[0].split(" "), world.render(one, lang,
+                                                                        gloss=True)[0].split(" ")
         out[lang] = [(w, g, roles.get(int(i), "other")) for w, g, i in zip(words, glosses, ids)]
     return out
 
@@ -159,11 +171,15 @@ def probing_samples(world: SyntheticWorld, tasks: Sequence[str] = PROBING_TASKS,
         p = world.probing(task, 2, 2, n_test, lang)
         labels = p.test.labels
         first = np.unique(labels, return_index=True)[1]
-        picks = np.concatenate([np.sort(first), np.setdiff1d(np.arange(len(labels)), first)])[:per_task]
+        picks = np.concatenate([np.sort(first), np.setdiff1d(np.arange(len(labels)),
+                                                             first)])[:per_task]
         for i in picks:
-            extra = {k: (v[i].item() if hasattr(v[i], "item") else v[i]) for k, v in p.test.meta.items()}
-            rows.append({"task": task, "sentence": p.test.sentences[i], "class": p.classes[labels[i]],
-                         "classes": len(p.classes), "extra": ", ".join(f"{k}={v}" for k, v in extra.items())})
+            extra = {k: (v[i].item() if hasattr(v[i], "item") else v[i])
+                     for k, v in p.test.meta.items()}
+            rows.append({"task": task, "sentence": p.test.sentences[i],
+                         "class": p.classes[labels[i]],
+                         "classes": len(p.classes),
+                         "extra": ", ".join(f"{k}={v}" for k, v in extra.items())})
     return pd.DataFrame(rows, columns=["task", "sentence", "class", "classes", "extra"])
 
 
@@ -179,7 +195,8 @@ def synthetic_stats(world: SyntheticWorld, n: int, languages: Sequence[str] | No
     for lang in languages or world.languages:
         ids = world.ids(forms, lang)
         lengths = (ids >= 0).sum(1)
-        rows.append({"language": lang, "sentences": n, "mean tokens": round(float(lengths.mean()), 2),
+        rows.append({"language": lang, "sentences": n,
+                     "mean tokens": round(float(lengths.mean()), 2),
                      "median": float(np.median(lengths)), "max": int(lengths.max()),
                      "distinct words": int(np.unique(ids[ids >= 0]).size),
                      "vocabulary": len(world.tables(lang).words)})
@@ -192,11 +209,14 @@ def nli_token_means(sets: Mapping[str, NLISet]) -> dict[str, dict[str, float]]:
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
-    return {"Premise": {lang: round(float(token_counts(s.premise).mean()), 2) for lang, s in sets.items()},
-            "Hypothesis": {lang: round(float(token_counts(s.hypothesis).mean()), 2) for lang, s in sets.items()}}
+    return {"Premise": {lang: round(float(token_counts(s.premise).mean()), 2)
+                        for lang, s in sets.items()},
+            "Hypothesis": {lang: round(float(token_counts(s.hypothesis).mean()), 2)
+                           for lang, s in sets.items()}}
 
 
-def generation_speed(world: SyntheticWorld, n: int, lang: str = "en", split: str = "train") -> dict[str, float]:
+def generation_speed(world: SyntheticWorld, n: int, lang: str = "en",
+                     split: str = "train") -> dict[str, float]:
     """Time the library's generator on ``n`` sentences of ``lang``: sampling the forms, then
     rendering strings.
 
@@ -213,7 +233,9 @@ def generation_speed(world: SyntheticWorld, n: int, lang: str = "en", split: str
     t1 = time.perf_counter()
     sentences = world.render(forms, lang)
     t2 = time.perf_counter()
-    spaces = np.fromiter(map(str.count, sentences, [" "] * len(sentences)), dtype=np.int64, count=len(sentences))
-    return {"language": lang, "sentences": n, "forms_s": round(t1 - t0, 3), "render_s": round(t2 - t1, 3),
+    spaces = np.fromiter(map(str.count, sentences, [" "] * len(sentences)), dtype=np.int64,
+                         count=len(sentences))
+    return {"language": lang, "sentences": n, "forms_s": round(t1 - t0, 3),
+            "render_s": round(t2 - t1, 3),
             "total_s": round(t2 - t0, 3), "sentences_per_s": round(n / (t2 - t0)),
             "mean_tokens": round(float(spaces.mean()) + 1, 2)}

@@ -69,36 +69,47 @@ class Typology:
         morph = [m for m, on in (("case", any(self.cases)), ("verb agreement", any(self.agreement)),
                                  ("adjective agreement", any(self.adjective_agreement)),
                                  ("articles", self.articles)) if on]
-        return (f"{self.code} ({self.name}): {self.order}, adjective {self.adjective} noun, relative clause "
-                f"{self.relative} noun, {self.adposition}positions, negation {self.negation}, future {self.future}"
+        return (f"{self.code} ({self.name}): {self.order}, adjective {self.adjective} noun, "
+                f"relative clause {self.relative} noun, {self.adposition}positions, negation "
+                f"{self.negation}, future {self.future}"
                 + (f"; {', '.join(morph)}" if morph else ""))
 
 
 LANGUAGES: dict[str, Typology] = {t.code: t for t in (
     Typology("en", "English", "SVO", "before", "after", "pre", True, "do-support", "aux"),
-    Typology("xa", "Romance-like", "SVO", "after", "after", "pre", True, "particle-before", "suffix",
-             plural="s", tense_suffixes=("ava", "a", "era"), agreement=("", "n"), adjective_agreement=("", "s"),
+    Typology("xa", "Romance-like", "SVO", "after", "after", "pre", True, "particle-before",
+             "suffix",
+             plural="s", tense_suffixes=("ava", "a", "era"), agreement=("", "n"),
+             adjective_agreement=("", "s"),
              onsets=("p", "b", "t", "d", "l", "m", "n", "r", "s", "v", "c", "g", "f"),
              vowels=("a", "e", "i", "o", "u"), codas=("n", "r", "l", "s"), coda_rate=0.15),
     Typology("xb", "Japonic-like", "SOV", "before", "before", "post", False, "suffix", "suffix",
-             plural="ra", cases=("ga", "wo", "ni"), tense_suffixes=("ta", "ru", "ro"), negative_suffix="nai",
+             plural="ra", cases=("ga", "wo", "ni"), tense_suffixes=("ta", "ru", "ro"),
+             negative_suffix="nai",
              onsets=("k", "s", "t", "n", "h", "m", "y", "r", "w", "g", "z", "sh", "ch"),
              vowels=("a", "i", "u", "e", "o"), codas=("n",), coda_rate=0.1),
     Typology("xc", "Celtic-like", "VSO", "after", "after", "pre", True, "particle-before", "suffix",
              plural="ach", tense_suffixes=("odh", "ann", "fidh"), agreement=("", "id"),
-             onsets=("b", "c", "d", "g", "l", "m", "n", "r", "s", "t", "bh", "dh", "gh", "mh", "ch"),
-             vowels=("a", "e", "i", "o", "u", "ai", "ea", "ao"), codas=("r", "n", "l", "ch", "gh", "dh"),
+             onsets=("b", "c", "d", "g", "l", "m", "n", "r", "s", "t", "bh", "dh", "gh", "mh",
+                     "ch"),
+             vowels=("a", "e", "i", "o", "u", "ai", "ea", "ao"), codas=("r", "n", "l", "ch", "gh",
+                                                                        "dh"),
              coda_rate=0.45),
     Typology("xd", "Turkic-like", "SOV", "before", "before", "post", False, "suffix", "suffix",
-             plural="ler", cases=("", "i", "de"), tense_suffixes=("di", "ir", "ecek"), agreement=("", "ler"),
+             plural="ler", cases=("", "i", "de"), tense_suffixes=("di", "ir", "ecek"),
+             agreement=("", "ler"),
              negative_suffix="me",
              onsets=("b", "d", "g", "k", "l", "m", "n", "s", "t", "y", "z", "ch", "sh"),
-             vowels=("a", "e", "i", "o", "u", "oe", "ue"), codas=("k", "l", "m", "n", "r", "t", "z"),
+             vowels=("a", "e", "i", "o", "u", "oe", "ue"), codas=("k", "l", "m", "n", "r", "t",
+                                                                  "z"),
              coda_rate=0.45),
     Typology("xe", "Germanic-like", "SVO", "before", "after", "pre", True, "particle-after", "aux",
-             plural="en", tense_suffixes=("te", "t", ""), agreement=("", "n"), adjective_agreement=("e", "en"),
-             onsets=("b", "d", "f", "g", "h", "k", "l", "m", "n", "r", "s", "t", "w", "st", "kr", "fl", "sch"),
-             vowels=("a", "e", "i", "o", "u", "ei", "au", "ie"), codas=("n", "r", "l", "t", "ch", "ck", "nd"),
+             plural="en", tense_suffixes=("te", "t", ""), agreement=("", "n"),
+             adjective_agreement=("e", "en"),
+             onsets=("b", "d", "f", "g", "h", "k", "l", "m", "n", "r", "s", "t", "w", "st", "kr",
+                     "fl", "sch"),
+             vowels=("a", "e", "i", "o", "u", "ei", "au", "ie"), codas=("n", "r", "l", "t", "ch",
+                                                                        "ck", "nd"),
              coda_rate=0.55, stem_syllables=(1, 2)),
 )}
 
@@ -109,5 +120,6 @@ def typology(code: str) -> Typology:
     Book: chapter 1 (Data: the synthetic world).
     """
     if code not in LANGUAGES:
-        raise ValueError(f"unknown language {code!r}; the synthetic world knows {sorted(LANGUAGES)}.")
+        raise ValueError(f"unknown language {code!r}; the synthetic world knows "
+                         f"{sorted(LANGUAGES)}.")
     return LANGUAGES[code]

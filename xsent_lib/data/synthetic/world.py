@@ -32,7 +32,8 @@ from .typology import LANGUAGES, Typology, typology
 
 DEFAULT_LANGUAGES = tuple(LANGUAGES)
 SPLITS = ("train", "dev", "test")
-CHUNK = 16_384  # forms are sampled in chunks of this size, each with its own stream: prefixes are stable
+# forms are sampled in chunks of this size, each with its own stream: prefixes are stable
+CHUNK = 16_384
 RENDER_CHUNK = 131_072
 
 
@@ -150,7 +151,8 @@ class SyntheticWorld:
 
     # -- data sets
     # -----------------------------------------------------------------------------------------
-    def sentences(self, n: int, lang: str, split: str = "train", parallel: bool = False) -> list[str]:
+    def sentences(self, n: int, lang: str, split: str = "train",
+                  parallel: bool = False) -> list[str]:
         """A monolingual corpus of ``n`` sentences; corpora of two languages are independent draws
         unless ``parallel``.
 
@@ -170,13 +172,15 @@ class SyntheticWorld:
         f = self.forms(n, "parallel", self._check_split(split))
         return ParallelCorpus(src, tgt, self.render(f, src), self.render(f, tgt), f)
 
-    def lexicon(self, src: str, tgt: str, test_fraction: float = 0.2, inflected: bool = False) -> BilingualLexicon:
+    def lexicon(self, src: str, tgt: str, test_fraction: float = 0.2,
+                inflected: bool = False) -> BilingualLexicon:
         """Gold bilingual lexicon from ``src`` to ``tgt`` (see :mod:`.lexicon`); the concept split
         depends on the seed only, so it is the same for every language pair.
 
         Book: chapter 5 (Word translation).
         """
-        return gold_lexicon(self.tables(src), self.tables(tgt), self.rng("lexicon-split"), test_fraction, inflected)
+        return gold_lexicon(self.tables(src), self.tables(tgt), self.rng("lexicon-split"),
+                            test_fraction, inflected)
 
     def nli(self, n: int, split: str = "train", lang: str = "en") -> NLISet:
         """``n`` NLI pairs with balanced labels, exact under the logical forms (see :mod:`.nli`).
@@ -186,7 +190,8 @@ class SyntheticWorld:
         self._check_lang(lang)
         return make_nli(self, self._check_n(n), self._check_split(split), lang)
 
-    def xnli(self, n_train: int, n_dev: int, n_test: int, langs: tuple[str, ...] | None = None) -> dict:
+    def xnli(self, n_train: int, n_dev: int, n_test: int, langs: tuple[str, ...]
+             | None = None) -> dict:
         """An XNLI-like benchmark: English ``train`` and, for every language, ``dev`` / ``test``
         sets that are translations of the same pairs. Returns ``{"train": NLISet, "dev": {lang:
         NLISet}, "test": {...}}``.
@@ -197,7 +202,8 @@ class SyntheticWorld:
                 "dev": {lang: self.nli(n_dev, "dev", lang) for lang in langs},
                 "test": {lang: self.nli(n_test, "test", lang) for lang in langs}}
 
-    def sts(self, n: int, lang_a: str = "en", lang_b: str | None = None, split: str = "test") -> STSSet:
+    def sts(self, n: int, lang_a: str = "en", lang_b: str | None = None,
+            split: str = "test") -> STSSet:
         """``n`` graded similarity pairs, sentence a in ``lang_a`` and b in ``lang_b`` (default the
         same), scores in [0, 5] computed from the forms (see :mod:`.sts`).
 
@@ -207,17 +213,20 @@ class SyntheticWorld:
         self._check_lang(lang_a), self._check_lang(lang_b)
         return make_sts(self, self._check_n(n), lang_a, lang_b, self._check_split(split))
 
-    def documents(self, n_docs: int, n_sents: int, lang: str = "en", split: str = "train", shuffle: bool = False,
+    def documents(self, n_docs: int, n_sents: int, lang: str = "en", split: str = "train",
+                  shuffle: bool = False,
                   parallel: bool = False) -> DocumentSet:
         """``n_docs`` coherent documents of ``n_sents`` sentences sharing entities and setting (see
         :mod:`.documents`); ``shuffle`` permutes each document's sentences into an incoherent order.
         Book: chapter 9 (Multilingual embeddings from monolingual text).
         """
         self._check_lang(lang)
-        return make_documents(self, self._check_n(n_docs, "n_docs"), self._check_n(n_sents, "n_sents"), lang,
+        return make_documents(self, self._check_n(n_docs, "n_docs"),
+                              self._check_n(n_sents, "n_sents"), lang,
                               self._check_split(split), shuffle, parallel)
 
-    def probing(self, task: str, n_train: int, n_dev: int, n_test: int, lang: str = "en") -> ProbingSet:
+    def probing(self, task: str, n_train: int, n_dev: int, n_test: int,
+                lang: str = "en") -> ProbingSet:
         """One of the ten probing tasks of Conneau et al. (2018) with train / dev / test splits (see
         :mod:`.probing`). Book: chapter 4 (Probing).
         """
