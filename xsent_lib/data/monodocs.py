@@ -41,7 +41,8 @@ from xsent_lib.data.corpora.bitext import load_bitext, load_bitext_refs
 from xsent_lib.data.formats._io import iter_lines
 from xsent_lib.text import WordTokenizer
 
-#: help modules kept as the four classes of the cross-lingual classification task (RCV2 has four too)
+#: help modules kept as the four classes of the cross-lingual classification task (RCV2 has four
+#: too)
 HELP_CLASSES = ("scalc", "swriter", "simpress", "sbasic")
 
 

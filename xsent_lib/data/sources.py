@@ -29,7 +29,8 @@ from typing import Any
 from xsent_lib.data.formats._io import files_read
 from xsent_lib.text.tokenizers import WordTokenizer
 
-#: examples of each real data set that the ``smoke`` profile reads (the first ones of each file / split)
+#: examples of each real data set that the ``smoke`` profile reads (the first ones of each file /
+#: split)
 SMOKE_EXAMPLES = 300
 STATUSES = ("real", "stand-in", "unused")
 

@@ -20,7 +20,14 @@ import pandas as pd
 from xsent_lib.base.neighbors import knn
 from xsent_lib.data.cache import cache_status
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES, Catalogue
-from xsent_lib.data.corpora import load_bitext, load_dictionary, load_glove50, load_labelled, load_ratings, load_text
+from xsent_lib.data.corpora import (
+    load_bitext,
+    load_dictionary,
+    load_glove50,
+    load_labelled,
+    load_ratings,
+    load_text,
+)
 
 SHA_PREFIX = 12
 ROW_KEYS = ("pairs", "sentences", "fortunes", "words")

@@ -33,7 +33,8 @@ from xsent_lib.text.tokenizers import WordTokenizer
 Stemmer = Callable[[str], list[str]]
 _TOKENIZER = WordTokenizer()
 _VOWELS = set("aeiou")
-#: two-letter codes -> the three-letter codes most Apertium pairs use (Debian: eng-spa, eng-cat, hbs-eng, ...)
+#: two-letter codes -> the three-letter codes most Apertium pairs use (Debian: eng-spa, eng-cat,
+#: hbs-eng, ...)
 APERTIUM_CODES = {"en": "eng", "es": "spa", "ca": "cat", "fr": "fra", "de": "deu", "it": "ita",
                   "pt": "por",
                   "gl": "glg", "eu": "eus", "eo": "epo", "is": "isl", "ru": "rus", "bg": "bul"}

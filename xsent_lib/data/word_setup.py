@@ -16,7 +16,15 @@ import numpy as np
 from xsent_lib.data.corpora import load_monolingual
 from xsent_lib.data.formats.vectors import WordVectors
 from xsent_lib.data.wordvecs import train_wordvecs
-from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
+from xsent_lib.text import (
+    BOS_TOKEN,
+    EOS_TOKEN,
+    PAD_TOKEN,
+    UNK_TOKEN,
+    TextPipeline,
+    Vocab,
+    WordTokenizer,
+)
 
 
 @dataclass

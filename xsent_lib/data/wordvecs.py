@@ -26,7 +26,14 @@ from pathlib import Path
 
 import numpy as np
 
-from xsent_lib.data.cache import MANIFEST, cache_root, models_dir, read_json, require_dataset, write_json
+from xsent_lib.data.cache import (
+    MANIFEST,
+    cache_root,
+    models_dir,
+    read_json,
+    require_dataset,
+    write_json,
+)
 from xsent_lib.data.corpora.monolingual import MONOLINGUAL_SOURCES, load_monolingual
 from xsent_lib.data.corpora.tables import read_lines, write_lines
 from xsent_lib.data.formats.vectors import WordVectors

@@ -20,7 +20,14 @@ from pathlib import Path
 from xsent_lib.data.cache import require_dataset
 from xsent_lib.data.catalogue import CATALOGUE
 from xsent_lib.data.corpora.bitext import load_bitext
-from xsent_lib.data.corpora.tables import dedupe, one_line, read_lines, read_table, write_lines, write_table
+from xsent_lib.data.corpora.tables import (
+    dedupe,
+    one_line,
+    read_lines,
+    read_table,
+    write_lines,
+    write_table,
+)
 
 FORMAT_VERSION = 1
 BROWN_FILE = "brown.tsv"

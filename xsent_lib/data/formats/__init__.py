@@ -15,7 +15,12 @@ from xsent_lib.data.formats.classification import (
     load_trec,
     load_trec_file,
 )
-from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences, PairTask, SentencePairs
+from xsent_lib.data.formats.containers import (
+    ClassificationTask,
+    LabelledSentences,
+    PairTask,
+    SentencePairs,
+)
 from xsent_lib.data.formats.dictionaries import (
     MUSE_SPLITS,
     BilingualDictionary,
@@ -44,7 +49,12 @@ from xsent_lib.data.formats.pairs import (
     load_stsb,
     load_stsb_file,
 )
-from xsent_lib.data.formats.probing import PROBING_TASKS, load_probing, load_probing_file, probing_task_name
+from xsent_lib.data.formats.probing import (
+    PROBING_TASKS,
+    load_probing,
+    load_probing_file,
+    probing_task_name,
+)
 from xsent_lib.data.formats.sts import STS_SUBSETS, load_sts, load_sts_pair_files
 from xsent_lib.data.formats.tasks import TASK_NAMES, load_task
 from xsent_lib.data.formats.vectors import WordVectors, load_glove_txt, load_vec, save_vec

@@ -13,7 +13,8 @@ from pathlib import Path
 
 PathLike = str | os.PathLike[str]
 
-#: every file a loader opened in this process (resolved paths), for the provenance of a chapter's real data
+#: every file a loader opened in this process (resolved paths), for the provenance of a chapter's
+#: real data
 _FILES_READ: set[Path] = set()
 
 

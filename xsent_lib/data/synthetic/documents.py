@@ -20,7 +20,17 @@ import numpy as np
 
 from .datasets import DocumentSet
 from .english import ENGLISH
-from .forms import FRONT_DISC, FRONT_NONE, FRONT_PP, PAST, PRESENT, Clauses, FormConfig, Forms, FormSampler
+from .forms import (
+    FRONT_DISC,
+    FRONT_NONE,
+    FRONT_PP,
+    PAST,
+    PRESENT,
+    Clauses,
+    FormConfig,
+    Forms,
+    FormSampler,
+)
 
 DOC_CONFIG = FormConfig(p_coord=0.0, p_sub=0.0, p_disc=0.0, p_time=0.0, p_pp=0.0, p_subj_rel=0.08,
                         p_obj_rel=0.06)

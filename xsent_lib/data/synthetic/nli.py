@@ -49,7 +49,16 @@ import numpy as np
 
 from .datasets import NLISet
 from .english import ENGLISH
-from .forms import FRONT_NONE, FRONT_PP, FRONT_SUB, FRONT_TIME, Clauses, FormConfig, Forms, FormSampler
+from .forms import (
+    FRONT_NONE,
+    FRONT_PP,
+    FRONT_SUB,
+    FRONT_TIME,
+    Clauses,
+    FormConfig,
+    Forms,
+    FormSampler,
+)
 
 ENTAILMENT, NEUTRAL, CONTRADICTION = range(3)
 NLI_CONFIG = FormConfig(p_disc=0.0, p_coord=0.2, p_sub=0.1, p_neg=0.35, p_nested_rel=0.2)
