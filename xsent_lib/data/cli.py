@@ -80,8 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Book: chapter 0 (Preface: how to run this book).
     """
-    parser = argparse.ArgumentParser(prog="xsent-data", description="Offline corpora for the xsent "
-                                                                    "book.")
+    parser = argparse.ArgumentParser(prog="xsent-data",
+                                     description="Offline corpora for the xsent book.")
     sub = parser.add_subparsers(dest="command", required=True)
     p_list = sub.add_parser("list", help="show the datasets of the catalogue")
     p_list.add_argument("--profile", choices=PROFILES[1:])

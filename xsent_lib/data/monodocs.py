@@ -394,8 +394,8 @@ def world_documents(world, langs: Sequence[str], *, n_docs: int, n_sents: int,
         # give
         twin = world.documents(n_docs, n_sents, lang=langs[0], split="train", parallel=False)
         out.gold_pairs[(langs[0], lang)] = list(zip(
-            [s for d in twin.documents for s in d], world.render(twin.forms,
-                                                                 lang)[: n_docs * n_sents]))
+            [s for d in twin.documents for s in d],
+            world.render(twin.forms, lang)[: n_docs * n_sents]))
         drop_leaks(out, out.gold_pairs[(langs[0], lang)], langs[0], lang)
     return out
 

@@ -218,10 +218,9 @@ class DataSources:
         fallen back counts as unused."""
         sets = {}
         for name in self.uses:
-            st = self.status.get(name) or {"status": "unused", "note": "found in data_dir, not "
-                                                                       "read: this profile "
-                                                                        "does not need it, or "
-                                                                        "another data set served"}
+            st = self.status.get(name) or {"status": "unused",
+                                           "note": "found in data_dir, not read: this profile "
+                                                                        "does not need it, or another data set served"}
             sets[name] = dict(st)
         cache = _load_cache(self.checksum_cache)
         files = []

@@ -36,8 +36,8 @@ TEXT_KINDS = ("bitext", "monolingual", "labelled")
 CHAPTER_TITLES: dict[int, str] = {
     1: "Data", 2: "Evaluating sentence embeddings (SentEval)", 3: "InferSent", 4: "Probing",
     5: "Word translation without parallel data (MUSE)", 6: "XNLI and aligned encoders",
-    7: "Joint vs transfer vs mapping", 8: "Paraphrastic embeddings from bitext", 9: "Embeddings "
-                                                                                    "from monolingual text",
+    7: "Joint vs transfer vs mapping", 8: "Paraphrastic embeddings from bitext",
+    9: "Embeddings from monolingual text",
     10: "Cross-lingual language models (XLM)", 11: "Reproducibility report",
 }
 
@@ -156,8 +156,8 @@ def cached_datasets(kinds: Sequence[str] = TEXT_KINDS, catalogue: Catalogue = CA
     """
     table = dataset_table(catalogue, cache_dir, profile)
     table = table[table["kind"].isin(list(kinds))]
-    return table.loc[table["cached"], "dataset"].tolist(), table.loc[~table["cached"],
-                                                                     "dataset"].tolist()
+    return table.loc[table["cached"],
+                     "dataset"].tolist(), table.loc[~table["cached"], "dataset"].tolist()
 
 
 # -- token counts
@@ -287,8 +287,8 @@ def length_stats(lengths: Mapping[str, Mapping[str, np.ndarray]]) -> pd.DataFram
                 continue
             rows.append({"dataset": name, "language": lang, "texts": int(c.size),
                          "mean": round(float(c.mean()), 2),
-                         "median": float(np.median(c)), "p95": round(float(np.percentile(c, 95)),
-                                                                     2),
+                         "median": float(np.median(c)),
+                         "p95": round(float(np.percentile(c, 95)), 2),
                          "max": int(c.max())})
     return pd.DataFrame(rows, columns=["dataset", "language", "texts", "mean", "median", "p95",
                                        "max"])

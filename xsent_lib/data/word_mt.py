@@ -117,8 +117,8 @@ def apertium_translate(texts: Sequence[str], mode: str) -> list[str]:
     out = [""] * len(texts)
     if not todo:
         return out
-    done = subprocess.run(["apertium", "-u", mode], input="\n\n".join(texts[i].strip()
-                                                                      for i in todo) + "\n",
+    done = subprocess.run(["apertium", "-u", mode],
+                          input="\n\n".join(texts[i].strip() for i in todo) + "\n",
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"apertium {mode} failed ({done.returncode}): "
@@ -194,8 +194,8 @@ def english_stems(word: str) -> list[str]:
     return out
 
 
-def choose_translations(pairs: Iterable[tuple[str, str]], bitext: tuple[Sequence[str],
-                                                                        Sequence[str]] | None = None
+def choose_translations(pairs: Iterable[tuple[str, str]],
+                        bitext: tuple[Sequence[str], Sequence[str]] | None = None
                         ) -> tuple[dict[str, str], int]:
     """One translation per source word of ``pairs`` (``(source, target)`` words, lower-cased).
 

@@ -81,8 +81,8 @@ def make_space(lang: str, words: Sequence[str], vectors: np.ndarray, *, max_voca
     if max_vocab is not None and max_vocab < 2:
         raise ValueError(f"max_vocab must be >= 2 or None, got {max_vocab}.")
     n = len(words) if max_vocab is None else min(len(words), max_vocab)
-    return LanguageSpace(lang, list(words[:n]), center_and_normalize(np.asarray(vectors)[:n],
-                                                                     center=center))
+    return LanguageSpace(lang, list(words[:n]),
+                         center_and_normalize(np.asarray(vectors)[:n], center=center))
 
 
 def language_seed(lang: str, seed: int = 0) -> int:
@@ -127,8 +127,8 @@ def text_tokens(lang: str, *, sources: Sequence[tuple[str, str]] | None = None,
     from xsent_lib.data.corpora.monolingual import MONOLINGUAL_SOURCES, load_monolingual
 
     chosen = list(sources) if sources is not None else list(MONOLINGUAL_SOURCES[lang])
-    return sum(len(word_tokens(line)) for line in load_monolingual(lang, chosen,
-                                                                   cache_dir=cache_dir))
+    return sum(len(word_tokens(line))
+               for line in load_monolingual(lang, chosen, cache_dir=cache_dir))
 
 
 def synthetic_space(world: SyntheticWorld, lang: str, *, n_sentences: int = 20_000, dim: int = 32,

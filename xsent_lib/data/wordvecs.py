@@ -85,8 +85,8 @@ def train_wordvecs(lang: str, sources: Sequence[tuple[str, str]] | None = None,
     params: dict[str, object] = {"lang": lang, "dim": dim, "window": window, "min_count": min_count,
                                  "epochs": epochs, "negative": negative, "sample": sample,
                                  "seed": seed,
-                                 "workers": workers, "algorithm": "gensim skip-gram, negative "
-                                                                  "sampling"}
+                                 "workers": workers,
+                                 "algorithm": "gensim skip-gram, negative sampling"}
     chosen = list(sources) if sources is not None else list(MONOLINGUAL_SOURCES.get(lang, ()))
     if sentences is not None:
         text = list(sentences)

@@ -209,8 +209,8 @@ def synthetic_xnli(world: SyntheticWorld, langs: Sequence[str], n_train: int, n_
                 translator.add("en", lang, b, a)
     for lang in targets:
         train_other = world.nli(n_train, "train", lang)
-        for a, b in ((train_en.premise, train_other.premise), (train_en.hypothesis,
-                                                               train_other.hypothesis)):
+        for a, b in ((train_en.premise, train_other.premise),
+                     (train_en.hypothesis, train_other.hypothesis)):
             translator.add("en", lang, a, b)
     parallel, parallel_dev = {}, {}
     for lang in targets:
@@ -300,10 +300,10 @@ def real_xnli(data_dir: str | Path, langs: Sequence[str], max_train: int | None 
              "UN, Europarl, OpenSubtitles, IIT Bombay)",
              "translate-train uses XNLI-MT; translate-test needs test-set translations, which this "
              "layout lacks"]
-    return XNLIBenchmark(train, dev, test, parallel, parallel_dev, source="XNLI 1.0 + XNLI-MT 1.0 "
-                                                                          f"from {data_dir}",
-                         translate=translator, translate_kind="XNLI-MT machine translation (en->xx "
-                                                              "only)",
+    return XNLIBenchmark(train, dev, test, parallel, parallel_dev,
+                         source=f"XNLI 1.0 + XNLI-MT 1.0 from {data_dir}",
+                         translate=translator,
+                         translate_kind="XNLI-MT machine translation (en->xx only)",
                          machine_translated={"en": False, **{lang: True for lang in targets}},
                          notes=notes)
 
@@ -383,16 +383,17 @@ def add_real_text_language(bench: XNLIBenchmark, lang: str,
     train_idx, dev_idx = chosen[:n_parallel], chosen[n_parallel:]
 
     def moved(data: NLIData) -> NLIData:
-        p, h = translator(list(data.premises), "en", lang), translator(list(data.hypotheses), "en",
-                                                                       lang)
+        p, h = translator(list(data.premises), "en",
+                          lang), translator(list(data.hypotheses), "en", lang)
         if len(p) != len(data) or len(h) != len(data):
             raise ValueError(f"the translator returned {len(p)}/{len(h)} texts for {len(data)} "
                              "pairs.")
         return NLIData(p, h, np.asarray(data.labels), languages=[code] * len(data))
 
     old = bench.translate
-    routed = RoutedTranslator(old.fallback, old.routes) if isinstance(old,
-                                                                      RoutedTranslator) else RoutedTranslator(old)
+    routed = RoutedTranslator(old.fallback,
+                              old.routes) if isinstance(old,
+                                                        RoutedTranslator) else RoutedTranslator(old)
     routed.add(code, translator, lang)
     coverage, init = dict(bench.mt_coverage), dict(bench.init_lexicon)
     if hasattr(translator, "coverage"):
@@ -416,8 +417,8 @@ def add_real_text_language(bench: XNLIBenchmark, lang: str,
                    test={**bench.test, code: moved(bench.test["en"])},
                    parallel={**bench.parallel, code: ([src[i] for i in train_idx],
                                                       [tgt[i] for i in train_idx])},
-                   parallel_dev={**bench.parallel_dev, code: ([src[i] for i in dev_idx],
-                                                              [tgt[i] for i in dev_idx])},
+                   parallel_dev={**bench.parallel_dev,
+                                 code: ([src[i] for i in dev_idx], [tgt[i] for i in dev_idx])},
                    translate=routed, machine_translated={**bench.machine_translated, code: True},
                    translated_by={**bench.translated_by, code: system}, init_lexicon=init,
                    mt_coverage=coverage,

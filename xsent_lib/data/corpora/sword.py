@@ -108,8 +108,8 @@ def read_bible(root: Path) -> dict[str, str]:
         raise ValueError(f"{root / MODS_DIR} should hold exactly one module .conf, found "
                          f"{len(confs)}.")
     conf = read_conf(confs[0])
-    if conf.get("ModDrv", "").lower() != "ztext" or conf.get("CompressType",
-                                                             "ZIP").upper() != "ZIP":
+    if conf.get("ModDrv",
+                "").lower() != "ztext" or conf.get("CompressType", "ZIP").upper() != "ZIP":
         raise ValueError(f"{confs[0]}: only zText modules with ZIP compression are supported, "
                          f"got ModDrv={conf.get('ModDrv')!r}, "
                          f"CompressType={conf.get('CompressType')!r}.")

@@ -165,6 +165,6 @@ def header_index(path: PathLike, header: str, required: Sequence[str], hint: str
     names = header.split("\t")
     missing = [name for name in required if name not in names]
     if missing:
-        raise format_error(path, 1, f"a header with columns {list(required)}", f"{names} (missing "
-                                                                               f"{missing})", hint)
+        raise format_error(path, 1, f"a header with columns {list(required)}",
+                           f"{names} (missing {missing})", hint)
     return {name: i for i, name in enumerate(names)}

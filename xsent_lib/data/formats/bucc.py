@@ -127,8 +127,8 @@ def cap_bucc(corpus: BuccCorpus, max_sentences: int | None, seed: int = 0) -> Bu
         new_gold = np.stack([np.searchsorted(keep_src, gold[both, 0]),
                              np.searchsorted(keep_tgt, gold[both, 1])],
                             axis=1).astype(np.int64).reshape(-1, 2)
-    return BuccCorpus([corpus.source_ids[i] for i in keep_src], [corpus.source_sentences[i]
-                                                                 for i in keep_src],
-                      [corpus.target_ids[i] for i in keep_tgt], [corpus.target_sentences[i]
-                                                                 for i in keep_tgt],
+    return BuccCorpus([corpus.source_ids[i] for i in keep_src],
+                      [corpus.source_sentences[i] for i in keep_src],
+                      [corpus.target_ids[i] for i in keep_tgt],
+                      [corpus.target_sentences[i] for i in keep_tgt],
                       new_gold)

@@ -39,7 +39,8 @@ def _task_row(task: ClassificationTask | PairTask) -> tuple[str, str]:
     if hasattr(split, "sentences"):
         label = task.label_names[split.labels[0]] if task.label_names else split.labels[0]
         return sizes, f"{split.sentences[0]} -> {label}"
-    label = task.label_names[split.labels[0]] if task.label_names else round(float(split.labels[0]), 3)
+    label = task.label_names[split.labels[0]] if task.label_names else round(float(
+        split.labels[0]), 3)
     return sizes, f"{split.first[0]} ||| {split.second[0]} -> {label}"
 
 
@@ -72,8 +73,8 @@ def _format_loaders() -> list[tuple[str, str, Callable[[Path], tuple[str, str]]]
         b = load_moses_bitext(d / "bitext" / "corpus", "en", "fr")
         return f"{len(b)} pairs", f"{b.source[0]} ||| {b.target[0]}"
 
-    out += [("MUSE en-fr dictionaries", "load_muse_dictionary", muse), ("BUCC 2018 de-en sample",
-                                                                        "load_bucc", bucc),
+    out += [("MUSE en-fr dictionaries", "load_muse_dictionary", muse),
+            ("BUCC 2018 de-en sample", "load_bucc", bucc),
             ("Moses bitext bitext/corpus.en-fr", "load_moses_bitext", moses)]
     return out
 

@@ -272,6 +272,6 @@ def load_senteval_snli(data_dir: PathLike) -> PairTask:
         if bad:
             raise DataFormatError(f"{folder / f'labels.{split}'}: labels must be one of "
                                   f"{NLI_LABELS}, found {bad[:3]}.")
-        splits[split] = SentencePairs(first, second, np.array([_LABEL_ID[n] for n in names],
-                                                              dtype=np.int64))
+        splits[split] = SentencePairs(first, second,
+                                      np.array([_LABEL_ID[n] for n in names], dtype=np.int64))
     return PairTask("SNLI", splits, NLI_LABELS)

@@ -48,8 +48,8 @@ def load_mrpc_file(path: PathLike) -> SentencePairs:
     for lineno, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
-        quality, _id1, _id2, s1, s2 = split_columns(path, lineno, line, 5, "quality, id1, id2, "
-                                                                           "string1, string2",
+        quality, _id1, _id2, s1, s2 = split_columns(path, lineno, line, 5,
+                                                    "quality, id1, id2, string1, string2",
                                                     SENTEVAL_HINT)
         if quality not in ("0", "1"):
             raise format_error(path, lineno, "a quality label 0 or 1 in the first column",

@@ -41,8 +41,8 @@ def load_probing_file(path: PathLike, name: str = "probing") -> ClassificationTa
     training is an error, since no classifier could predict it.
     Book: chapter 4 (Probing).
     """
-    rows: dict[str, tuple[list[str], list[str], list[int]]] = {split: ([], [], [])
-                                                               for split in _SPLITS.values()}
+    rows: dict[str, tuple[list[str], list[str],
+                          list[int]]] = {split: ([], [], []) for split in _SPLITS.values()}
     for lineno, line in iter_lines(path, _HINT):
         if not line.strip():
             continue
@@ -65,8 +65,8 @@ def load_probing_file(path: PathLike, name: str = "probing") -> ClassificationTa
             if label not in label_id:
                 raise format_error(path, lineno, f"a label seen in training {list(label_names)}",
                                    repr(label), _HINT)
-        splits[split] = LabelledSentences(sentences, np.asarray([label_id[x] for x in labels],
-                                                                dtype=np.int64))
+        splits[split] = LabelledSentences(sentences,
+                                          np.asarray([label_id[x] for x in labels], dtype=np.int64))
     return ClassificationTask(name, splits, label_names)
 
 

@@ -27,8 +27,8 @@ _LOADERS: dict[str, Callable[[PathLike], ClassificationTask | PairTask]] = {
     "STSBenchmark": load_stsb,
     **{name: (lambda d, n=name: load_sts(d, n)) for name in STS_SUBSETS},
     **{name: (lambda d, n=name: load_probing(d, n)) for name in PROBING_TASKS},
-    **{senteval: (lambda d, n=name: load_probing(d, n)) for name, (senteval,
-                                                                   _file) in PROBING_TASKS.items()},
+    **{senteval: (lambda d, n=name: load_probing(d, n))
+       for name, (senteval, _file) in PROBING_TASKS.items()},
 }
 _ALIASES = {"SST-2": "SST2", "SST-5": "SST5", "STS-B": "STSBenchmark", "SICKRelatedness": "SICK-R",
             "SICKEntailment": "SICK-E"}

@@ -95,8 +95,8 @@ def _parse_chunk(
             word = head[0].decode("utf-8", errors)
         except UnicodeDecodeError as exc:
             hint = f"{_HINT} Pass errors='replace' or 'ignore' to read files with broken UTF-8."
-            raise format_error(path, first_lineno + offset, "a UTF-8 word", "undecodable bytes "
-                                                                            f"({exc.reason})",
+            raise format_error(path, first_lineno + offset, "a UTF-8 word",
+                               f"undecodable bytes ({exc.reason})",
                                hint) from None
         words.append(word.lower() if lowercase else word)
     try:

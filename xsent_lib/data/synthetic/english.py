@@ -148,8 +148,8 @@ def _parse_nouns() -> tuple:
         parent.append(par)
         gender.append(opts.get("g", gender[par] if par >= 0 else "n"))
         disjoint.append("*" in toks[1:])
-        preps.append(opts["prep"].split("|") if "prep" in opts else (preps[par] if par >= 0
-                                                                     else []))
+        preps.append(opts["prep"].split("|") if "prep" in opts
+                     else (preps[par] if par >= 0 else []))
         stack.append((indent, len(words) - 1))
     return words, plurals, parent, gender, disjoint, preps
 

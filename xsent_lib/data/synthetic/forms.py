@@ -270,7 +270,8 @@ class FormSampler:
         self.place = RowChooser(E.is_place * self.noun_w)
         self.prep_for_place = RowChooser(E.prep_ok.T.astype(np.int64))
         self.time_for_tense = RowChooser(E.time_ok.astype(np.int64))
-        self.tense_choice = RowChooser(np.round(np.array(self.config.tense) * 1000).astype(np.int64))
+        self.tense_choice = RowChooser(np.round(np.array(self.config.tense) * 1000).astype(
+            np.int64))
         self.pronominal = E.noun_gender < 3
         self.has_subj_verb = E.subj_ok.any(0)
 
@@ -407,7 +408,8 @@ class FormSampler:
         # a second clause or subject relative with the main verb (or a verb entailing / entailed by
         # it) is dropped
         mv = clauses.verb[:n]
-        same = lambda v: (v == mv) | (E.verb_hypernym[v] == mv) | (E.verb_hypernym[mv] == v)  # noqa: E731
+        same = lambda v: (v == mv) | (E.verb_hypernym[v] == mv) | (E.verb_hypernym[
+            mv] == v)  # noqa: E731
         twice = has_coord & same(clauses.verb[np.maximum(coord_row, 0)])
         coord_row[twice], conj[twice] = -1, -1
         twice = has_sub & same(clauses.verb[np.maximum(sub_row, 0)])

@@ -91,7 +91,8 @@ class _Lex:
         self.exclusive = (self.parent >= 0) & E.noun_disjoint[np.maximum(self.parent, 0)]
         self.other_gender = np.full(n, -1, np.int64)
         for a, b in GENDER_PAIRS:
-            self.other_gender[E.noun_id(a)], self.other_gender[E.noun_id(b)] = E.noun_id(b), E.noun_id(a)
+            self.other_gender[E.noun_id(a)], self.other_gender[E.noun_id(
+                b)] = E.noun_id(b), E.noun_id(a)
         self.verb_children, self.n_verb_children = _padded(
             [list(np.flatnonzero(E.verb_hypernym == v)) for v in range(len(E.verbs))])
         self.scalar_adj = E.adj_antonym >= 0
@@ -134,7 +135,8 @@ class _Editor:
         return (self.get("neg") == 0) | (self.get("obj_def") == 1)
 
     def can_add_adv(self) -> np.ndarray:
-        return (self.get("adv") < 0) & ENGLISH.manner[self.get("verb")] & self.s.has_adv[self.get("subj")]
+        return (self.get("adv") < 0) & ENGLISH.manner[self.get("verb")] & self.s.has_adv[self.get(
+            "subj")]
 
     def other_nouns(self) -> np.ndarray:
         """(n, k) every noun the sentence mentions besides its main subject (-1 padded): objects,
@@ -336,8 +338,8 @@ class _Editor:
         s = self.get("subj")
         sib = LEX.children[np.maximum(LEX.parent[s], 0)]
         gs, gb = g[s][:, None], g[np.maximum(sib, 0)]
-        valid = (sib >= 0) & (sib != s[:, None]) & ~LEX.exclusive[s][:,
-                                                                     None] & (LEX.parent[s] >= 0)[:, None]
+        valid = (sib >= 0) & (sib != s[:, None]) & ~LEX.exclusive[s][:, None] & (LEX.parent[
+            s] >= 0)[:, None]
         valid &= (gs == 3) | (gb == 3) | (gs == gb)
         return sib, valid
 
@@ -453,15 +455,15 @@ def _strategies() -> list[_Strategy]:
          _Editor.obj_hyponym),
         ("vp-add-modifier", NEUTRAL, lambda ed: ~neg(ed) & (ed.can_add_adv() | (ed.get("pp") < 0)),
          _Editor.vp_add_modifier),
-        ("vp-drop-modifier-negated", NEUTRAL, lambda ed: neg(ed) & ((ed.get("adv") >= 0)
-                                                                    | (ed.get("pp") >= 0)),
+        ("vp-drop-modifier-negated", NEUTRAL, lambda ed: neg(ed)
+         & ((ed.get("adv") >= 0) | (ed.get("pp") >= 0)),
          lambda ed, r: ed.vp_drop_modifier(r, with_time=False)),
         ("tense-change", NEUTRAL, lambda ed: np.ones(len(ed.H), bool), _Editor.tense_change),
         ("add-conjunct", NEUTRAL, simple, _Editor.add_conjunct),
         ("negated-shift", NEUTRAL, _Editor.negated_shift_ok, _Editor.negated_shift),
         ("role-swap", NEUTRAL,
-         lambda ed: ed.swap_ok() & ~E.symmetric[ed.get("verb")] & (~E.asymmetric[ed.get("verb")]
-                                                                   | neg(ed)),
+         lambda ed: ed.swap_ok() & ~E.symmetric[ed.get("verb")]
+         & (~E.asymmetric[ed.get("verb")] | neg(ed)),
          _Editor.swap_roles),
     ]
 

@@ -199,8 +199,8 @@ class _Task:
             order = np.argsort(-counts, kind="stable")
             top = codes[order[:19]]
             self.top_codes = top
-            self.classes = tuple(decode_top(c) for c in top) + (("other",) if len(codes) > 19
-                                                                else ())
+            self.classes = tuple(decode_top(c)
+                                 for c in top) + (("other",) if len(codes) > 19 else ())
         elif n == "Tense":
             self.classes = TENSES[:2]
         elif n in ("SubjNum", "ObjNum"):
@@ -403,7 +403,8 @@ def _collect(task: _Task, split: int, n: int, exclude: set[str]) -> ProbingSplit
         cell = batch.strata[rows]
         order = np.argsort(cell, kind="stable")
         rank = np.empty(len(rows), np.int64)
-        rank[order] = have[cell[order]] + np.arange(len(rows)) - np.searchsorted(cell[order], cell[order])
+        rank[order] = have[cell[order]] + np.arange(len(rows)) - np.searchsorted(cell[order], cell[
+            order])
         take = rank < need[cell]
         have += np.bincount(cell[take], minlength=need.size)
         got.append((batch, rows[take], [s for s, t in zip(strings, take) if t]))

@@ -151,8 +151,8 @@ class Renderer:
         zeros = np.zeros(len(place), np.int64)
         np_ = self.noun_phrase(None, np.where(there, place, -1), zeros, zeros + 1, zeros - 1, zeros,
                                zeros - 1, 2)
-        parts = [self.leaf(TAG["IN"], p),
-                 np_] if self.typ.adposition == "pre" else [np_, self.leaf(TAG["IN"], p)]
+        parts = [self.leaf(TAG["IN"], p), np_] if self.typ.adposition == "pre" else [np_, self.leaf(
+            TAG["IN"], p)]
         return self.node(TAG["PP"], parts, present=there)
 
     def subordinate(self, c: Clauses, rows: np.ndarray, conj: np.ndarray) -> np.ndarray:
@@ -229,8 +229,9 @@ class Renderer:
         has_coord = forms.coord >= 0
         first, second = main, np.zeros((0, n), _DT)
         if has_coord.any():
-            second = self.expand(self.node(TAG["S"], self.clause(c, forms.coord[has_coord],
-                                                                 "coord")), has_coord)
+            second = self.expand(self.node(TAG["S"],
+                                           self.clause(c, forms.coord[has_coord], "coord")),
+                                 has_coord)
             inv = forms.inverted & has_coord
             if inv.any():
                 height = max(first.shape[0], second.shape[0])

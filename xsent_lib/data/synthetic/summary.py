@@ -123,8 +123,7 @@ def word_roles(world: SyntheticWorld, forms: Forms, index: int = 0,
         ids = world.ids(one, lang)[0]
         ids = ids[ids >= 0]
         words, glosses = world.render(one,
-                                      lang)[0].split(" "), world.render(one, lang,
-                                                                        gloss=True)[0].split(" ")
+                                      lang)[0].split(" "), world.render(one, lang, gloss=True)[0].split(" ")
         out[lang] = [(w, g, roles.get(int(i), "other")) for w, g, i in zip(words, glosses, ids)]
     return out
 
@@ -171,8 +170,8 @@ def probing_samples(world: SyntheticWorld, tasks: Sequence[str] = PROBING_TASKS,
         p = world.probing(task, 2, 2, n_test, lang)
         labels = p.test.labels
         first = np.unique(labels, return_index=True)[1]
-        picks = np.concatenate([np.sort(first), np.setdiff1d(np.arange(len(labels)),
-                                                             first)])[:per_task]
+        picks = np.concatenate([np.sort(first),
+                                np.setdiff1d(np.arange(len(labels)), first)])[:per_task]
         for i in picks:
             extra = {k: (v[i].item() if hasattr(v[i], "item") else v[i])
                      for k, v in p.test.meta.items()}

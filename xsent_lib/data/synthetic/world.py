@@ -145,7 +145,8 @@ class SyntheticWorld:
         r = self.renderer(lang)
         out: list[str] = []
         for s in range(0, len(forms), RENDER_CHUNK):
-            part = forms if len(forms) <= RENDER_CHUNK else forms.take(np.arange(s, min(s + RENDER_CHUNK, len(forms))))
+            part = forms if len(forms) <= RENDER_CHUNK else forms.take(np.arange(
+                s, min(s + RENDER_CHUNK, len(forms))))
             out += r.strings(r.ids(part, tree=tree, packed=False), gloss=gloss)
         return out
 
