@@ -2,12 +2,14 @@
 
 Layout under the cache root (never inside the repository, never committed)::
 
-    raw/<source>-<version>/      the unpacked archive, plus .xsent-source.json once complete (with the
-                                 sha256 of every unpacked file, taken from the verified archive)
+    raw/<source>-<version>/      the unpacked archive, plus .xsent-source.json once complete
+                                 (with the sha256 of every unpacked file, taken from the verified
+                                 archive)
     norm/<dataset>/              the normalised files and manifest.json
     models/                      things trained from the data (e.g. models/wordvecs/)
     tmp/, norm/.xsent-tmp-*      work folders of a fetch in progress (named .xsent-tmp-<pid>-...)
-    .xsent-fetch.lock            locked (``flock``) by the fetch in progress, which writes its pid in it
+    .xsent-fetch.lock            locked (``flock``) by the fetch in progress, which writes its pid
+                                 in it
 
 An unpacked file that no longer matches its recorded sha256 is never normalised: fetch downloads its
 archive again (:func:`raw_problem`), and :func:`~xsent_lib.data.fetch.build_dataset` refuses it.
@@ -52,7 +54,8 @@ DATASETS_READ: set[str] = set()
 MANIFEST = "manifest.json"
 RAW_MARKER = ".xsent-source.json"
 FETCH_HINT = "run `xsent-data fetch {name}` (or `make data`) first"
-REBUILD_HINT = "run `xsent-data fetch {name}` to rebuild it (or delete the folder {folder} and fetch again)"
+REBUILD_HINT = ("run `xsent-data fetch {name}` to rebuild it (or delete the folder {folder} and "
+                "fetch again)")
 REFETCH_HINT = "run `xsent-data fetch {name} --force` to download and unpack it again"
 TMP_PREFIX = ".xsent-tmp-"
 LOCK_FILE = ".xsent-fetch.lock"
@@ -138,13 +141,15 @@ def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False
         except OSError:
             return f"file {path} is missing"
         if name in sizes and st.st_size != sizes[name]:
-            return f"file {path} has {st.st_size} bytes, {sizes[name]} when it was {made} (truncated or overwritten)"
+            return (f"file {path} has {st.st_size} bytes, {sizes[name]} when it was {made} "
+                    "(truncated or overwritten)")
         if name in hashes:
             if not rehash and _HASHED.get(str(path)) == _stat_key(st):
                 continue
             if sha256_of(path) != hashes[name]:
                 _HASHED.pop(str(path), None)
-                return f"file {path} does not match the sha256 recorded when it was {made} (its bytes changed)"
+                return (f"file {path} does not match the sha256 recorded when it was {made} "
+                        "(its bytes changed)")
             _HASHED[str(path)] = _stat_key(st)
     return None
 
@@ -391,7 +396,8 @@ def raw_problem(folder: Path, rehash: bool = False, unchecked: bool = True) -> s
     """
     files = (read_json(folder / RAW_MARKER) or {}).get("files")
     if not isinstance(files, dict):
-        return f"{folder} has no per-file checksums (unpacked by an older xsent, or by hand)" if unchecked else None
+        return (f"{folder} has no per-file checksums (unpacked by an older xsent, or by hand)"
+                if unchecked else None)
     problem = file_problem(folder, {"sha256": files}, rehash=rehash, made="unpacked")
     return None if problem is None else f"its unpacked {problem}"
 

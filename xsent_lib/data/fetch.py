@@ -217,7 +217,8 @@ def download(source: Source, workdir: Path, catalogue: Catalogue = CATALOGUE) ->
     files = [p for p in dl.iterdir() if p.is_file()]
     if done.returncode != 0 or len(files) != 1:
         tail = "\n    ".join((done.stderr or done.stdout).strip().splitlines()[-6:])
-        what = f"exit status {done.returncode}" if done.returncode else f"{len(files)} files instead of 1"
+        what = (f"exit status {done.returncode}" if done.returncode
+                else f"{len(files)} files instead of 1")
         raise DownloadError(
             f"source {source.name!r}: `{source.client}` could not download {source.spec} ({what}); "
             f"{_download_hint(source)}; {_lost_note(source, catalogue)}.\n    {tail}")
@@ -283,7 +284,8 @@ def fetch_source(source: Source, root: Path, catalogue: Catalogue = CATALOGUE,
         except (OSError, ValueError, tarfile.TarError, zipfile.BadZipFile,
                 subprocess.CalledProcessError) as exc:
             detail = getattr(exc, "stderr", "") or exc
-            raise DownloadError(f"source {source.name!r}: could not unpack {archive.name}: {detail}") from exc
+            raise DownloadError(f"source {source.name!r}: could not unpack {archive.name}: "
+                                f"{detail}") from exc
         # from the verified archive: what normalising will check the files against
         files = tree_sha256(staging)
         write_json(staging / RAW_MARKER, {"name": source.name, "client": source.client,
@@ -438,7 +440,8 @@ def _fetch_locked(datasets: list[Dataset], root: Path, force: bool, catalogue: C
             say(f"FAILED {source.name}: {message}")
             continue
         report.downloaded_bytes += got
-        say(f"{'fetched' if got else 'cached '} {source.name} {source.version} ({got / 1e6:.1f} MB)")
+        say(f"{'fetched' if got else 'cached '} {source.name} {source.version} "
+            f"({got / 1e6:.1f} MB)")
     for d in todo:
         failed = [s for s in d.sources if s in report.source_errors]
         if failed:

@@ -135,7 +135,8 @@ def load_real_bitext(languages: Sequence[str], cached: Mapping[str, str], *, n_t
     train, test, source = {}, {}, {}
     for lang in languages:
         prefix = europarl_prefix(data_dir, lang) if data_dir is not None else None
-        if prefix is not None and Path(f"{prefix}.en").is_file() and Path(f"{prefix}.{lang}").is_file():
+        if (prefix is not None and Path(f"{prefix}.en").is_file()
+                and Path(f"{prefix}.{lang}").is_file()):
             try:
                 bi = load_moses_bitext(prefix, "en", lang, max_pairs)
                 en, other = prepare_text(bi.source, max_len), prepare_text(bi.target, max_len)

@@ -74,7 +74,8 @@ def _muse(a: str, b: str) -> RealDataSet:
                        need="all")
 
 
-_SENTEVAL = "SentEval's data/downstream (https://github.com/facebookresearch/SentEval, get_transfer_data.bash)"
+_SENTEVAL = ("SentEval's data/downstream (https://github.com/facebookresearch/SentEval, "
+             "get_transfer_data.bash)")
 #: every real data set a chapter may name in ``uses``
 REAL_DATA: dict[str, RealDataSet] = {d.name: d for d in [
     RealDataSet("snli", "SNLI 1.0", ("snli_1.0/snli_1.0_train.jsonl",),
@@ -101,7 +102,8 @@ REAL_DATA: dict[str, RealDataSet] = {d.name: d for d in [
     RealDataSet("bucc", "BUCC 2018 shared task", ("bucc2018/*/*",),
                 "https://comparable.limsi.fr/bucc2018/"),
     RealDataSet("bitext", "Moses-format parallel text (e.g. Europarl)", ("bitext/*.en",),
-                "https://www.statmt.org/europarl/ (bitext/<name>.<lang> files, one sentence a line)"),
+                "https://www.statmt.org/europarl/ (bitext/<name>.<lang> files, one sentence "
+                "a line)"),
     RealDataSet("monolingual", "monolingual text, one sentence a line", ("monolingual/*.txt",),
                 "any sentence-per-line text, e.g. monolingual/en.txt (Toronto BookCorpus style, in "
                 "document order)"),
@@ -151,7 +153,8 @@ class DataSources:
             self.found[name] = REAL_DATA[name].present(self.root) if self.root is not None else []
             if not self.found[name]:
                 why = "no data_dir given" if self.root is None else \
-                    f"not in data_dir (expected {', '.join(REAL_DATA[name].markers)}; get it from {REAL_DATA[name].where})"
+                    (f"not in data_dir (expected {', '.join(REAL_DATA[name].markers)}; "
+                     f"get it from {REAL_DATA[name].where})")
                 self.status[name] = {"status": "stand-in", "note": why}
 
     def lines(self) -> list[str]:
@@ -220,7 +223,7 @@ class DataSources:
         for name in self.uses:
             st = self.status.get(name) or {"status": "unused",
                                            "note": "found in data_dir, not read: this profile "
-                                                                        "does not need it, or another data set served"}
+                                                   "does not need it, or another data set served"}
             sets[name] = dict(st)
         cache = _load_cache(self.checksum_cache)
         files = []
@@ -242,7 +245,9 @@ def vocabulary_of(sentences: Iterable[str]) -> set[str]:
     to keep when streaming a large vector file (``load_glove_txt(...,
     vocabulary=vocabulary_of(texts))``).
 
-    Book: chapter 0 (How to run this book: your own data); used by chapters 2 and 3 for GloVe 840B / fastText.
+    Used by chapters 2 and 3 for GloVe 840B / fastText.
+
+    Book: chapter 0 (How to run this book: your own data).
     """
     cased, lower = WordTokenizer(lowercase=False), WordTokenizer(lowercase=True)
     words: set[str] = set()

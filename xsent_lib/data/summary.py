@@ -52,7 +52,8 @@ SYNTHETIC_USES: dict[str, tuple[str, tuple[int, ...]]] = {
     "documents": ("documents for sentence-context objectives", (9,)),
     "lexicon": ("MUSE's bilingual dictionaries for the invented languages", (5, 7)),
 }
-"""What each part of the synthetic world stands in for, and the chapters that use it (the plan of the book)."""
+"""What each part of the synthetic world stands in for, and the chapters that use it (the plan of
+the book)."""
 
 
 # -- the catalogue and the cache
@@ -254,8 +255,8 @@ def corpus_sides(name: str, max_rows: int | None = None,
         return {d.languages[0]: src, d.languages[1]: tgt}
     if d.kind == "monolingual":
         return {d.languages[0]: load_text(name, max_rows, cache_dir)}
-    texts = load_ratings(name,
-                         cache_dir)[0] if name.startswith("vader-") else load_labelled(name, cache_dir).sentences
+    texts = (load_ratings(name, cache_dir)[0] if name.startswith("vader-")
+             else load_labelled(name, cache_dir).sentences)
     return {d.languages[0]: texts[:max_rows]}
 
 

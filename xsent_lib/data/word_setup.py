@@ -75,7 +75,8 @@ def build_word_setup(sentences: Sequence[str], vectors: WordVectors | None = Non
     if vectors is None:
         vocab = Vocab.build(token_lists, specials=specials)
         weights = rng.normal(0.0, 1.0, (len(vocab), dim)).astype(np.float32)
-        frozen, source, coverage = False, f"random N(0, 1) {dim}-d vectors, trained with the encoder", 1.0
+        source = f"random N(0, 1) {dim}-d vectors, trained with the encoder"
+        frozen, coverage = False, 1.0
     else:
         if not isinstance(vectors, WordVectors):
             raise TypeError("vectors must be WordVectors (e.g. load_glove50()), got "

@@ -101,7 +101,8 @@ def catalogue_pairs(mo_files: Iterable[Path],
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     if min_words < 1:
-        raise ValueError(f"min_words must be a positive number of English words, got {min_words!r}.")
+        raise ValueError(f"min_words must be a positive number of English words, "
+                         f"got {min_words!r}.")
     rows, seen, counts = [], set(), Counter()
     for path in mo_files:
         for context, msgid, msgstr in read_mo(path):

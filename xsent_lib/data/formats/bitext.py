@@ -51,8 +51,9 @@ def load_bitext(source_path: PathLike, target_path: PathLike, max_lines: int
                         target_path) if len(source) < len(target) else (target_path, source_path)
         raise ValueError(
             f"bitext files are not aligned: {short} has {min(len(source), len(target))} lines but "
-            f"{long_} has "
-            f"{max(len(source), len(target))}{'' if max_lines is None else f' (reading at most {max_lines})'}; {short} is short. {_HINT}"
+            f"{long_} has {max(len(source), len(target))}"
+            f"{'' if max_lines is None else f' (reading at most {max_lines})'}; "
+            f"{short} is short. {_HINT}"
         )
     return Bitext(source, target)
 

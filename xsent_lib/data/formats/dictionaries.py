@@ -90,7 +90,8 @@ def load_muse_dictionary(
     if split not in MUSE_SPLITS:
         raise ValueError(f"MUSE dictionary split must be one of {MUSE_SPLITS}, got {split!r}.")
     suffix = "" if split == "full" else f".{split}"
-    path = Path(data_dir) / "crosslingual" / "dictionaries" / f"{source_lang}-{target_lang}{suffix}.txt"
+    path = (Path(data_dir) / "crosslingual" / "dictionaries"
+            / f"{source_lang}-{target_lang}{suffix}.txt")
     return load_bilingual_dictionary(path, lowercase)
 
 

@@ -30,7 +30,8 @@ from xsent_lib.data.formats.probing import PROBING_TASKS as SENTEVAL_PROBING
 
 
 def _nli_row(data: NLIData) -> tuple[str, str]:
-    return f"{len(data)} pairs", f"{data.premises[0]} ||| {data.hypotheses[0]} -> {NLI_LABELS[data.labels[0]]}"
+    return (f"{len(data)} pairs",
+            f"{data.premises[0]} ||| {data.hypotheses[0]} -> {NLI_LABELS[data.labels[0]]}")
 
 
 def _task_row(task: ClassificationTask | PairTask) -> tuple[str, str]:

@@ -1,4 +1,5 @@
-"""The ten SentEval probing tasks: ``<data_dir>/probing/<file>.txt``, lines ``tr|va|te<TAB>label<TAB>...<TAB>sentence``.
+"""The ten SentEval probing tasks: ``<data_dir>/probing/<file>.txt``, lines
+``tr|va|te<TAB>label<TAB>...<TAB>sentence``.
 
 The first field is the partition, the second the class, the last the tokenised sentence; files may
 carry extra fields in between, which are ignored.

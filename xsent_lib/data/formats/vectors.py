@@ -231,8 +231,9 @@ def load_glove_txt(path: PathLike, max_words: int | None = None, lowercase: bool
 
     The dimension is taken from the first row and checked on every kept row. ``vocabulary`` keeps
     only the rows of those words: ``glove.840B.300d.txt`` (2.2M rows, 5.6 GB) then needs memory for
-    the chapter's words only.
-    Book: chapter 5 (Word translation without parallel data: MUSE); chapters 2 and 3 read GloVe 840B this way.
+    the chapter's words only. Chapters 2 and 3 read GloVe 840B this way.
+
+    Book: chapter 5 (Word translation without parallel data: MUSE).
     """
     return _read_vectors(path, False, max_words, lowercase, errors, vocabulary)
 
@@ -249,7 +250,8 @@ def save_vec(path: PathLike, words: list[str] | tuple[str, ...], vectors: np.nda
     """
     words = list(words)
     x = np.asarray(vectors)
-    if x.ndim != 2 or x.shape[0] != len(words) or x.shape[1] < 1 or not np.issubdtype(x.dtype, np.floating):
+    if (x.ndim != 2 or x.shape[0] != len(words) or x.shape[1] < 1
+            or not np.issubdtype(x.dtype, np.floating)):
         raise ValueError("vectors must be a float (n_words, dim) matrix with one row per word "
                          f"({len(words)}), got shape {x.shape} {x.dtype}.")
     x = x.astype(np.float32, copy=False)

@@ -9,11 +9,11 @@ file fixes what the world can talk about. The tables are plain text parsed once 
   never pronominalised), ``prep=`` the prepositions a place takes, ``*`` marks a node whose children
   are mutually exclusive (a poodle is never a beagle; a teacher may be a woman, so ``person`` has no
   ``*``);
-* verbs give base, 3rd-singular and past forms, the noun classes allowed as subject and object (taxonomy node
-  names joined by ``|``; ``animate`` = animal|person, ``thing`` = food|object|plant, ``concrete`` = both,
-  ``adult`` = grown-up persons),
-  ``m`` (takes manner adverbs), ``sym`` / ``asym`` (x V y entails / excludes y V x in the same event) and
-  ``hyp=`` a verb it entails (``devour`` -> ``eat``);
+* verbs give base, 3rd-singular and past forms, the noun classes allowed as subject and object
+  (taxonomy node names joined by ``|``; ``animate`` = animal|person, ``thing`` =
+  food|object|plant, ``concrete`` = both, ``adult`` = grown-up persons), ``m`` (takes manner
+  adverbs), ``sym`` / ``asym`` (x V y entails / excludes y V x in the same event) and ``hyp=`` a
+  verb it entails (``devour`` -> ``eat``);
 * adjectives and manner adverbs come as antonym pairs ``big/small`` (or alone) with the classes they
   modify.
 

@@ -122,8 +122,8 @@ def word_roles(world: SyntheticWorld, forms: Forms, index: int = 0,
             roles.update({int(i): role for i in np.ravel(ids) if i >= 0})
         ids = world.ids(one, lang)[0]
         ids = ids[ids >= 0]
-        words, glosses = world.render(one,
-                                      lang)[0].split(" "), world.render(one, lang, gloss=True)[0].split(" ")
+        words, glosses = (world.render(one, lang)[0].split(" "),
+                          world.render(one, lang, gloss=True)[0].split(" "))
         out[lang] = [(w, g, roles.get(int(i), "other")) for w, g, i in zip(words, glosses, ids)]
     return out
 
