@@ -214,8 +214,8 @@ def clean_stale_temp(root: Path) -> list[Path]:
             if match is None or entry.is_symlink() or not entry.is_dir():
                 continue
             pid = int(match.group(1))
-            if entry.stat().st_mtime >= _PROCESS_STARTED or (pid != os.getpid() and _pid_alive(
-                    pid)):
+            if entry.stat().st_mtime >= _PROCESS_STARTED or (pid != os.getpid()
+                                                             and _pid_alive(pid)):
                 continue
             shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)

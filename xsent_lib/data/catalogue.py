@@ -107,8 +107,8 @@ class Catalogue:
         """
         if name in self.datasets:
             return self.datasets[name]
-        close = [n for n in self.datasets if name in n][:3] or difflib.get_close_matches(name, list(
-            self.datasets), n=3)
+        close = ([n for n in self.datasets if name in n][:3]
+                 or difflib.get_close_matches(name, list(self.datasets), n=3))
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         raise ValueError(f"unknown dataset {name!r}.{hint} `xsent-data list` shows them all.")
 

@@ -56,8 +56,7 @@ SYNTHETIC_USES: dict[str, tuple[str, tuple[int, ...]]] = {
 the book)."""
 
 
-# -- the catalogue and the cache
-# ----------------------------------------------------------------------------------
+# -- the catalogue and the cache -------------------------------------------------------------------
 def chapter_list(chapters: Sequence[int]) -> str:
     return ", ".join(map(str, chapters))
 
@@ -161,8 +160,7 @@ def cached_datasets(kinds: Sequence[str] = TEXT_KINDS, catalogue: Catalogue = CA
                      "dataset"].tolist(), table.loc[~table["cached"], "dataset"].tolist()
 
 
-# -- token counts
-# -------------------------------------------------------------------------------------------------
+# -- token counts ----------------------------------------------------------------------------------
 SPACE, WORD, SYMBOL, IDEOGRAPH = range(4)
 _IDEOGRAPHS = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
                (0x20000, 0x2FA1F))
@@ -232,8 +230,7 @@ def token_counts(texts: Sequence[str]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
 
-# -- the cached corpora
-# -------------------------------------------------------------------------------------------
+# -- the cached corpora ----------------------------------------------------------------------------
 def corpus_sides(name: str, max_rows: int | None = None,
                  cache_dir: str | os.PathLike[str] | None = None) -> dict[str, list[str]]:
     """The texts of a cached bitext, monolingual or labelled dataset by language, e.g. ``{"en":

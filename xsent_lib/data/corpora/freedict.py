@@ -47,8 +47,8 @@ FORMAT_VERSION = 1
 DICT_DIR = Path("usr/share/dictd")
 PAIRS_FILE = "pairs.tsv"
 SPLITS = ("train", "test", "all")
-_B64 = {c: i for i, c in enumerate(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+_B64 = {c: i for i, c
+        in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
 _LABEL = re.compile(r"^(?:note|notes|synonyms?|antonyms?|see|see also|example|examples)\s*:", re.I)
 _NUMBER = re.compile(r"^\d+\.\s*")
 _BRACKETS = re.compile(r"<[^>]*>|\[[^\]]*\]|\([^)]*\)|\{[^}]*\}")

@@ -40,8 +40,8 @@ def _task_row(task: ClassificationTask | PairTask) -> tuple[str, str]:
     if hasattr(split, "sentences"):
         label = task.label_names[split.labels[0]] if task.label_names else split.labels[0]
         return sizes, f"{split.sentences[0]} -> {label}"
-    label = task.label_names[split.labels[0]] if task.label_names else round(float(
-        split.labels[0]), 3)
+    label = (task.label_names[split.labels[0]] if task.label_names
+             else round(float(split.labels[0]), 3))
     return sizes, f"{split.first[0]} ||| {split.second[0]} -> {label}"
 
 

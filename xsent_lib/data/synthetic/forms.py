@@ -270,13 +270,12 @@ class FormSampler:
         self.place = RowChooser(E.is_place * self.noun_w)
         self.prep_for_place = RowChooser(E.prep_ok.T.astype(np.int64))
         self.time_for_tense = RowChooser(E.time_ok.astype(np.int64))
-        self.tense_choice = RowChooser(np.round(np.array(self.config.tense) * 1000).astype(
-            np.int64))
+        self.tense_choice = RowChooser(
+            np.round(np.array(self.config.tense) * 1000).astype(np.int64))
         self.pronominal = E.noun_gender < 3
         self.has_subj_verb = E.subj_ok.any(0)
 
-    # -- clauses
-    # -----------------------------------------------------------------------------------------
+    # -- clauses -----------------------------------------------------------------------------------
     def clause_fields(self, rng: np.random.Generator, n: int, role: str, subj: np.ndarray
                       | None = None,
                       tense: np.ndarray | None = None) -> dict[str, np.ndarray]:
@@ -362,8 +361,7 @@ class FormSampler:
             pool.append(rel)
             self.add_relatives(rng, pool, rel, depth + 1, start)
 
-    # -- sentences
-    # ---------------------------------------------------------------------------------------
+    # -- sentences ---------------------------------------------------------------------------------
     def sample(self, n: int, rng: np.random.Generator) -> Forms:
         """``n`` random sentence forms. Book: chapter 1 (Data: the synthetic world)."""
         if n < 0:
@@ -408,8 +406,8 @@ class FormSampler:
         # a second clause or subject relative with the main verb (or a verb entailing / entailed by
         # it) is dropped
         mv = clauses.verb[:n]
-        same = lambda v: (v == mv) | (E.verb_hypernym[v] == mv) | (E.verb_hypernym[
-            mv] == v)  # noqa: E731
+        same = lambda v: ((v == mv) | (E.verb_hypernym[v] == mv)  # noqa: E731
+                          | (E.verb_hypernym[mv] == v))
         twice = has_coord & same(clauses.verb[np.maximum(coord_row, 0)])
         coord_row[twice], conj[twice] = -1, -1
         twice = has_sub & same(clauses.verb[np.maximum(sub_row, 0)])

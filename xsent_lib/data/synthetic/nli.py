@@ -91,8 +91,8 @@ class _Lex:
         self.exclusive = (self.parent >= 0) & E.noun_disjoint[np.maximum(self.parent, 0)]
         self.other_gender = np.full(n, -1, np.int64)
         for a, b in GENDER_PAIRS:
-            self.other_gender[E.noun_id(a)], self.other_gender[E.noun_id(
-                b)] = E.noun_id(b), E.noun_id(a)
+            self.other_gender[E.noun_id(a)], self.other_gender[E.noun_id(b)] = (E.noun_id(b),
+                                                                                E.noun_id(a))
         self.verb_children, self.n_verb_children = _padded(
             [list(np.flatnonzero(E.verb_hypernym == v)) for v in range(len(E.verbs))])
         self.scalar_adj = E.adj_antonym >= 0
@@ -135,8 +135,8 @@ class _Editor:
         return (self.get("neg") == 0) | (self.get("obj_def") == 1)
 
     def can_add_adv(self) -> np.ndarray:
-        return (self.get("adv") < 0) & ENGLISH.manner[self.get("verb")] & self.s.has_adv[self.get(
-            "subj")]
+        return ((self.get("adv") < 0) & ENGLISH.manner[self.get("verb")]
+                & self.s.has_adv[self.get("subj")])
 
     def other_nouns(self) -> np.ndarray:
         """(n, k) every noun the sentence mentions besides its main subject (-1 padded): objects,
@@ -186,8 +186,7 @@ class _Editor:
                 & E.subj_ok[verb, o] & E.obj_ok[verb, subj] & ~E.noun_ancestors[subj, o]
                 & ~E.noun_ancestors[o, subj])
 
-    # -- edits (applicability mask over all rows, then the edit on a subset)
-    # ------------------------------
+    # -- edits (applicability mask over all rows, then the edit on a subset) -----------------------
     def subj_hypernym(self, rows):
         s = self.get("subj", rows)
         self.set("subj", rows, self.ancestor(s))
@@ -338,8 +337,8 @@ class _Editor:
         s = self.get("subj")
         sib = LEX.children[np.maximum(LEX.parent[s], 0)]
         gs, gb = g[s][:, None], g[np.maximum(sib, 0)]
-        valid = (sib >= 0) & (sib != s[:, None]) & ~LEX.exclusive[s][:, None] & (LEX.parent[
-            s] >= 0)[:, None]
+        valid = ((sib >= 0) & (sib != s[:, None]) & ~LEX.exclusive[s][:, None]
+                 & (LEX.parent[s] >= 0)[:, None])
         valid &= (gs == 3) | (gb == 3) | (gs == gb)
         return sib, valid
 
@@ -427,8 +426,8 @@ def _strategies() -> list[_Strategy]:
          lambda ed: (ed.get("subj_adj") >= 0) & LEX.scalar_adj[ed.get("subj_adj")]
          & (ed.get("subj_def") == 1)
          & ed.fresh_subject(ed.get("subj")), _Editor.subj_antonym),
-        ("subj-exclusive", CONTRADICTION, lambda ed: (lambda a,
-                                                      b: a.any(1) | b)(*ed.exclusive_ok()),
+        ("subj-exclusive", CONTRADICTION,
+         lambda ed: (lambda a, b: a.any(1) | b)(*ed.exclusive_ok()),
          _Editor.subj_exclusive),
         ("adverb-antonym", CONTRADICTION,
          lambda ed: ~neg(ed) & (ed.get("adv") >= 0) & (E.adv_antonym[ed.get("adv")] >= 0),

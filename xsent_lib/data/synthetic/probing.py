@@ -118,8 +118,7 @@ class _Task:
         parts = [self.w.forms(n // k, *stream, i, sampler=s) for i, s in enumerate(self.samplers)]
         return parts[0] if k == 1 else Forms.concat(parts)
 
-    # -- reference statistics (cached per language)
-    # --------------------------------------------------------
+    # -- reference statistics (cached per language) ------------------------------------------------
     def reference(self) -> dict:
         def build() -> dict:
             forms = self.w.forms(REFERENCE_SIZE, "probing-reference",
@@ -154,8 +153,7 @@ class _Task:
     def words(self, forms: Forms, tree: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         return self.r.ids(forms), (self.r.ids(forms, tree=True, packed=False) if tree else None)
 
-    # -- classes
-    # --------------------------------------------------------------------------------------------
+    # -- classes -----------------------------------------------------------------------------------
     def setup(self) -> None:
         n = self.name
         if n == "SentLen":
@@ -217,8 +215,7 @@ class _Task:
         ids = np.concatenate([T.noun.ravel(), T.verb[..., 2].ravel(), T.adj.ravel(), T.adv])
         return np.unique(ids[ids >= 0])
 
-    # -- batches
-    # ------------------------------------------------------------------------------------------
+    # -- batches -----------------------------------------------------------------------------------
     def quotas(self, n: int) -> np.ndarray:
         """Examples wanted per stratum for a split of ``n``: balanced classes, and for TreeDepth
         each class spread over lengths by q(L) (largest remainder)."""
@@ -403,8 +400,8 @@ def _collect(task: _Task, split: int, n: int, exclude: set[str]) -> ProbingSplit
         cell = batch.strata[rows]
         order = np.argsort(cell, kind="stable")
         rank = np.empty(len(rows), np.int64)
-        rank[order] = have[cell[order]] + np.arange(len(rows)) - np.searchsorted(cell[order], cell[
-            order])
+        rank[order] = (have[cell[order]] + np.arange(len(rows))
+                       - np.searchsorted(cell[order], cell[order]))
         take = rank < need[cell]
         have += np.bincount(cell[take], minlength=need.size)
         got.append((batch, rows[take], [s for s, t in zip(strings, take) if t]))

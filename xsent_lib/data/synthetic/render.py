@@ -55,8 +55,7 @@ class Renderer:
         self._cell = np.where(ENGLISH.noun_gender < 3, ENGLISH.noun_gender, 2)
         self._person = ENGLISH.noun_ancestors[:, ENGLISH.nouns.index("person")]
 
-    # -- combinators (matrices are (width, rows))
-    # -----------------------------------------------------------
+    # -- combinators (matrices are (width, rows)) --------------------------------------------------
     def leaf(self, tag: int | np.ndarray, word: np.ndarray) -> np.ndarray:
         """A preterminal ``(tag word)``; rows with ``word == -1`` stay empty.
         Book: chapter 1 (Data: the synthetic world).
@@ -96,8 +95,7 @@ class Renderer:
         out[:, mask] = sub
         return out
 
-    # -- phrases
-    # -------------------------------------------------------------------------------------------
+    # -- phrases -----------------------------------------------------------------------------------
     def noun_phrase(self, c: Clauses, noun: np.ndarray, num: np.ndarray, det: np.ndarray,
                     adj: np.ndarray,
                     pro: np.ndarray, rel: np.ndarray, case: int, npi: np.ndarray
@@ -151,8 +149,8 @@ class Renderer:
         zeros = np.zeros(len(place), np.int64)
         np_ = self.noun_phrase(None, np.where(there, place, -1), zeros, zeros + 1, zeros - 1, zeros,
                                zeros - 1, 2)
-        parts = [self.leaf(TAG["IN"], p), np_] if self.typ.adposition == "pre" else [np_, self.leaf(
-            TAG["IN"], p)]
+        parts = ([self.leaf(TAG["IN"], p), np_] if self.typ.adposition == "pre"
+                 else [np_, self.leaf(TAG["IN"], p)])
         return self.node(TAG["PP"], parts, present=there)
 
     def subordinate(self, c: Clauses, rows: np.ndarray, conj: np.ndarray) -> np.ndarray:
@@ -208,8 +206,7 @@ class Renderer:
             return [*subj, self.node(TAG["VP"], [*rest, neg_a, main, neg_b, aux])]
         return [aux, neg_a, main, neg_b, *subj, *rest]
 
-    # -- sentences
-    # -----------------------------------------------------------------------------------------
+    # -- sentences ---------------------------------------------------------------------------------
     def ids(self, forms: Forms, tree: bool = False, packed: bool = True) -> np.ndarray:
         """Token-id matrix of ``forms`` (``tree=True`` adds the bracket tokens of the constituency
         tree); ``packed`` left-justifies the rows (else they keep -1 gaps, which :meth:`strings`

@@ -60,8 +60,7 @@ class SyntheticWorld:
         self._renderers: dict[str, Renderer] = {}
         self._cache: dict[tuple, object] = {}
 
-    # -- plumbing
-    # ------------------------------------------------------------------------------------------
+    # -- plumbing ----------------------------------------------------------------------------------
     def _check_lang(self, lang: str) -> str:
         if lang not in self.languages:
             raise ValueError(f"language {lang!r} is not in this world; it has {self.languages}.")
@@ -145,13 +144,12 @@ class SyntheticWorld:
         r = self.renderer(lang)
         out: list[str] = []
         for s in range(0, len(forms), RENDER_CHUNK):
-            part = forms if len(forms) <= RENDER_CHUNK else forms.take(np.arange(
-                s, min(s + RENDER_CHUNK, len(forms))))
+            part = (forms if len(forms) <= RENDER_CHUNK
+                    else forms.take(np.arange(s, min(s + RENDER_CHUNK, len(forms)))))
             out += r.strings(r.ids(part, tree=tree, packed=False), gloss=gloss)
         return out
 
-    # -- data sets
-    # -----------------------------------------------------------------------------------------
+    # -- data sets ---------------------------------------------------------------------------------
     def sentences(self, n: int, lang: str, split: str = "train",
                   parallel: bool = False) -> list[str]:
         """A monolingual corpus of ``n`` sentences; corpora of two languages are independent draws
