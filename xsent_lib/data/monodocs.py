@@ -87,8 +87,8 @@ class MonoDocs:
 
 
 def _assemble(name: str,
-              per_lang: Sequence[tuple[str, Sequence[list[str]]
-                                       | Mapping[str, list[str]]]]) -> MonoDocs:
+              per_lang: Sequence[tuple[str, Sequence[list[str]] | Mapping[str, list[str]]]]
+              ) -> MonoDocs:
     """Documents per language (a list, or ``{document name: sentences}``) -> one
     :class:`MonoDocs`."""
     sents, docs, lids, names = [], [], [], []
@@ -265,10 +265,10 @@ def read_documents(path: str | os.PathLike[str], *, max_sentences: int | None = 
     return docs, blank
 
 
-def text_documents(root: str | os.PathLike[str], langs: Sequence[str], *, max_sentences: int
-                   | None = None,
-                   doc_len: int = 8, bitext: Mapping[str, tuple[Sequence[str], Sequence[str]]]
-                   | None = None,
+def text_documents(root: str | os.PathLike[str], langs: Sequence[str], *,
+                   max_sentences: int | None = None,
+                   doc_len: int = 8,
+                   bitext: Mapping[str, tuple[Sequence[str], Sequence[str]]] | None = None,
                    n_gold: int = 500) -> MonoDocs:
     """Each language's own text from ``root/monolingual/<lang>.txt`` (:func:`read_documents`),
     English first.

@@ -48,8 +48,8 @@ def synthetic_nli(world: SyntheticWorld, n_train: int, n_dev: int, n_test: int) 
     return NLICorpus(**data, source=f"synthetic world (seed {world.seed}) English NLI")
 
 
-def snli_corpus(data_dir: str | Path, max_train: int | None = None, max_eval: int
-                | None = None) -> NLICorpus:
+def snli_corpus(data_dir: str | Path, max_train: int | None = None,
+                max_eval: int | None = None) -> NLICorpus:
     """SNLI 1.0 train / dev / test from ``data_dir/snli_1.0/`` (pairs without a gold label are
     dropped).
 

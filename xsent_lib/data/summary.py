@@ -258,8 +258,8 @@ def corpus_sides(name: str, max_rows: int | None = None,
 
 
 def corpus_lengths(names: Sequence[str], max_rows: int | None = None,
-                   cache_dir: str | os.PathLike[str]
-                   | None = None) -> dict[str, dict[str, np.ndarray]]:
+                   cache_dir: str | os.PathLike[str] | None = None
+                   ) -> dict[str, dict[str, np.ndarray]]:
     """Token counts (:func:`token_counts`) of every side of each dataset: ``{dataset: {language:
     counts}}``.
 

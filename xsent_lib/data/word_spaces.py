@@ -70,8 +70,8 @@ class LanguageSpace:
         return int(self.vectors.shape[1])
 
 
-def make_space(lang: str, words: Sequence[str], vectors: np.ndarray, *, max_vocab: int
-               | None = None,
+def make_space(lang: str, words: Sequence[str], vectors: np.ndarray, *,
+               max_vocab: int | None = None,
                center: bool = True) -> LanguageSpace:
     """Keep the ``max_vocab`` most frequent rows and preprocess them with
     :func:`center_and_normalize`.
@@ -133,8 +133,8 @@ def text_tokens(lang: str, *, sources: Sequence[tuple[str, str]] | None = None,
 
 def synthetic_space(world: SyntheticWorld, lang: str, *, n_sentences: int = 20_000, dim: int = 32,
                     seed: int = 0,
-                    epochs: int = 5, min_count: int = 3, cache_dir: str | os.PathLike[str]
-                    | None = None
+                    epochs: int = 5, min_count: int = 3,
+                    cache_dir: str | os.PathLike[str] | None = None
                     ) -> LanguageSpace:
     """Skip-gram vectors trained on ``n_sentences`` monolingual sentences of a synthetic-world
     language.

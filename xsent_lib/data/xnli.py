@@ -315,8 +315,8 @@ class RoutedTranslator:
     Book: chapter 6 (XNLI and aligned encoders).
     """
 
-    def __init__(self, fallback: Translate | None, routes: dict[str, tuple[Translate, str]]
-                 | None = None) -> None:
+    def __init__(self, fallback: Translate | None,
+                 routes: dict[str, tuple[Translate, str]] | None = None) -> None:
         self.fallback, self.routes = fallback, dict(routes or {})
 
     def add(self, code: str, translate: Translate, system_code: str) -> None:

@@ -141,8 +141,8 @@ def normalise_fortunes(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
     return {"fortunes": n, "files": len(files), "words": sum(len(f.split()) for f in fortunes)}
 
 
-def load_brown(max_sentences: int | None = None, cache_dir: str | os.PathLike[str]
-               | None = None) -> TaggedSentences:
+def load_brown(max_sentences: int | None = None,
+               cache_dir: str | os.PathLike[str] | None = None) -> TaggedSentences:
     """The Brown corpus as tokenised, POS-tagged sentences (first ``max_sentences`` in corpus
     order).
 
@@ -155,8 +155,8 @@ def load_brown(max_sentences: int | None = None, cache_dir: str | os.PathLike[st
                            table["doc"])
 
 
-def load_text(name: str, max_lines: int | None = None, cache_dir: str | os.PathLike[str]
-              | None = None) -> list[str]:
+def load_text(name: str, max_lines: int | None = None,
+              cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
     """The texts of one monolingual dataset (``"fortunes-de"``; ``"brown"`` gives its sentences
     detokenised by spaces).
 
@@ -171,8 +171,8 @@ def load_text(name: str, max_lines: int | None = None, cache_dir: str | os.PathL
     return read_lines(require_dataset(name, cache_dir) / TEXT_FILE, max_lines)
 
 
-def load_monolingual(lang: str, sources: Sequence[tuple[str, str]] | None = None, max_sentences: int
-                     | None = None,
+def load_monolingual(lang: str, sources: Sequence[tuple[str, str]] | None = None,
+                     max_sentences: int | None = None,
                      cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
     """All cached text in ``lang``: the texts of ``sources`` (default
     ``MONOLINGUAL_SOURCES[lang]``), repeats dropped.

@@ -176,8 +176,8 @@ def load_labelled(name: str, cache_dir: str | os.PathLike[str] | None = None) ->
     return LabelledSentences(texts, (values[keep] > 0).astype(np.int64))
 
 
-def load_ratings(name: str, cache_dir: str | os.PathLike[str]
-                 | None = None) -> tuple[list[str], np.ndarray]:
+def load_ratings(name: str, cache_dir: str | os.PathLike[str] | None = None
+                 ) -> tuple[list[str], np.ndarray]:
     """VADER snippets of ``name`` (``vader-movies``, ``-amazon``, ``-nyt``, ``-tweets``) and their
     mean rating, -4 to 4.
 

@@ -43,8 +43,8 @@ def write_table(path: Path, header: Sequence[str], rows: Iterable[Sequence[objec
     return n
 
 
-def read_table(path: Path, columns: Sequence[str], max_rows: int
-               | None = None) -> dict[str, list[str]]:
+def read_table(path: Path, columns: Sequence[str],
+               max_rows: int | None = None) -> dict[str, list[str]]:
     """Read the named columns of a table written by :func:`write_table` (all rows, or the first
     ``max_rows``).
 

@@ -50,8 +50,8 @@ def normalise_glove(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
     return {"words": len(words), "dim": int(vectors.shape[1]), "first_word": words[0]}
 
 
-def load_glove50(max_words: int | None = None, cache_dir: str | os.PathLike[str]
-                 | None = None) -> WordVectors:
+def load_glove50(max_words: int | None = None,
+                 cache_dir: str | os.PathLike[str] | None = None) -> WordVectors:
     """GloVe 6B 50d as ``formats.vectors.WordVectors``: the ``max_words`` most frequent words, or
     all 400k.
 

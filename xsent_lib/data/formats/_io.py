@@ -108,8 +108,8 @@ def read_lines(path: PathLike, hint: str, encodings: Sequence[str] = ("utf-8-sig
     raise ValueError("read_lines needs at least one encoding, e.g. ('utf-8-sig',).")
 
 
-def iter_lines(path: PathLike, hint: str, max_lines: int
-               | None = None) -> Iterator[tuple[int, str]]:
+def iter_lines(path: PathLike, hint: str,
+               max_lines: int | None = None) -> Iterator[tuple[int, str]]:
     """Stream ``(line_number, line)`` pairs of a UTF-8 file (1-based, line ends removed), at most
     ``max_lines``.
 

@@ -32,8 +32,8 @@ class Bitext:
         return len(self.source)
 
 
-def load_bitext(source_path: PathLike, target_path: PathLike, max_lines: int
-                | None = None) -> Bitext:
+def load_bitext(source_path: PathLike, target_path: PathLike,
+                max_lines: int | None = None) -> Bitext:
     """Read two aligned files, at most ``max_lines`` lines of each; their line counts must agree.
 
     Empty lines are kept so that alignment is never shifted; filter pairs afterwards if needed.

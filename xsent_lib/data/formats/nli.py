@@ -138,8 +138,8 @@ def load_snli(data_dir: PathLike, split: str = "train", max_examples: int | None
     return _read_nli_jsonl(path, max_examples, _SNLI_HINT)
 
 
-def load_multinli(data_dir: PathLike, split: str = "train", max_examples: int
-                  | None = None) -> NLIData:
+def load_multinli(data_dir: PathLike, split: str = "train",
+                  max_examples: int | None = None) -> NLIData:
     """Load MultiNLI 1.0 from ``<data_dir>/multinli_1.0/multinli_1.0_<split>.jsonl``, with genres.
 
     ``split`` is train, dev_matched or dev_mismatched (the test labels were never released).

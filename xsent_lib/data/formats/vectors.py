@@ -224,8 +224,8 @@ def load_vec(path: PathLike, max_words: int | None = None, lowercase: bool = Fal
 
 
 def load_glove_txt(path: PathLike, max_words: int | None = None, lowercase: bool = False,
-                   errors: str = "strict", vocabulary: Collection[str]
-                   | None = None) -> WordVectors:
+                   errors: str = "strict",
+                   vocabulary: Collection[str] | None = None) -> WordVectors:
     """Read a GloVe text file (rows ``word v1 ... vD``, no header), stopping after ``max_words``
     rows.
 

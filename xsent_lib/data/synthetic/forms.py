@@ -276,8 +276,8 @@ class FormSampler:
         self.has_subj_verb = E.subj_ok.any(0)
 
     # -- clauses -----------------------------------------------------------------------------------
-    def clause_fields(self, rng: np.random.Generator, n: int, role: str, subj: np.ndarray
-                      | None = None,
+    def clause_fields(self, rng: np.random.Generator, n: int, role: str,
+                      subj: np.ndarray | None = None,
                       tense: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """Fields of ``n`` fresh clauses. ``role`` is main / coord / sub / rel; ``subj`` (-1 =
         sample) fixes subjects (verbs are then drawn among those the subject can do); ``tense``

@@ -70,8 +70,8 @@ class Renderer:
         return np.concatenate([np.where(there, t, -1).astype(_DT), w,
                                np.where(there, self.close, -1).astype(_DT)])
 
-    def node(self, tag: int, parts: list[np.ndarray], present: np.ndarray
-             | None = None) -> np.ndarray:
+    def node(self, tag: int, parts: list[np.ndarray],
+             present: np.ndarray | None = None) -> np.ndarray:
         """A phrase over ``parts``; its brackets appear where ``present`` (default: where any child
         has a word).
         Book: chapter 1 (Data: the synthetic world).
@@ -98,8 +98,8 @@ class Renderer:
     # -- phrases -----------------------------------------------------------------------------------
     def noun_phrase(self, c: Clauses, noun: np.ndarray, num: np.ndarray, det: np.ndarray,
                     adj: np.ndarray,
-                    pro: np.ndarray, rel: np.ndarray, case: int, npi: np.ndarray
-                    | None = None) -> np.ndarray:
+                    pro: np.ndarray, rel: np.ndarray, case: int,
+                    npi: np.ndarray | None = None) -> np.ndarray:
         """An NP: determiner, adjective and noun in the language's order, or a pronoun; plus a
         relative clause.
         Book: chapter 1 (Data: the synthetic world).

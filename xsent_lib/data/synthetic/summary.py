@@ -84,8 +84,8 @@ def showcase_forms(world: SyntheticWorld, pool: int = 4096, stream: str = "showc
     return f.take(np.array([x[0] for x in found]))
 
 
-def renderings_table(world: SyntheticWorld, forms: Forms, languages: Sequence[str]
-                     | None = None) -> pd.DataFrame:
+def renderings_table(world: SyntheticWorld, forms: Forms,
+                     languages: Sequence[str] | None = None) -> pd.DataFrame:
     """Every form rendered in every language, with its interlinear gloss: columns form, language,
     sentence, gloss.
 

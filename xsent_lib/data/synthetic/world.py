@@ -189,8 +189,8 @@ class SyntheticWorld:
         self._check_lang(lang)
         return make_nli(self, self._check_n(n), self._check_split(split), lang)
 
-    def xnli(self, n_train: int, n_dev: int, n_test: int, langs: tuple[str, ...]
-             | None = None) -> dict:
+    def xnli(self, n_train: int, n_dev: int, n_test: int,
+             langs: tuple[str, ...] | None = None) -> dict:
         """An XNLI-like benchmark: English ``train`` and, for every language, ``dev`` / ``test``
         sets that are translations of the same pairs. Returns ``{"train": NLISet, "dev": {lang:
         NLISet}, "test": {...}}``.
