@@ -12,8 +12,16 @@ from pathlib import Path
 import pytest
 
 from xsent_lib.results.paper import PAPER_DIR, paper_table
-from xsent_lib.results.reproduction import (all_cells, claim_verdicts, compare_item, item_status,
-                                            ours_cells, paper_summary, status_table, stored_runs)
+from xsent_lib.results.reproduction import (
+    all_cells,
+    claim_verdicts,
+    compare_item,
+    item_status,
+    ours_cells,
+    paper_summary,
+    status_table,
+    stored_runs,
+)
 from xsent_lib.results.seed_items import SEED_ITEMS, Link, SeedItem
 from xsent_lib.results.tagged import check_tagged_html, tagged_table_html
 
@@ -139,6 +147,13 @@ def test_no_committed_folder_means_no_committed_run(roots, tmp_path: Path):
     runs = stored_runs(build, "smoke", tmp_path / "absent")
     assert {r.source for r in runs} == {"build"}
     assert set(claim_verdicts(build, "smoke", tmp_path / "absent")["source"]) == {"build"}
+
+
+def test_nothing_stored_gives_empty_frames_with_their_columns(tmp_path: Path):
+    runs = stored_runs(tmp_path, "smoke", tmp_path)
+    summary = paper_summary(status_table(runs), all_cells(runs), claim_verdicts(tmp_path, "smoke", tmp_path))
+    assert summary.empty and {"paper", "source", "hold", "within tolerance"} <= set(summary.columns)
+    assert set(status_table(runs)["status"]) == {"paper only", "absent"}
 
 
 def test_tagged_table_passes_its_check_and_a_tampered_page_fails(roots):

@@ -378,4 +378,6 @@ def paper_summary(
                 "weaker hold": _count(cl["weaker holds"], True),
             }
         )
-    return pd.DataFrame(rows)
+    columns = ["paper", "source", "profile", *STATUSES, "cells compared", "within tolerance", "claims",
+               "hold", "fail", "not testable", "weaker hold"]
+    return pd.DataFrame(rows, columns=columns)
