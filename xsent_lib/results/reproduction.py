@@ -101,8 +101,7 @@ def stored_runs(
 
 def paper_cells(seed: str, item: str) -> dict[tuple[str, str], float]:
     """The numeric cells of a stored published item, ``{(row label, column): value}``; empty when
-    the
-    seed stores no numbers for it (figures, qualitative tables, a table lost in the extraction).
+    the seed stores no numbers for it (figures, qualitative tables, a table lost in the extraction).
 
     Book: chapter 11 (Reproducibility report).
     """
@@ -214,10 +213,9 @@ def compare_item(item: SeedItem, runs: Sequence[StoredRun]) -> pd.DataFrame:
 
 def item_status(item: SeedItem, runs: Sequence[StoredRun]) -> list[dict[str, Any]]:
     """The status of ``item`` for each source that ran one of its chapters (one row "no run" when
-    none
-    did): *regenerated* (logged, every paper cell has ours), *partly* (logged, some paper cells lack
-    ours, or none is comparable), *paper only* (the paper stores numbers, no run logged the item),
-    *absent* (neither).
+    none did): *regenerated* (logged, every paper cell has ours), *partly* (logged, but some paper
+    cells lack ours, none is comparable, or ours are stand-in data under the paper's labels), *paper
+    only* (the paper stores numbers, no run logged the item), *absent* (neither).
 
     Book: chapter 11 (Reproducibility report).
     """
@@ -239,7 +237,8 @@ def item_status(item: SeedItem, runs: Sequence[StoredRun]) -> list[dict[str, Any
         have = int(cells["ours"].notna().sum())
         within = int(cells["within"].eq(True).sum())
         if logged:
-            status = "regenerated" if have == len(paper) else "partly"
+            full = have == len(paper) and not any(link.stand_in for link in item.links)
+            status = "regenerated" if full else "partly"
         else:
             status = "paper only" if paper else "absent"
         missing = sorted({c for c in cells.loc[cells["ours"].isna(), "column"]})
@@ -298,9 +297,8 @@ def claim_verdicts(
     committed_dir: str | Path | None = None,
 ) -> pd.DataFrame:
     """Every claim verdict by id with its ``seed``, ``source`` (``build`` / ``committed``) and
-    profile:
-    the book's runs of ``profile`` and every committed run, never pooled (chapter 11 itself left
-    out).
+    profile: the book's runs of ``profile`` and every committed run, never pooled (chapter 11 itself
+    left out).
 
     Book: chapter 11 (Reproducibility report).
     """
@@ -378,6 +376,17 @@ def paper_summary(
                 "weaker hold": _count(cl["weaker holds"], True),
             }
         )
-    columns = ["paper", "source", "profile", *STATUSES, "cells compared", "within tolerance", "claims",
-               "hold", "fail", "not testable", "weaker hold"]
+    columns = [
+        "paper",
+        "source",
+        "profile",
+        *STATUSES,
+        "cells compared",
+        "within tolerance",
+        "claims",
+        "hold",
+        "fail",
+        "not testable",
+        "weaker hold",
+    ]
     return pd.DataFrame(rows, columns=columns)

@@ -125,7 +125,8 @@ THESIS: tuple[SeedItem, ...] = (
     _t(
         "table_3_5",
         "SentEval classification tasks (= Table 3.1)",
-        why="a duplicate of Table 3.1, regenerated there",
+        Link("02_senteval", "table_3_1"),
+        why="a duplicate of Table 3.1: stand-in tasks with their own sizes",
     ),
     _t(
         "table_3_6",
@@ -294,13 +295,15 @@ XNLI: tuple[SeedItem, ...] = (
         "xnli2018",
         "table_2",
         "Tokens per sentence (= thesis Table 4.8)",
-        why="regenerated as thesis Table 4.8 (chapter 1)",
+        (Link("01_data", "table_4_8"),),
+        why="= thesis Table 4.8: only en is real; the other columns are stand-in languages",
     ),
     SeedItem(
         "xnli2018",
         "table_3",
         "BLEU of the MT systems (= thesis Table 4.9)",
-        why="regenerated as thesis Table 4.9",
+        (Link("06_xnli", "table_4_9"),),
+        why="= thesis Table 4.9: the internal MT systems are not available",
     ),
     SeedItem(
         "xnli2018",

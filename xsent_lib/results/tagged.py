@@ -1,5 +1,5 @@
-"""Tables whose every number names where it came from, and the check that a built page still shows
-it.
+"""Tables whose every number names where it came from, and the check that a built page still
+shows it.
 
 :func:`tagged_table_html` renders paper-vs-ours cells as an HTML table in which each *ours* cell
 carries its run (``data-xsent-run``: source, chapter, profile), its path in that run's
@@ -50,9 +50,8 @@ def _attrs(**attrs: str) -> str:
 
 def tagged_table_html(cells: pd.DataFrame, *, decimals: int = 2, caption: str = "") -> str:
     """An HTML table of :func:`~xsent_lib.results.reproduction.compare_item` cells (columns
-    ``item``,
-    ``row``, ``column``, ``paper``, ``ours``, ``delta``, ``within``, ``source``, ``profile``,
-    ``device``), every number rounded to ``decimals`` and tagged with where it is stored.
+    ``item``, ``row``, ``column``, ``paper``, ``ours``, ``delta``, ``within``, ``source``,
+    ``profile``, ``device``), every number rounded to ``decimals`` and tagged with where it is stored.
 
     Book: chapter 11 (Reproducibility report).
     """

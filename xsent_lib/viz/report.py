@@ -15,9 +15,8 @@ _MARKERS = {"build": "o", "committed": "^"}
 
 def ours_vs_paper(cells: pd.DataFrame, *, columns: int = 6, title: str = "") -> Figure:
     """One small panel per published item with at least one cell of ours: paper value (x) against
-    ours
-    (y), the diagonal y = x and the item's tolerance band around it; the book's runs as circles,
-    committed runs as triangles, stand-in cells hollow. Takes the frame of
+    ours (y), the diagonal y = x and the item's tolerance band around it; the book's runs as
+    circles, committed runs as triangles, stand-in cells hollow. Takes the frame of
     :func:`~xsent_lib.results.reproduction.all_cells` (columns ``seed``, ``item``, ``paper``,
     ``ours``, ``delta``, ``within``, ``source``, ``data``, ``tol``).
 
