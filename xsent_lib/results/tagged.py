@@ -51,7 +51,8 @@ def _attrs(**attrs: str) -> str:
 def tagged_table_html(cells: pd.DataFrame, *, decimals: int = 2, caption: str = "") -> str:
     """An HTML table of :func:`~xsent_lib.results.reproduction.compare_item` cells (columns
     ``item``, ``row``, ``column``, ``paper``, ``ours``, ``delta``, ``within``, ``source``,
-    ``profile``, ``device``), every number rounded to ``decimals`` and tagged with where it is stored.
+    ``profile``, ``device``), every number rounded to ``decimals`` and tagged with where it is
+    stored.
 
     Book: chapter 11 (Reproducibility report).
     """
