@@ -213,9 +213,22 @@ def test_make_report_executes_chapter_11_only(tmp_path: Path, monkeypatch: pytes
     import nbexec
 
     executed: list[str] = []
-    monkeypatch.setattr(nbexec, "execute_notebook",
-                        lambda src, dst, **kw: executed.append(Path(src).stem))
-    status, failed = build_book.execute_stale(build_book.toc_chapters(), {"11_reproducibility"},
-                                              "smoke", tmp_path, None, 60, True)
-    assert executed == ["11_reproducibility"] and not failed
-    assert {k for k, v in status.items() if v != "skipped"} == {"11_reproducibility"}
+
+    def fake_execute(src: str, dst: str, **kw: object) -> None:
+        executed.append(Path(src).stem)
+        Path(dst).write_text("{}")
+
+    monkeypatch.setattr(nbexec, "execute_notebook", fake_execute)
+
+    def build(force: bool) -> dict[str, str]:
+        status, failed = build_book.execute_stale(build_book.toc_chapters(), {"11_reproducibility"},
+                                                  "smoke", tmp_path, None, 60, force)
+        assert not failed
+        return {k: v for k, v in status.items() if v != "skipped"}
+
+    assert build(True) == {"11_reproducibility": "executed"} and executed == ["11_reproducibility"]
+    assert build(False) == {"11_reproducibility": "reused"}
+    fingerprint = build_book.data_fingerprint
+    monkeypatch.setattr(build_book, "data_fingerprint",  # a run committed under book/runs
+                        lambda d: "new run" if d and d.endswith("runs") else fingerprint(d))
+    assert build(False) == {"11_reproducibility": "executed"}, "a committed run refreshes the report"

@@ -120,6 +120,8 @@ def execute_stale(chapters: list[str], selected: set[str], profile: str, out: Pa
         record_path = exec_dir / f"{stem}.key.json"
         record = json.loads(record_path.read_text()) if record_path.exists() else None
         upstream = {c: keys.get(c, "none") for c in chapters if c != stem} if reads_results(stem) else {}
+        if upstream:  # the runs committed under book/runs are read too: adding one refreshes the report
+            upstream["book/runs"] = data_fingerprint(str(ROOT / "book" / "runs"))
         if stem not in selected:
             status[stem] = "skipped"
             keys[stem] = record["key"] if record else "none"
