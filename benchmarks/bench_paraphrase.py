@@ -85,9 +85,8 @@ def main() -> None:
         print(line)
     rate = {(r["encoder"], r["regime"], r["threads"]): r["sentences/s"] for r in rows
             if r["threads"] is not None}
-    ratios = {f"SP / {lstm} ({regime}, {n} thread{'s' * (n > 1)})": rate[(f"SP ({vocab})", regime,
-                                                                          n)] /
-              rate[(lstm, regime, n)]
+    ratios = {f"SP / {lstm} ({regime}, {n} thread{'s' * (n > 1)})":
+              rate[(f"SP ({vocab})", regime, n)] / rate[(lstm, regime, n)]
               for lstm in (f"BLSTM-SP ({vocab})", "BiLSTM-max 2x512")
               for regime in ("text to vector", "model only")
               for n in plan.threads}

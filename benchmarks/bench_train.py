@@ -178,8 +178,9 @@ def main() -> None:
             print(f"{r['model']:46s} {r['batching']:16s} {r['sentences_per_s']:9.0f} "
                   f"{r['real_tokens_per_s']:9.0f} {100 * r['padded_fraction']:6.1f} {ratio}")
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"rows": rows, "provenance": collect_provenance(params, device="cpu",
-                                                                              seed=0)}, indent=2))
+    OUT.write_text(json.dumps({"rows": rows,
+                               "provenance": collect_provenance(params, device="cpu", seed=0)},
+                              indent=2))
     print(f"wrote {OUT}")
 
 

@@ -12,8 +12,8 @@ is copied from the hand-written fixture ``tests/fixtures/formats/bucc2018``. Not
 measurement of anything: it exercises code paths. Deterministic: the same ``seed`` writes
 byte-identical files.
 
-Usage: ``python tools/make_fixture_data.py OUT [--seed 11]`` (``make
-fixture-data`` writes ``_build/fixture_data``).
+Usage: ``python tools/make_fixture_data.py OUT [--seed 11]`` (``make fixture-data`` writes
+``_build/fixture_data``).
 """
 from __future__ import annotations
 
@@ -95,8 +95,8 @@ def _senteval(root: Path, world: SyntheticWorld) -> None:
         data, sts = nli[split], world.sts(len(nli[split].label), split=split)
         rows = ["pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment"]
         rows += [f"{i + 1}\t{p}\t{h}\t{1 + 4 * v / 5:.1f}\t{NLI[y].upper()}"
-                 for i, (p, h, y,
-                         v) in enumerate(zip(data.premise, data.hypothesis, data.label, sts.score))]
+                 for i, (p, h, y, v)
+                 in enumerate(zip(data.premise, data.hypothesis, data.label, sts.score))]
         _write(d / "SICK" / fname, rows)
     from xsent_lib.data.formats.sts import STS_SUBSETS
 

@@ -59,8 +59,8 @@ class SlicedPollMixin:
         idle_since: float | None = None
         while True:
             remaining = None if deadline is None else deadline - time.monotonic()
-            wait = self.poll_interval if remaining is None else max(0.0, min(self.poll_interval,
-                                                                             remaining))
+            wait = (self.poll_interval if remaining is None
+                    else max(0.0, min(self.poll_interval, remaining)))
             try:
                 msg = await ensure_async(self.kc.shell_channel.get_msg(timeout=wait))
             except Empty:

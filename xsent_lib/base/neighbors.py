@@ -104,8 +104,8 @@ def _faiss_ivf(
     rng = np.random.default_rng(seed)
     # faiss asks for 39..256 points per cell; 64 keeps training quick
     n_train = min(keys.shape[0], 64 * nlist)
-    train = keys if n_train == keys.shape[0] else keys[np.sort(rng.choice(keys.shape[0], n_train,
-                                                                          replace=False))]
+    train = (keys if n_train == keys.shape[0]
+             else keys[np.sort(rng.choice(keys.shape[0], n_train, replace=False))])
     index.train(train)
     index.add(keys)
     index.nprobe = int(nprobe)

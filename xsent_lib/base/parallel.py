@@ -45,8 +45,8 @@ def usable_processes(device: str | torch.device = "cpu") -> int:
     """
     if pick_device(device).type != "cpu":
         return 1
-    cores = len(os.sched_getaffinity(0)) if hasattr(os,
-                                                    "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else (os.cpu_count() or 1))
     raw = os.environ.get(ENV_VAR, "").strip()
     if not raw:
         return max(1, cores)

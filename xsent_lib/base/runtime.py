@@ -41,8 +41,8 @@ def check_seed(seed: object, what: str = "seed", high: int = MAX_SEED) -> int:
     ``"params['seed']"``).
     Book: chapter 0 (Reproducibility).
     """
-    if isinstance(seed, bool) or not isinstance(seed,
-                                                (int, np.integer)) or not 0 <= int(seed) <= high:
+    if (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+            or not 0 <= int(seed) <= high):
         shown, why = _SEED_RANGES.get(high, (str(high), "the range of this argument"))
         raise ValueError(f"{what} must be a non-negative integer in [0, {shown}] ({why}), got "
                          f"{seed!r}.")

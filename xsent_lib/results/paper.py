@@ -93,8 +93,8 @@ def side_by_side(seed: str, table_id: str, ours: Mapping[str, Mapping[str, float
     paper = paper_table(seed, table_id)
     rows = list(dict.fromkeys(long["row"]))
     present = list(dict.fromkeys(long["column"]))
-    cols = [c for c in paper.columns if c in set(present)] + [c for c in present
-                                                              if c not in paper.columns]
+    cols = ([c for c in paper.columns if c in set(present)]
+            + [c for c in present if c not in paper.columns])
     wide = long.pivot(index="row", columns="column", values=["paper", "ours"]).swaplevel(axis=1)
     wide = wide.reindex(index=rows,
                         columns=pd.MultiIndex.from_product([cols, ["paper", "ours"]])).astype(float)
@@ -103,7 +103,7 @@ def side_by_side(seed: str, table_id: str, ours: Mapping[str, Mapping[str, float
             wide.loc[r] = [paper.at[r, c] if c in paper.columns and k == "paper" else np.nan
                            for c, k in wide.columns]
     rename = dict(rename or {})
-    wide.index = [rename[label] if label in rename else label.rsplit(" / ", 1)[-1] if short_rows
-                  else label
+    wide.index = [rename[label] if label in rename
+                  else label.rsplit(" / ", 1)[-1] if short_rows else label
                   for label in wide.index]
     return wide

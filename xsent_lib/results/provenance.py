@@ -29,8 +29,8 @@ def library_hash(root: Path = LIB_ROOT) -> str:
     """
     h = hashlib.sha256()
     for path in sorted(root.rglob("*")):
-        if path.is_file() and path.suffix in {".py", ".json", ".txt",
-                                              ".tsv"} and "__pycache__" not in path.parts:
+        if (path.is_file() and path.suffix in {".py", ".json", ".txt", ".tsv"}
+                and "__pycache__" not in path.parts):
             h.update(path.relative_to(root).as_posix().encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]
@@ -50,8 +50,8 @@ def git_commit(root: Path = LIB_ROOT.parent) -> str:
         sha = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root,
                              capture_output=True, text=True, timeout=10, check=True).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
-                                "xsent_lib"],
-                               cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
+                                "xsent_lib"], cwd=root, capture_output=True, text=True,
+                               timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return f"{sha}+dirty" if dirty else sha

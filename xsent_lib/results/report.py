@@ -85,8 +85,8 @@ def claim_tally(claims: pd.DataFrame) -> pd.DataFrame:
         weak = group["weaker holds"].tolist() if "weaker holds" in group else []
         has_weak = group["weaker"].fillna("").astype(bool).tolist() if "weaker" in group else []
         rows.append({"chapter": chapter, "claims": len(strict),
-                     "hold": sum(v is True for v in strict), "fail": sum(v is False
-                                                                         for v in strict),
+                     "hold": sum(v is True for v in strict),
+                     "fail": sum(v is False for v in strict),
                      "not testable": sum(v is None for v in strict), "weaker forms": sum(has_weak),
                      "weaker hold": sum(v is True for v in weak)})
     return pd.DataFrame(rows, columns=columns).set_index("chapter")

@@ -31,8 +31,8 @@ PROFILES = ("smoke", "book", "full")
 #: names of metric fields that hold a time, a rate or the machine's load: the word (micro)seconds
 #: anywhere, "per second", a rate such as "sentences/s", a speed-up, a load average, or a name
 #: ending in _s, per_s, _ms, flops or throughput
-TIMING_FIELD = re.compile(r"(^|[^a-z])(micro|milli)?seconds([^a-z]|$)|per[ "
-                          r"_]second|[a-z]/s\b|speed[-_ ]?ups?"
+TIMING_FIELD = re.compile(r"(^|[^a-z])(micro|milli)?seconds([^a-z]|$)|per[ _]second"
+                          r"|[a-z]/s\b|speed[-_ ]?ups?"
                           r"|load[ _]average|(_s|per_s|_ms|flops|throughput)$", re.IGNORECASE)
 TIMINGS_KEY = "timings"
 _NOTHING = object()

@@ -112,8 +112,8 @@ def split_sentences(text: str) -> list[str]:
     out, start = [], 0
     for m in _SENT_END.finditer(text):
         mark = m.group()
-        if mark[0] == "." and not mark.startswith(("?",
-                                                   "!")) and "?" not in mark and "!" not in mark:
+        if (mark[0] == "." and not mark.startswith(("?", "!"))
+                and "?" not in mark and "!" not in mark):
             if mark.startswith(".."):  # an ellipsis does not end a sentence by itself
                 continue
             word = text[start:m.start()].split()[-1:] or [""]

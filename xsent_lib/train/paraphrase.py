@@ -221,8 +221,8 @@ def paraphrase_batches(encoder: SentenceEncoder, data: EncodedBitext, config: Pa
         minibatches.pop()
     plan = megabatch_plan(len(minibatches), n_batches_seen=seen[0], max_size=config.megabatch,
                           anneal_rate=config.anneal_rate)
-    draws = torch.Generator().manual_seed(int(np.random.default_rng((config.seed, epoch,
-                                                                     1)).integers(2**62)))
+    draws = torch.Generator().manual_seed(
+        int(np.random.default_rng((config.seed, epoch, 1)).integers(2**62)))
     for group in plan:
         rows = np.concatenate([minibatches[j] for j in group])
         picked = (random_megabatch(data, rows, draws) if config.negatives == "random"
