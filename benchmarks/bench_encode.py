@@ -169,8 +169,8 @@ def bench_bilstm(sentences: list[str], hidden: int, word_dim: int, repeat: int) 
     t_ref512, t_512 = best["reference_b512"][0], best["ours_b512"][0]
     t_bf16, e_bf16 = best["ours_b512_bf16"]
     e_fp32 = best["ours_b512"][1]
-    cos_bf16 = (e_bf16 * e_fp32).sum(1) / np.linalg.norm(e_bf16, axis=1) / np.linalg.norm(e_fp32,
-                                                                                          axis=1)
+    cos_bf16 = ((e_bf16 * e_fp32).sum(1) / np.linalg.norm(e_bf16, axis=1)
+                / np.linalg.norm(e_fp32, axis=1))
     t_gemm, t_gemm512 = best["gemm_equivalent"][0], best["gemm_equivalent_m512"][0]
     check = sentences[: min(64, len(sentences) // 2)]
     v2_diff = float(np.abs(ref_v2.encode(check, 64)

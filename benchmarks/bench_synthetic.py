@@ -39,8 +39,7 @@ def timed(fn):
     return time.perf_counter() - t, out
 
 
-# -- naive baseline: one sentence at a time
-# -------------------------------------------------------------------
+# -- naive baseline: one sentence at a time --------------------------------------------------------
 def naive_forms(world: SyntheticWorld, n: int, seed: int) -> list[dict]:
     """Main clauses drawn field by field with Python's random (the baseline the vectorised sampler
     replaces)."""

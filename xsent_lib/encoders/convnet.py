@@ -54,8 +54,8 @@ class HierarchicalConvNetEncoder(SentenceEncoder):
     ) -> None:
         super().__init__()
         _check_kernel(kernel_size)
-        if not isinstance(num_layers, int) or num_layers < 1 or not isinstance(channels,
-                                                                               int) or channels < 1:
+        if (not isinstance(num_layers, int) or num_layers < 1
+                or not isinstance(channels, int) or channels < 1):
             raise ValueError("channels and num_layers must be positive integers, got "
                              f"{channels!r}, {num_layers!r}.")
         self.output_dim = channels * num_layers

@@ -109,8 +109,8 @@ class LSTMDecoder(nn.Module):
         if self.init_projection is None:
             return None
         batch = sentence.shape[0]
-        h0 = torch.tanh(self.init_projection(sentence)).view(batch, self.n_layers,
-                                                             self.hidden_dim).transpose(0, 1)
+        h0 = torch.tanh(self.init_projection(sentence))
+        h0 = h0.view(batch, self.n_layers, self.hidden_dim).transpose(0, 1)
         return h0.contiguous(), torch.zeros_like(h0)
 
     def _step_inputs(self, sentence: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:

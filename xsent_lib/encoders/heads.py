@@ -168,8 +168,8 @@ class LinearRegressor(nn.Module):
 
     def __init__(self, input_dim: int, output_dim: int = 1) -> None:
         super().__init__()
-        if not isinstance(input_dim, int) or input_dim < 1 or not isinstance(output_dim,
-                                                                             int) or output_dim < 1:
+        if (not isinstance(input_dim, int) or input_dim < 1
+                or not isinstance(output_dim, int) or output_dim < 1):
             raise ValueError("input_dim and output_dim must be positive integers, got "
                              f"{input_dim!r}, {output_dim!r}.")
         self.linear = nn.Linear(input_dim, output_dim)

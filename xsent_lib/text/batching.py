@@ -81,8 +81,8 @@ def length_buckets(lengths: Sequence[int] | np.ndarray, batch_size: int) -> list
     stable, so equal lengths keep their input order and the result is deterministic.
     Book: chapter 1 (Data: tokenisation and vocabularies).
     """
-    if not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size,
-                                                                   bool) or batch_size < 1:
+    if (not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size, bool)
+            or batch_size < 1):
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}.")
     lengths = np.asarray(lengths)
     if lengths.ndim != 1:
@@ -101,8 +101,8 @@ def shuffled_length_batches(lengths: Sequence[int] | np.ndarray, batch_size: int
     lengths across the epoch. Deterministic for a given ``rng`` state.
     Book: chapter 3 (InferSent: the training loop).
     """
-    if not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size,
-                                                                   bool) or batch_size < 1:
+    if (not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size, bool)
+            or batch_size < 1):
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}.")
     if window_batches < 1:
         raise ValueError(f"window_batches must be >= 1, got {window_batches!r}.")

@@ -153,8 +153,7 @@ def frameworks_at(fw: BitextFrameworks, n: int,
                                    for lang in targets}, t0)
     for name, family in fw.families.items():
         english = {lang: family.english(par[targets[0] if fw.multi_parallel else lang][0])
-                   for lang in
-                   (targets[:1] if fw.multi_parallel else targets)}
+                   for lang in (targets[:1] if fw.multi_parallel else targets)}
 
         def english_vectors(lang: str) -> np.ndarray:
             return english[targets[0] if fw.multi_parallel else lang]

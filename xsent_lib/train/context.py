@@ -212,12 +212,12 @@ def _steps(model: WangModel, corpus: DocCorpus, windows: np.ndarray, targets: np
             loss = vec.new_zeros(())
             if bool((kind == 0).any()):
                 sel = kind == 0
-                loss = loss + context_classification_loss(model.classifier(vec[sel]).squeeze(-1),
-                                                          y[sel]) * sel.float().mean()
+                loss = loss + (context_classification_loss(model.classifier(vec[sel]).squeeze(-1),
+                                                           y[sel]) * sel.float().mean())
             if bool((kind == 1).any()):
                 sel = kind == 1
-                loss = loss + coherence_regression_loss(model.regressor(vec[sel]).squeeze(-1),
-                                                        y[sel]) * sel.float().mean()
+                loss = loss + (coherence_regression_loss(model.regressor(vec[sel]).squeeze(-1),
+                                                         y[sel]) * sel.float().mean())
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)

@@ -73,8 +73,8 @@ def preserved_rng(device: torch.device) -> Iterator[None]:
     Book: chapter 3 (InferSent: the training loop).
     """
     py_state, np_state = random.getstate(), np.random.get_state()
-    devices = [device.index if device.index is not None
-               else torch.cuda.current_device()] if device.type == "cuda" else []
+    devices = ([device.index if device.index is not None else torch.cuda.current_device()]
+               if device.type == "cuda" else [])
     with torch.random.fork_rng(devices=devices, device_type="cuda"):
         try:
             yield

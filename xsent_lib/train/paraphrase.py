@@ -115,8 +115,8 @@ def _truncate(flat: np.ndarray, offsets: np.ndarray,
     if max_len is None:
         return flat, offsets
     lengths = np.minimum(np.diff(offsets), max_len)
-    keep = np.arange(len(flat)) - np.repeat(offsets[:-1],
-                                            np.diff(offsets)) < np.repeat(lengths, np.diff(offsets))
+    keep = (np.arange(len(flat)) - np.repeat(offsets[:-1], np.diff(offsets))
+            < np.repeat(lengths, np.diff(offsets)))
     new = np.zeros_like(offsets)
     np.cumsum(lengths, out=new[1:])
     return flat[keep], new
