@@ -1,6 +1,6 @@
 """The claims of thesis section 3.2 (chapter 3) as data: :data:`CLAIMS` with ids and the thesis's
-sentences, the typed record :class:`InferSentClaimNumbers` they read, :func:`infersent_numbers` (from this
-run's tables) and :func:`paper_numbers` (from the thesis's), joined in :data:`CLAIM_SET`.
+sentences, the typed record :class:`InferSentClaimNumbers` they read, :func:`infersent_numbers`
+(from this run's tables) and :func:`paper_numbers` (from the thesis's), joined in :data:`CLAIM_SET`.
 
 Book: chapter 3 (InferSent).
 """

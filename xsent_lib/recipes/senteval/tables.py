@@ -20,15 +20,16 @@ from xsent_lib.results.paper import paper_table
 PAPER_COLUMNS_33 = ("MR", "CR", "SUBJ", "MPQA", "SST-2", "SST-5", "TREC", "MRPC acc", "MRPC F1",
                     "SICK-E")
 PAPER_GROUP = "Representation learning (transfer)"
-SUITE_TABLE_COLUMNS = ("task", "stands in for", "data", "N", "what", "C / output", "example", "label", "paper N",
-                       "paper C")
+SUITE_TABLE_COLUMNS = ("task", "stands in for", "data", "N", "what", "C / output", "example",
+                       "label", "paper N", "paper C")
 
 
 def suite_table(suite: Suite, single: bool = True) -> pd.DataFrame:
     """Table 3.1 (``single=True``: single-sentence tasks) or 3.2 (pair tasks) for our suite, beside
     the paper's N and C.
 
-    A suite without such tasks (e.g. SentEval's data holding MR alone) gives an empty table with the same columns.
+    A suite without such tasks (e.g. SentEval's data holding MR alone) gives an empty table with the
+    same columns.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     table_id = "table_3_1" if single else "table_3_2"
