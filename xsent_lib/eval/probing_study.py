@@ -26,7 +26,12 @@ from xsent_lib.encoders.probing import make_encoder
 from xsent_lib.eval.bleu import corpus_bleu
 from xsent_lib.eval.probing import probe_encoder
 from xsent_lib.eval.suite import SuiteSizes, SuiteTask
-from xsent_lib.eval.transfer_suite import TABLE_3_7_COLUMNS, TABLE_3_13_EXTRA, TransferSuite, transfer_suite
+from xsent_lib.eval.transfer_suite import (
+    TABLE_3_7_COLUMNS,
+    TABLE_3_13_EXTRA,
+    TransferSuite,
+    transfer_suite,
+)
 from xsent_lib.train import History
 from xsent_lib.train.curves import fit_with_curve
 from xsent_lib.train.nli import nli_accuracy, nli_batches, nli_step_loss
