@@ -97,9 +97,9 @@ class Evaluation:
       ``similarity`` (a function of two vectors) replaces the cosine of the STS tasks. ``mode`` is
       refused here.
     * **Ours** (otherwise): ``mode`` (``"fast"`` or ``"full"`` budgets, see
-      :class:`~xsent_lib.eval.classifier.ClassifierConfig`) or ``classifier`` (a ClassifierConfig);
-      ``kfold`` (10 in ``full``; ``fast`` uses 5 unless ``kfold`` is given, and says so in
-      :attr:`notes`).
+      :class:`~xsent_lib.eval.classifier_config.ClassifierConfig`) or ``classifier`` (a
+      ClassifierConfig); ``kfold`` (10 in ``full``; ``fast`` uses 5 unless ``kfold`` is given, and
+      says so in :attr:`notes`).
 
     Both: ``batch_size`` (sentences per ``batcher`` call), ``seed``, ``tokenized`` (True: the
     batcher receives token lists split on whitespace, as SentEval gives them; False: raw strings),
@@ -175,7 +175,7 @@ class Evaluation:
         if "nhid" not in spec:
             raise ValueError("params['classifier'] needs 'nhid' (0: logistic regression), as "
                              "SentEval asserts.")
-        from xsent_lib.eval.classifier import parse_optim
+        from xsent_lib.eval.classifier_config import parse_optim
 
         parse_optim(str(spec.get("optim", "adam")))
         for key in ("nhid", "batch_size", "tenacity", "epoch_size", "max_epoch"):

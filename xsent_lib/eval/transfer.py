@@ -321,7 +321,7 @@ class RelatednessTask:
         score test.
 
         ``features`` maps train/dev/test to feature rows (as ``run`` builds them); ``config`` is a
-        :class:`~xsent_lib.eval.classifier.ClassifierConfig` (our batched heads), or None for
+        :class:`~xsent_lib.eval.classifier_config.ClassifierConfig` (our batched heads), or None for
         SentEval's own regressor (:func:`senteval_relatedness_head`, seeded with ``seed``, on the
         training rows in SentEval's order). Constant test predictions (e.g. a constant encoder) are
         refused as in STS (:func:`~xsent_lib.eval.sts.correlations`).
