@@ -226,8 +226,8 @@ def mapped_encoders(english: Encode, targets: Mapping[str, Encode],
     """Encoders into the spaces of fitted sentence maps, per target language: ``(English side,
     target side)``, the English encoder prepared as that language's map prepared its English side
     when it was fitted (:meth:`SentenceMapping.transform_target`: unit rows, that map's English mean
-    removed) and the target encoder mapped (:meth:`SentenceMapping.transform`). Book: chapter 7
-    (Joint vs transfer vs mapping).
+    removed) and the target encoder mapped (:meth:`SentenceMapping.transform`).
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     missing = set(targets) - set(maps)
     if missing:

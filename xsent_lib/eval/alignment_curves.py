@@ -30,8 +30,9 @@ REAL_BITEXTS: tuple[str, ...] = ("nlp-en-de", "bible-en-es")
 
 
 def direction(a: str, b: str) -> str:
-    """The label of direction ``a`` -> ``b``, e.g. ``"en→xa"``. Book: chapter 7 (Joint vs transfer
-    vs mapping)."""
+    """The label of direction ``a`` -> ``b``, e.g. ``"en→xa"``.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
     return f"{a}→{b}"
 
 
@@ -40,7 +41,8 @@ def retrieval_directions(vectors: Mapping[str, np.ndarray]) -> dict[str, float]:
     languages.
 
     ``vectors[lang]`` holds the vectors of one multi-parallel test set (row ``i`` of every language
-    renders the same sentence). Book: chapter 7 (Joint vs transfer vs mapping).
+    renders the same sentence).
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     langs = list(vectors)
     if len(langs) < 2:
@@ -67,7 +69,8 @@ def classification_directions(train: Mapping[str, tuple[np.ndarray, np.ndarray]]
 
     The paper's CLDC protocol (train on one language, test on the others) with a linear classifier
     instead of its (unspecified) MLP, on standardised features (mean and scale of the training
-    language). Book: chapter 7 (Joint vs transfer vs mapping).
+    language).
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if not train or not test:
         raise ValueError("train and test must each map at least one language to "
@@ -88,8 +91,9 @@ def classification_directions(train: Mapping[str, tuple[np.ndarray, np.ndarray]]
 
 
 def mean_over(scores: Mapping[str, float], directions: list[str] | None = None) -> float:
-    """Average of ``scores`` over ``directions`` (all by default). Book: chapter 7 (Joint vs
-    transfer vs mapping)."""
+    """Average of ``scores`` over ``directions`` (all by default).
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
     keys = list(scores) if directions is None else directions
     if not keys:
         raise ValueError("no direction to average over.")
@@ -134,7 +138,8 @@ def score(encoders: Mapping[str, Encode], retrieval: Mapping[str, Sequence[str]]
           cls_test: Mapping[str, NLIData], seed: int = 0) -> dict[str, Any]:
     """Retrieval P@1 in every direction (:func:`retrieval_directions`) and classification transfer
     in every direction (:func:`classification_directions`, ``seed``), with their averages, on the
-    sets of :func:`encode_all`. Book: chapter 7 (Joint vs transfer vs mapping).
+    sets of :func:`encode_all`.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     ret, ftr, fte = encode_all(encoders, retrieval, cls_train, cls_test)
     directions = retrieval_directions(ret)
@@ -162,8 +167,8 @@ def pair_retrieval(encoders: Mapping[str, tuple[Encode, Encode]],
                    test: Mapping[str, tuple[Sequence[str], Sequence[str]]]) -> dict[str, Any]:
     """Translation retrieval P@1 in both directions of every English-target pair, each on its own
     test pairs ``test[lang] = (english, lang)`` (the bitexts need not share their English side),
-    with ``encoders[lang] = (English encoder, target encoder)``, and the average. Book: chapter 7
-    (Joint vs transfer vs mapping: real bitext).
+    with ``encoders[lang] = (English encoder, target encoder)``, and the average.
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
     out: dict[str, float] = {}
     for lang, (english, other) in test.items():
@@ -274,7 +279,8 @@ def reference_lines(records: Sequence[Mapping[str, Any]], prefix: str,
                     n_test: int | None = None) -> list[str]:
     """A sentence per reference row (a system whose name starts with ``prefix``, e.g. a shipped
     teacher): its mean retrieval P@1, chance (1 in ``n_test``) and how many of the systems trained
-    on the data score higher at the largest size. Book: chapter 7 (Joint vs transfer vs mapping).
+    on the data score higher at the largest size.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     sizes = record_sizes(records)
     if not sizes:
@@ -297,8 +303,8 @@ def reference_lines(records: Sequence[Mapping[str, Any]], prefix: str,
 def gap_at(records: Sequence[Mapping[str, Any]], a: str, b: str, n: int | None,
            metric: str = "retrieval_avg") -> float | None:
     """Mean ``metric`` of system ``a`` minus that of system ``b`` at ``n`` bitext pairs
-    (:func:`mean_at`); ``None`` when ``n`` is ``None`` or either has no value there. Book: chapter 7
-    (Joint vs transfer vs mapping).
+    (:func:`mean_at`); ``None`` when ``n`` is ``None`` or either has no value there.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if n is None:
         return None
@@ -309,7 +315,8 @@ def gap_at(records: Sequence[Mapping[str, Any]], a: str, b: str, n: int | None,
 def crossover(records: Sequence[Mapping[str, Any]], a: str, b: str,
               metric: str = "retrieval_avg") -> int | None:
     """The fewest bitext pairs at which system ``a`` reaches system ``b`` (:func:`gap_at` >= 0);
-    ``None`` if it never does within the sizes run. Book: chapter 7 (Joint vs transfer vs mapping).
+    ``None`` if it never does within the sizes run.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     return next((n for n in record_sizes(records)
                  if (g := gap_at(records, a, b, n, metric)) is not None and g >= 0),

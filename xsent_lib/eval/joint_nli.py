@@ -23,8 +23,8 @@ def nli_accuracy_table(joint: JointRun, bench: XNLIBenchmark, languages: Sequenc
     """The joint model's NLI test accuracy (``bench.test``, percent) with premise and hypothesis in
     the same language (one entry per language, named ``columns.get(lang, lang)``) and in different
     languages (``cross-lingual``: the average over all ordered pairs of ``languages``); the test
-    sets translate each other, so the first language's labels serve all. Book: chapter 7 (Joint vs
-    transfer vs mapping).
+    sets translate each other, so the first language's labels serve all.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if len(languages) < 2:
         raise ValueError("need at least two languages for the cross-lingual accuracy, got "
@@ -57,8 +57,8 @@ def neighbour_tables(joint: JointRun, bench: XNLIBenchmark, languages: Sequence[
     ``k`` nearest hypotheses in each of ``languages`` (English first; Table 1: the query's own
     language English, and its translation's neighbours in each other language = monolingual; Table
     2: the English query against the other languages' hypotheses = cross-lingual), non-English
-    neighbours shown through their exact English translations (``bench.translate``). Book: chapter 7
-    (Joint vs transfer vs mapping).
+    neighbours shown through their exact English translations (``bench.translate``).
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if languages[0] != "en" or bench.translate is None:
         raise ValueError("need English first in languages and a benchmark that translates "

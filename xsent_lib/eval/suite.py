@@ -192,8 +192,9 @@ class Suite:
         return list(dict.fromkeys(s for t in self.tasks for s in t.sentences()))
 
     def select(self, kinds: Sequence[str]) -> list[SuiteTask]:
-        """The tasks of the given kinds. Book: chapter 2 (Evaluating sentence embeddings:
-        SentEval)."""
+        """The tasks of the given kinds.
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         return [t for t in self.tasks if t.kind in kinds]
 
 

@@ -41,8 +41,8 @@ def pair_accuracy(classifier: NLIClassifier, encoder: SentenceEncoder, data: NLI
 def vectors_pair_accuracy(classifier: NLIClassifier, encode: Callable[[list[str]], np.ndarray],
                           data: NLIData, device: str | torch.device = "auto") -> float:
     """Accuracy (percent) of ``classifier`` on ``data`` embedded by a frozen ``encode(list[str]) ->
-    [N, d]`` (a shipped encoder such as USE, which is no torch module). Book: chapter 6 (XNLI and
-    aligned encoders).
+    [N, d]`` (a shipped encoder such as USE, which is no torch module).
+    Book: chapter 6 (XNLI and aligned encoders).
     """
     if not isinstance(classifier, NLIClassifier):
         raise TypeError(f"classifier must be an NLIClassifier, got {type(classifier).__name__}.")
@@ -74,7 +74,8 @@ def zero_shot_accuracies(classifier: NLIClassifier, encoders: Mapping[str, Sente
                          sets: Mapping[str, NLIData],
                          device: str | torch.device = "auto") -> dict[str, float]:
     """Accuracy per language of ``sets`` with that language's encoder (``encoders[lang]``) and the
-    English classifier. Book: chapter 6 (XNLI and aligned encoders).
+    English classifier.
+    Book: chapter 6 (XNLI and aligned encoders).
     """
     missing = sorted(set(sets) - set(encoders))
     if missing:
@@ -88,7 +89,8 @@ def translate_test_accuracies(classifier: NLIClassifier, english: SentenceEncode
                               translate: Translate,
                               device: str | torch.device = "auto") -> dict[str, float]:
     """Translate-test: every non-English set goes through ``translate(texts, lang, "en")`` and is
-    scored with the English encoder and classifier. Book: chapter 6 (XNLI and aligned encoders).
+    scored with the English encoder and classifier.
+    Book: chapter 6 (XNLI and aligned encoders).
     """
     out = {}
     for lang, data in sets.items():

@@ -35,8 +35,8 @@ def _value(record: Mapping[str, Any], metric: str, direction: str | None) -> flo
 
 def line_style(system: str) -> Any:
     """The line style of a curve: :data:`ROW_STYLES` when the system's name starts with one of its
-    keys, else the framework word of its name (:data:`FRAMEWORK_STYLES`), else solid. Book: chapter
-    7 (Joint vs transfer vs mapping).
+    keys, else the framework word of its name (:data:`FRAMEWORK_STYLES`), else solid.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     first = system.split(" ", 1)[0]
     if first in ROW_STYLES:
@@ -108,7 +108,8 @@ def direction_grid(records: Sequence[Mapping[str, Any]], systems: Sequence[str],
                    metric: str = "retrieval", ylabel: str = "retrieval P@1 (%)",
                    note: str = "") -> Figure:
     """Small multiples: one panel per language direction (the paper's Figs. 5-6 layout, as we read
-    it), the same ``systems`` in each. Book: chapter 7 (Joint vs transfer vs mapping).
+    it), the same ``systems`` in each.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if not directions:
         raise ValueError("name at least one direction, e.g. 'en→xa'.")

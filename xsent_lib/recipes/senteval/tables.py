@@ -215,8 +215,8 @@ def senteval_numbers(t33: Mapping[str, Mapping[str, float]], t34: Mapping[str, M
     embedding size per model (:attr:`Baseline.key`), ``t33_reference`` the Table 3.3 rows on the
     reference sub-suite (where the ``trained`` sentence encoders and GloVe share the data).
     ``smallest_lift_over_random`` (every bag against content-free random vectors) is ours, not the
-    thesis's: the chapter shows it beside the claims. Book: chapter 2 (Evaluating sentence
-    embeddings: SentEval).
+    thesis's: the chapter shows it beside the claims.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     cols33 = [c for c in PAPER_COLUMNS_33 if c != "MRPC F1"]
     out: dict[str, Number] = {
