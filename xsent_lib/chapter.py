@@ -273,7 +273,7 @@ class Control:
     value: Any
     options: Sequence[Any] = ()
     description: str = ""
-    #: with ``options`` and a text value: a text box that also suggests the options (any text is accepted live)
+    #: with ``options`` and a text value: a text box suggesting the options (takes any text live)
     free: bool = False
 
     def widget(self, name: str) -> Any:
@@ -285,9 +285,9 @@ class Control:
 
         label = self.description or name
         if self.options and self.free:
-            return widgets.Combobox(options=[str(o) for o in self.options], value=self.value, description=label,
-                                    ensure_option=False, continuous_update=False,
-                                    layout=widgets.Layout(width="90%"))
+            return widgets.Combobox(options=[str(o) for o in self.options], value=self.value,
+                                    description=label, ensure_option=False,
+                                    continuous_update=False, layout=widgets.Layout(width="90%"))
         if self.options:
             return widgets.Dropdown(options=list(self.options), value=self.value, description=label)
         if isinstance(self.value, str):
@@ -319,11 +319,12 @@ def explore(fn: Callable[..., None], /, **controls: Control) -> Any:
 
 
 def explore_states(fn: Callable[..., None], /, **controls: Control) -> Any:
-    """:func:`explore` for the book: live, the ipywidgets controls; without a live front-end (the book's
-    executor, papermill) every combination of the controls' ``options`` computed ahead and switched in the page
-    by plain JavaScript, so the static book changes state with no kernel.
+    """:func:`explore` for the book: live, the ipywidgets controls; without a live front-end (the
+    book's executor, papermill) every combination of the controls' ``options`` computed ahead and
+    switched in the page by plain JavaScript, so the static book changes state with no kernel.
 
-    Each control needs ``options`` (at most :data:`xsent_lib.viz.explorer.MAX_STATES` combinations in all).
+    Each control needs ``options`` (at most :data:`xsent_lib.viz.explorer.MAX_STATES` combinations
+    in all).
     Book: Teaching with this book.
     """
     if live_frontend() and os.environ.get(WIDGETS_ENV, "").strip() != "1":
