@@ -1,8 +1,9 @@
-"""The device-resident search (base.device_knn) and the device= paths of the nearest-neighbour API, on the CPU.
+"""The device-resident search (base.device_knn) and the device= paths of the neighbour API (CPU).
 
-The reduced-precision candidate search with exact re-scoring must give the float32 answers (same indices,
-same scores to float32 rounding), also when neighbours are closer than bfloat16 can tell apart.
+The reduced-precision candidate search with exact re-scoring must give the float32 answers (same
+indices, same scores to float32 rounding), also when neighbours are closer than bfloat16 can tell.
 """
+
 import numpy as np
 import pytest
 import torch
@@ -31,8 +32,15 @@ def test_search_matches_brute_force_with_scale_and_bias(precision):
     rng = np.random.default_rng(0)
     q, keys = _unit(rng, 300, 32), _unit(rng, 2500, 32)
     bias = rng.uniform(0, 0.3, 2500).astype(np.float32)
-    s, i = device_knn.search(torch.from_numpy(q), torch.from_numpy(keys), 7, scale=2.0,
-                             bias=torch.from_numpy(bias), block=256, precision=precision)
+    s, i = device_knn.search(
+        torch.from_numpy(q),
+        torch.from_numpy(keys),
+        7,
+        scale=2.0,
+        bias=torch.from_numpy(bias),
+        block=256,
+        precision=precision,
+    )
     s_ref, i_ref = _brute(q, keys, 7, 2.0, bias)
     np.testing.assert_array_equal(i.numpy(), i_ref)
     np.testing.assert_allclose(s.numpy(), s_ref, atol=2e-6)
@@ -41,7 +49,7 @@ def test_search_matches_brute_force_with_scale_and_bias(precision):
 def test_bfloat16_candidates_resolve_ties_closer_than_bfloat16():
     """Groups of keys whose cosines differ by ~1e-5: bfloat16 (8 bits) sees them equal, the exact
     re-scoring orders them, and crowded queries fail the certificate and are searched in float32.
-    Rows whose float64 top-11 has a gap under 1e-6 (a tie float32 itself cannot order) are left out."""
+    Rows whose float64 top-11 has a gap under 1e-6 (a tie float32 cannot order) are left out."""
     rng = np.random.default_rng(1)
     base = _unit(rng, 40, 24)
     keys = np.repeat(base, 30, axis=0) + 1e-3 * rng.standard_normal((1200, 24)).astype(np.float32)
@@ -65,8 +73,9 @@ def test_csls_torch_path_equals_faiss_path_and_word_translation_pk():
     rows = rng.choice(3000, 400, replace=False)
     ref = nb.csls_knn(src, tgt, 10, 10, queries=rows)
     for precision in ("float32", "bfloat16"):
-        got = nb.csls_knn(src, tgt, 10, 10, queries=rows, use_faiss=False, device="cpu",
-                          precision=precision)
+        got = nb.csls_knn(
+            src, tgt, 10, 10, queries=rows, use_faiss=False, device="cpu", precision=precision
+        )
         np.testing.assert_array_equal(got[1], ref[1])
         np.testing.assert_allclose(got[0], ref[0], atol=2e-6)
     pairs = np.stack([rows, rows], 1)

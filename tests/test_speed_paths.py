@@ -1,5 +1,7 @@
-"""The faster encoding paths of issue 26 give today's outputs on the CPU: threaded sentencepiece over
-chunks, the chunked bag-of-vectors loop (the CUDA path's logic), the sorted-once recurrent encoder."""
+"""The faster encoding paths of issue 26 give today's outputs on the CPU: threaded sentencepiece
+over chunks, the chunked bag-of-vectors loop (the CUDA path's logic), the sorted-once recurrent
+encoder."""
+
 import numpy as np
 import pytest
 import torch
@@ -55,13 +57,16 @@ def test_recurrent_encode_sorted_once_equals_generic_path(arch):
     sents = _sentences(300, seed=2)
     pipe = TextPipeline.fit(sents, WordTokenizer())
     torch.manual_seed(0)
-    enc = RecurrentEncoder.from_architecture(arch, len(pipe.vocab), word_dim=24, hidden_dim=32,
-                                             pipeline=pipe).eval()
+    enc = RecurrentEncoder.from_architecture(
+        arch, len(pipe.vocab), word_dim=24, hidden_dim=32, pipeline=pipe
+    ).eval()
     flat, offsets = pipe.encode_flat(sents)
     with torch.inference_mode():
         generic = SentenceEncoder.encode_csr(enc, flat, offsets, 64, CPU)
     for bs in (64, 1000):
-        np.testing.assert_allclose(enc.encode(sents, batch_size=bs, device="cpu"), generic, atol=1e-6)
+        np.testing.assert_allclose(
+            enc.encode(sents, batch_size=bs, device="cpu"), generic, atol=1e-6
+        )
 
 
 def test_infersent_release_encoding_equals_generic_path_and_bfloat16_close(tmp_path):
