@@ -41,7 +41,8 @@ if [ "$device" = cuda ]; then
   $py -c 'import torch, numpy; print("torch", torch.__version__, "cuda", torch.version.cuda,
     "numpy", numpy.__version__)'
   timeout 120 $py -m pytest -q -p no:cacheprovider tests/test_cuda_paths.py \
-    tests/test_device_knn.py tests/test_speed_paths.py tests/test_runtime.py -m "not slow" 2>&1 | tail -n 15 \
+    tests/test_device_knn.py tests/test_speed_paths.py tests/test_runtime.py -m "not slow" 2>&1 \
+    | tail -n 15 \
     | tee "$out/cuda_tests.log"
   stamp tests
 fi
