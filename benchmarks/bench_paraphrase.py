@@ -1,4 +1,5 @@
-"""Benchmark chapter 8's encoders: sentences per second on the CPU with 1 and 2 threads (Wieting et al., Table 4).
+"""Benchmark chapter 8's encoders: sentences per second on the CPU with 1 and 2 threads (Wieting et
+al., Table 4).
 
     python benchmarks/bench_paraphrase.py [--quick] [--device auto|cpu|cuda] [--out FILE]
 
@@ -42,7 +43,8 @@ OUT = Path("_build/benchmarks/paraphrase.json")
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, under a minute")
-    parser.add_argument("--device", default="cpu", help="cpu (default), auto or cuda: where the GPU column is timed")
+    parser.add_argument("--device", default="cpu",
+                        help="cpu (default), auto or cuda: where the GPU column is timed")
     parser.add_argument("--out", type=Path, default=OUT, help=f"the JSON record (default {OUT})")
     args = parser.parse_args()
     device = pick_device(args.device)
@@ -59,20 +61,24 @@ def main() -> None:
                 # Table 4's second SP row: the same pieces, 1024-d vectors
                 f"SP ({vocab}) 1024-d": build_paraphrase_encoder(
                     "sp", train, replace(shape, dim=1024), vocab=vocab),
-                f"BLSTM-SP ({vocab})": build_paraphrase_encoder("blstm-sp", train, shape, vocab=vocab),
-                "BiLSTM-max 2x512": build_paraphrase_encoder("bilstm-max", train, shape, vocab=vocab)}
+                f"BLSTM-SP ({vocab})": build_paraphrase_encoder("blstm-sp", train, shape,
+                                                                vocab=vocab),
+                "BiLSTM-max 2x512": build_paraphrase_encoder("bilstm-max", train, shape,
+                                                             vocab=vocab)}
     encoders[plan.transformer_label] = encoder_speed.speed_transformer(
-        encoders[f"SP ({vocab})"].pipeline, dim=plan.transformer_dim, layers=plan.transformer_layers,
-        heads=plan.transformer_heads)
-    rows = encoder_speed.speed_rows({k: v.eval() for k, v in encoders.items()}, sentences, plan.speed)
+        encoders[f"SP ({vocab})"].pipeline, dim=plan.transformer_dim,
+        layers=plan.transformer_layers, heads=plan.transformer_heads)
+    rows = encoder_speed.speed_rows({k: v.eval() for k, v in encoders.items()}, sentences,
+                                    plan.speed)
     if device.type == "cuda":
-        rows += encoder_speed.gpu_speed_rows({k: v.eval() for k, v in encoders.items()}, sentences, plan.speed,
-                                             device)
+        rows += encoder_speed.gpu_speed_rows({k: v.eval() for k, v in encoders.items()}, sentences,
+                                             plan.speed, device)
     load = os.getloadavg()
     print(f"\n{'encoder':<36}{'regime':<16}{'threads':>8}{'sentences':>10}{'sentences/s':>14}")
     for r in rows:
         where = r.get("device", "cpu") if r["threads"] is None else r["threads"]
-        print(f"{r['encoder']:<36}{r['regime']:<16}{where:>8}{r['sentences']:>10}{r['sentences/s']:>14.0f}")
+        print(f"{r['encoder']:<36}{r['regime']:<16}{where:>8}{r['sentences']:>10}"
+              f"{r['sentences/s']:>14.0f}")
     target_sents = world.sentences(1024 if args.quick else 16_384, "en", split="test")
     target = encoder_speed.speed_target(encoders[f"SP ({vocab})"], target_sents, plan.speed)
     print("\nspeed targets (SP end to end in one call; USE in batches of 128):")
@@ -80,19 +86,24 @@ def main() -> None:
         print(f"  {k}: {v:,.2f}" if isinstance(v, float) else f"  {k}: {v}")
     for line in speed_target_verdicts(target):
         print(line)
-    rate = {(r["encoder"], r["regime"], r["threads"]): r["sentences/s"] for r in rows if r["threads"] is not None}
-    ratios = {f"SP / {lstm} ({regime}, {n} thread{'s' * (n > 1)})": rate[(f"SP ({vocab})", regime, n)] /
-              rate[(lstm, regime, n)]
-              for lstm in (f"BLSTM-SP ({vocab})", "BiLSTM-max 2x512") for regime in ("text to vector", "model only")
+    rate = {(r["encoder"], r["regime"], r["threads"]): r["sentences/s"] for r in rows
+            if r["threads"] is not None}
+    ratios = {f"SP / {lstm} ({regime}, {n} thread{'s' * (n > 1)})":
+              rate[(f"SP ({vocab})", regime, n)] / rate[(lstm, regime, n)]
+              for lstm in (f"BLSTM-SP ({vocab})", "BiLSTM-max 2x512")
+              for regime in ("text to vector", "model only")
               for n in plan.threads}
     for k, v in ratios.items():
         print(f"{k}: {v:.0f}x")
-    print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (ratios, not absolute rates)")
+    print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (ratios, not "
+          "absolute rates)")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"rows": rows, "ratios": ratios, "speed_target": target, "load_average": load,
-                                    "seconds": time.perf_counter() - t0, "params": vars(plan),
-                                    "hardware": hardware(device), "mean_words": sum(len(s.split()) for s in sentences)
-                                    / len(sentences), "provenance": collect_provenance(device=str(device))},
+    args.out.write_text(json.dumps({"rows": rows, "ratios": ratios, "speed_target": target,
+                                    "load_average": load, "seconds": time.perf_counter() - t0,
+                                    "params": vars(plan), "hardware": hardware(device),
+                                    "mean_words": sum(len(s.split()) for s in sentences)
+                                    / len(sentences),
+                                    "provenance": collect_provenance(device=str(device))},
                                    indent=1, default=str))
     print(f"wrote {args.out}")
 
