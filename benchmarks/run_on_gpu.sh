@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU measurements of the book (issue 26's rows), in one call of at most 8 minutes on one lent
-# GPU (its own python3 with CUDA torch; no data cache, no network). Writes into ${OUT:-_build/gpu}:
+# GPU (the time limits below add up to 480 s; its own python3 with CUDA torch; no data cache, no
+# network). Writes into ${OUT:-_build/gpu}:
 #   cuda_tests.log           the CUDA unit tests' log
 #   side_by_side_gpu.json    CSLS at 200k words vs MUSE's evaluator, InferSent encoding vs the
 #                            release's models.py, SP averaging under Wieting et al.'s Table 4
@@ -8,7 +9,7 @@
 #                            (benchmarks/bench_gpu_side_by_side.py)
 #   xlm_gpu.json             XLM pretraining at the large size with its utilisation
 #                            (6 x parameters x tokens/s against the measured bf16 GEMM rate)
-#   xlm_compile_gpu.json     the same with torch.compile
+#   xlm_compile_gpu.json     the same (CLM) with torch.compile
 #   xlm_book_gpu.json        the book's size on the GPU ...
 #   xlm_book_cpu1.json       ... and on one CPU thread of the same machine
 #   paraphrase_gpu.json      chapter 8's Table 4 with its GPU column
@@ -36,32 +37,34 @@ py=${PYTHON:-python3}
 refs=${XSENT_GPU_REFS:-.gl/gpu}
 t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+limit() { if [ -n "$quick" ]; then echo 0; else echo "$1"; fi; }  # seconds; no limit in a dry run
 if [ "$device" = cuda ]; then
   nvidia-smi -L | tee "$out/nvidia-smi.txt"
   $py -c 'import torch, numpy; print("torch", torch.__version__, "cuda", torch.version.cuda,
     "numpy", numpy.__version__)'
-  timeout 120 $py -m pytest -q -p no:cacheprovider tests/test_cuda_paths.py \
+  timeout $(limit 45) $py -m pytest -q -p no:cacheprovider tests/test_cuda_paths.py \
     tests/test_device_knn.py tests/test_speed_paths.py tests/test_runtime.py -m "not slow" 2>&1 \
     | tail -n 15 \
     | tee "$out/cuda_tests.log"
   stamp tests
 fi
-timeout 200 $py benchmarks/bench_gpu_side_by_side.py --device "$device" $quick --refs "$refs" \
-  --out "$out/side_by_side_gpu.json"
+timeout $(limit 150) $py benchmarks/bench_gpu_side_by_side.py --device "$device" $quick \
+  --refs "$refs" --out "$out/side_by_side_gpu.json"
 stamp side-by-side
 size=large; [ -n "$quick" ] && size=book
-timeout 90 $py benchmarks/bench_xlm.py --device "$device" --size $size --repeat 1 \
+timeout $(limit 60) $py benchmarks/bench_xlm.py --device "$device" --size $size --repeat 1 \
   --out "$out/xlm_gpu.json"
 stamp xlm
 if [ -z "$quick" ]; then
-  timeout 100 $py benchmarks/bench_xlm.py --device "$device" --size $size --repeat 1 --compile \
-    --out "$out/xlm_compile_gpu.json"
+  timeout $(limit 70) $py benchmarks/bench_xlm.py --device "$device" --size $size --repeat 1 \
+    --compile --objectives clm --out "$out/xlm_compile_gpu.json"
   stamp xlm-compile
-  timeout 40 $py benchmarks/bench_xlm.py --device "$device" --size book --repeat 1 \
+  timeout $(limit 30) $py benchmarks/bench_xlm.py --device "$device" --size book --repeat 1 \
     --out "$out/xlm_book_gpu.json"
-  timeout 60 $py benchmarks/bench_xlm.py --device cpu --size book --threads 1 --repeat 1 \
+  timeout $(limit 35) $py benchmarks/bench_xlm.py --device cpu --size book --threads 1 --repeat 1 \
     --out "$out/xlm_book_cpu1.json"
   stamp xlm-book
-  timeout 90 $py benchmarks/bench_paraphrase.py --device "$device" --out "$out/paraphrase_gpu.json"
+  timeout $(limit 90) $py benchmarks/bench_paraphrase.py --device "$device" \
+    --out "$out/paraphrase_gpu.json"
 fi
 stamp all
