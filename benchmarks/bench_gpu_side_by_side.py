@@ -68,7 +68,10 @@ def timed(fn, dev: torch.device, reps: int = 3):
 
 
 def bench_csls(dev: torch.device, refs: Path, quick: bool, tmp: Path) -> dict:
-    """MUSE's CSLS evaluator against ours at 200k words. Book: chapter 5 (Word translation)."""
+    """MUSE's CSLS evaluator against ours at 200k words.
+
+    Book: chapter 5 (Word translation).
+    """
     rng = np.random.default_rng(1)
     n, d, q = (5000, 64, 500) if quick else (200_000, 300, 1500)
     src = rng.standard_normal((n, d), dtype=np.float32)
@@ -135,7 +138,10 @@ def bench_csls(dev: torch.device, refs: Path, quick: bool, tmp: Path) -> dict:
 
 
 def bench_infersent(dev: torch.device, refs: Path, quick: bool, tmp: Path) -> dict:
-    """The release's encode against ours on the same weights. Book: chapter 3 (InferSent)."""
+    """The release's encode against ours on the same weights.
+
+    Book: chapter 3 (InferSent).
+    """
     from xsent_lib.encoders.infersent_format import load_infersent
 
     models_py = refs / "ref" / "InferSent" / "models.py"

@@ -48,7 +48,10 @@ TABLE4_CORPORA = ("nlp-en-fr", "nlp-en-de", "bible-en-es", "lohelp-en-fr")
 
 
 def git_show(git_dir: Path, path: str) -> str:
-    """One file of a repository's HEAD. Book: chapter 5 (Word translation without parallel data)."""
+    """One file of a repository's HEAD.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     return subprocess.run(
         ["git", "--git-dir", str(git_dir), "show", f"HEAD:{path}"],
         check=True,
@@ -58,7 +61,10 @@ def git_show(git_dir: Path, path: str) -> str:
 
 
 def head(git_dir: Path) -> str:
-    """The repository's HEAD commit. Book: chapter 5 (Word translation without parallel data)."""
+    """The repository's HEAD commit.
+
+    Book: chapter 5 (Word translation without parallel data).
+    """
     return subprocess.run(
         ["git", "--git-dir", str(git_dir), "rev-parse", "HEAD"],
         check=True,
