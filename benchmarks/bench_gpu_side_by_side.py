@@ -70,7 +70,7 @@ def timed(fn, dev: torch.device, reps: int = 3):
 def bench_csls(dev: torch.device, refs: Path, quick: bool, tmp: Path) -> dict:
     """MUSE's CSLS evaluator against ours at 200k words.
 
-    Book: chapter 5 (Word translation).
+    Book: chapter 5 (Word translation without parallel data).
     """
     rng = np.random.default_rng(1)
     n, d, q = (5000, 64, 500) if quick else (200_000, 300, 1500)
@@ -140,7 +140,7 @@ def bench_csls(dev: torch.device, refs: Path, quick: bool, tmp: Path) -> dict:
 def bench_infersent(dev: torch.device, refs: Path, quick: bool, tmp: Path) -> dict:
     """The release's encode against ours on the same weights.
 
-    Book: chapter 3 (InferSent).
+    Book: chapter 3 (InferSent: using the released model).
     """
     from xsent_lib.encoders.infersent_format import load_infersent
 
