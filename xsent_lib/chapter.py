@@ -64,12 +64,14 @@ class Chapter:
     data_dir: Path | None = None
     data: DataSources | None = None
 
-    def pick(self, *, smoke: T, book: T, full: T) -> T:
+    def pick(self, *, smoke: T, book: T, full: T, gpu: T | None = None) -> T:
         """Return the setting of the current profile, e.g. ``ch.pick(smoke=200, book=5_000, full=550_000)``.
 
+        ``gpu`` (minutes on one GPU) falls back to ``book`` when a setting does not grow with the GPU.
         Book: chapter 0 (How to run this book).
         """
-        return {"smoke": smoke, "book": book, "full": full}[self.profile]
+        return {"smoke": smoke, "book": book, "gpu": book if gpu is None else gpu,
+                "full": full}[self.profile]
 
     def log(self, key: str, value: Any) -> Any:
         """Store a result under ``key`` in ``metrics.json`` (see :meth:`Run.log`).

@@ -48,6 +48,15 @@ DIALS = {
                        seeds=(0, 1), dim=50, adv=_DIAL_ADV, vecmap=_DIAL_VECMAP, restarts=1,
                        refine_iters=2, max_rank=2000, real_points=REAL_DIAL_POINTS[:2],
                        real_sentences=(45_000,), real_adversarial=False),
+    #: book's corpora (gensim trains them on the host's CPU cores), full's eight pairs, a third seed,
+    #: two restarts and the adversarial start on the real points too (GPU minutes)
+    "gpu": DialConfig(pairs=(("en", "en"), ("xb", "xd"), ("en", "xe"), ("xa", "xc"), ("en", "xa"),
+                             ("en", "xd"), ("en", "xb"), ("xa", "xb")),
+                      size_pairs=(("en", "en"), ("en", "xa")), sentences=(5000, 20_000),
+                      seeds=(0, 1, 2), dim=50, adv=replace(_DIAL_ADV, epoch_size=128 * 200),
+                      vecmap=replace(_DIAL_VECMAP, max_iter=150), restarts=2, refine_iters=3,
+                      max_rank=2000, real_points=REAL_DIAL_POINTS, real_sentences=(45_000,),
+                      real_adversarial=True),
     "full": DialConfig(pairs=(("en", "en"), ("xb", "xd"), ("en", "xe"), ("xa", "xc"), ("en", "xa"),
                               ("en", "xd"), ("en", "xb"), ("xa", "xb")),
                        size_pairs=(("en", "en"), ("en", "xe"), ("en", "xa"), ("en", "xb")),
@@ -112,6 +121,19 @@ PROFILES = {
                         basin_angles=(30, 60, 75, 90), en_sentences=None, dial=DIALS["book"],
                         vecmap=VecMapConfig(init_words=2000, vocab=4000, interval=3, threshold=1e-3,
                                             max_iter=25)),
+    #: book's word spaces (trained by gensim on the host CPU, from the carried book data); the GPU takes
+    #: what the thesis scales: a wider discriminator, a longer game, more restarts and refinement, the
+    #: frequency cut-off at the whole 20k vocabulary, more of the basin and the toy, the dial's full grid
+    "gpu": MuseProfile(dim=100, max_vocab=20_000, n_sentences=20_000, pairs=REAL_PAIRS, restarts=3,
+                       adv=AdversarialConfig(dis_hidden=1024, batch_size=128, dis_steps=3,
+                                             epoch_size=128 * 300, n_epochs=4,
+                                             most_frequent=20_000, criterion_words=10_000),
+                       refine_iters=4, max_rank=15_000, align_vocab=None, n_eval_sents=5_000,
+                       n_idf_sents=50_000, n_bleu=2_000, toy_points=300, toy_restarts=10,
+                       basin_angles=(15, 30, 45, 60, 75, 90, 120), en_sentences=None,
+                       dial=DIALS["gpu"],
+                       vecmap=VecMapConfig(init_words=4000, vocab=10_000, interval=3,
+                                           threshold=1e-3, max_iter=60)),
     "full": MuseProfile(dim=300, max_vocab=200_000, n_sentences=200_000, pairs=REAL_PAIRS,
                         restarts=5,
                         adv=AdversarialConfig(),  # the thesis values

@@ -114,6 +114,24 @@ BOOK = XLMPlan(
     lm_real=None, real_mono=5000, real_pairs=5000, real_low=1500, real_vocab=4000,
     real_pretrain=replace(_BOOK_MLM, objective="mlm+tlm", steps=300, eval_every=150),
     wordvec_dim=64, stream_len=32, heldout_rows=64)
+#: GPU fits about 2 minutes of one H100 (book's run there pretrained in 13 s + 20 s): book's uniform
+#: targets and streams of 32, a 4-layer 128-d model pretrained 2,000 steps on 5x the text, 2x the NLI
+#: data, a wider baseline BiLSTM, and the real-text pretraining and Table 4.15 at small sizes
+_GPU_MLM = replace(_BOOK_MLM, d_model=128, n_heads=4, n_layers=4, lr=2e-3, warmup=300)
+GPU = XLMPlan(
+    targets=("xa", "xe", "xd"), n_mono=20_000, n_parallel=10_000, n_train=6000, n_dev=500,
+    n_test=1000, vocab_size=4000, pretrain=replace(_GPU_MLM, steps=2000, eval_every=500),
+    finetune=FinetuneConfig(epochs=4, lr=5e-4, batch_size=32), translate_train=("xa", "xd"),
+    bilstm_width=256, bilstm_epochs=4, align=AlignConfig(epochs=4),
+    lm_synthetic=LMTablePlan(
+        low="xa", related="xe", distant="xb", n_low=1000, n_other=10_000, vocab_size=3000,
+        config=replace(_TINY, objective="clm", d_model=128, n_layers=3, steps=600, eval_every=300)),
+    lm_real=LMTablePlan(
+        low="es", related="fr", distant="en", n_low=2000, n_other=10_000, vocab_size=4000,
+        config=replace(_TINY, objective="clm", d_model=128, n_layers=3, steps=600, eval_every=300)),
+    real_mono=20_000, real_pairs=20_000, real_low=5000, real_vocab=8000,
+    real_pretrain=replace(_GPU_MLM, objective="mlm+tlm", steps=1000, eval_every=500),
+    wordvec_dim=100, stream_len=32, heldout_rows=64)
 _FULL_CLM = XLMConfig(objective="clm", d_model=256, n_heads=8, n_layers=4, steps=10_000,
                       eval_every=1000, max_len=256)
 FULL = XLMPlan(
