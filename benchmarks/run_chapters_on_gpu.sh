@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Run chapters at the `gpu` profile on a bare machine with CUDA torch: no network, maybe no Jupyter stack,
-# no data cache. One call of the device tool, from the repository root:
+# Run chapters at the `gpu` profile on a bare machine with CUDA torch: no network, maybe no Jupyter
+# stack, no data cache. One call of the device tool, from the repository root:
 #   XSENT_COMMIT=<12-hex commit> benchmarks/run_chapters_on_gpu.sh 05_muse 08_wieting 10_xlm
 # with carry [".whl", ".gl"], where (made here first, see tools/prepare_gpu_carry.sh)
-#   .whl/  wheels of what the machine lacks (gensim, smart_open, platformdirs), installed only when missing,
+#   .whl/  wheels of what the machine lacks (gensim, smart_open, platformdirs), used when missing,
 #   .gl/xsent-data.tar.xz  the cached datasets those chapters read (xsent-data pack).
-# Each chapter runs from its MyST source (tools/run_chapter.py: no IPython, papermill or jupytext needed)
-# under a time limit (LIMIT_S, default 200 s) and writes metrics.json, provenance.json, runner.json,
-# output.txt and figures/ to $RESULTS/<chapter>/<profile>/ (RESULTS=book/runs, PROFILE=gpu by default).
-# With $OUT set (the device tool's folder), they come back packed as $OUT/runs-<profile>.tar.gz with the log;
-# here: tar -xzf runs-gpu.tar.gz -C book/runs. The test (tests/test_gpu_runner.py) runs this script with
-# DEVICE=cpu PROFILE=smoke and IPython and papermill blocked.
+# Each chapter runs from its MyST source (tools/run_chapter.py: no IPython, papermill or jupytext
+# needed) under a time limit (LIMIT_S, default 200 s) and writes metrics.json, provenance.json,
+# runner.json, output.txt and figures/ to $RESULTS/<chapter>/<profile>/ (RESULTS=book/runs,
+# PROFILE=gpu by default). With $OUT set (the device tool's folder), they come back packed as
+# $OUT/runs-<profile>.tar.gz with the log; here: tar -xzf runs-gpu.tar.gz -C book/runs. The test
+# (tests/test_gpu_runner.py) runs this script with DEVICE=cpu PROFILE=smoke and IPython and
+# papermill blocked.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 py=${PYTHON:-python3}
@@ -35,7 +36,8 @@ $py tools/offline_env.py --wheels "$wheels" --site "$site" || exit 1
 [ -d "$site" ] && export PYTHONPATH=$PYTHONPATH:$site
 if [ -f "$pack" ]; then
   export XSENT_DATA_CACHE=${XSENT_DATA_CACHE:-/tmp/xsent-data}
-  $py -c "import sys; from xsent_lib.data.pack import unpack_datasets as u; m = u(sys.argv[1], sys.argv[2]);
+  $py -c "import sys; from xsent_lib.data.pack import unpack_datasets as u
+m = u(sys.argv[1], sys.argv[2])
 print('data pack:', len(m['datasets']), 'datasets', round(m['bytes'] / 1e6, 1), 'MB; left out:',
       ', '.join(m['left_out']) or 'none')" "$pack" "$XSENT_DATA_CACHE" || exit 1
 fi

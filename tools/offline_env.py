@@ -1,14 +1,15 @@
 """Report what a bare machine has for the chapters, and unpack carried wheels for what it lacks.
 
-``benchmarks/run_chapters_on_gpu.sh`` calls it first: it prints the Python, torch, CUDA and GPU, checks the
-modules the chapters import (requirements.txt's runtime packages) and, for each one missing, unpacks a
-carried wheel (``--wheels``, default ``.whl/``) that fits this interpreter into ``--site`` (added to
-PYTHONPATH by the script). No pip or network needed: a wheel is a zip file. A needed module that is still
-missing is named (the chapters that import it will fail there); the exit status is 1 only when torch or
-numpy is missing, 0 otherwise.
+``benchmarks/run_chapters_on_gpu.sh`` calls it first: it prints the Python, torch, CUDA and GPU,
+checks the modules the chapters import (requirements.txt's runtime packages) and, for each one
+missing, unpacks a carried wheel (``--wheels``, default ``.whl/``) that fits this interpreter into
+``--site`` (added to PYTHONPATH by the script). No pip or network needed: a wheel is a zip file. A
+needed module that is still missing is named (the chapters that import it will fail there); the exit
+status is 1 only when torch or numpy is missing, 0 otherwise.
 
     python tools/offline_env.py --wheels .whl --site /tmp/xsent-site
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,15 +21,31 @@ import zipfile
 from pathlib import Path
 
 #: module -> wheel distribution name (as in a wheel's file name) of what the chapters import
-MODULES = {"numpy": "numpy", "torch": "torch", "scipy": "scipy", "pandas": "pandas",
-           "matplotlib": "matplotlib", "seaborn": "seaborn", "sklearn": "scikit_learn",
-           "sentencepiece": "sentencepiece", "gensim": "gensim", "smart_open": "smart_open",
-           "wrapt": "wrapt", "sacrebleu": "sacrebleu", "yaml": "PyYAML", "tqdm": "tqdm",
-           "threadpoolctl": "threadpoolctl", "pyarrow": "pyarrow", "platformdirs": "platformdirs",
-           "faiss": "faiss_cpu"}
+MODULES = {
+    "numpy": "numpy",
+    "torch": "torch",
+    "scipy": "scipy",
+    "pandas": "pandas",
+    "matplotlib": "matplotlib",
+    "seaborn": "seaborn",
+    "sklearn": "scikit_learn",
+    "sentencepiece": "sentencepiece",
+    "gensim": "gensim",
+    "smart_open": "smart_open",
+    "wrapt": "wrapt",
+    "sacrebleu": "sacrebleu",
+    "yaml": "PyYAML",
+    "tqdm": "tqdm",
+    "threadpoolctl": "threadpoolctl",
+    "pyarrow": "pyarrow",
+    "platformdirs": "platformdirs",
+    "faiss": "faiss_cpu",
+}
 #: optional: the library falls back without them
 OPTIONAL = {"faiss", "platformdirs"}
-WHEEL = re.compile(r"^(?P<dist>[^-]+)-(?P<ver>[^-]+)(-\d[^-]*)?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<plat>[^-]+)\.whl$")
+WHEEL = re.compile(
+    r"^(?P<dist>[^-]+)-(?P<ver>[^-]+)(-\d[^-]*)?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<plat>[^-]+)\.whl$"
+)
 
 
 def fits(py: str, abi: str, plat: str) -> bool:
@@ -53,7 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         dist = MODULES[module].lower()
         for wheel in wheels:
             tags = WHEEL.match(wheel.name)
-            if tags and tags["dist"].lower() == dist and fits(tags["py"], tags["abi"], tags["plat"]):
+            if (
+                tags
+                and tags["dist"].lower() == dist
+                and fits(tags["py"], tags["abi"], tags["plat"])
+            ):
                 site.mkdir(parents=True, exist_ok=True)
                 with zipfile.ZipFile(wheel) as zf:
                     zf.extractall(site)
@@ -63,9 +84,14 @@ def main(argv: list[str] | None = None) -> int:
         else:
             offered = [w.name for w in wheels if w.name.lower().startswith(dist + "-")]
             if offered:
-                print(f"{module}: the carried {offered} do not fit Python {platform.python_version()}")
+                print(
+                    f"{module}: the carried {offered} do not fit Python {platform.python_version()}"
+                )
     if missing:
-        print("still missing: " + ", ".join(f"{m}{' (optional)' if m in OPTIONAL else ''}" for m in missing))
+        print(
+            "still missing: "
+            + ", ".join(f"{m}{' (optional)' if m in OPTIONAL else ''}" for m in missing)
+        )
     try:
         import torch
     except ImportError:

@@ -1,20 +1,24 @@
-"""Run a chapter from its MyST source as a plain Python script: no Jupyter, IPython or papermill needed.
+"""Run a chapter from its MyST source as a plain Python script: no Jupyter, IPython or papermill
+needed.
 
 A lent GPU machine has CUDA torch but may lack the notebook stack. This executor reads
-``notebooks/NN_name.md``, runs its code cells in order in one namespace (named ``__main__``, as a kernel's),
-sets the parameters given with ``-p name value`` right after the cell tagged ``parameters`` (papermill's
-rule), and shows each cell's last expression the way a notebook would: through a small stand-in for
-``IPython.display`` that prints tables and text and saves every matplotlib figure as a PNG in the run's
-``figures/`` folder. Magic lines (``%matplotlib inline``) are skipped. Cells tagged ``raises-exception`` may
-fail; any other failure, or the ``--time-limit``, stops the run. Beside the chapter's own ``metrics.json``
-and ``provenance.json`` (results_dir/<chapter>/<profile>/), it writes ``output.txt`` (what the cells printed)
-and ``runner.json`` (status, seconds, the slowest cells, the Python, torch and GPU it ran on), and copies
-``runner.json``'s summary into provenance.json under ``runner``.
+``notebooks/NN_name.md``, runs its code cells in order in one namespace (named ``__main__``, as a
+kernel's), sets the parameters given with ``-p name value`` right after the cell tagged
+``parameters`` (papermill's rule), and shows each cell's last expression the way a notebook would:
+through a small stand-in for ``IPython.display`` that prints tables and text and saves every
+matplotlib figure as a PNG in the run's ``figures/`` folder. Magic lines (``%matplotlib inline``)
+are skipped. Cells tagged ``raises-exception`` may fail; any other failure, or the ``--time-limit``,
+stops the run. Beside the chapter's own ``metrics.json`` and ``provenance.json``
+(results_dir/<chapter>/<profile>/), it writes ``output.txt`` (what the cells printed) and
+``runner.json`` (status, seconds, the slowest cells, the Python, torch and GPU it ran on), and
+copies ``runner.json``'s summary into provenance.json under ``runner``.
 
-    python tools/run_chapter.py notebooks/10_xlm.md --profile gpu --results-dir book/runs [-p seed 1]
+    python tools/run_chapter.py notebooks/10_xlm.md --profile gpu --results-dir book/runs [-p seed
+    1]
 
-``XSENT_BLOCK_IMPORTS=IPython,papermill`` makes those imports fail (the tests simulate a bare machine).
-"""
+``XSENT_BLOCK_IMPORTS=IPython,papermill`` makes those imports fail (the tests simulate a bare
+machine)."""
+
 from __future__ import annotations
 
 import argparse
@@ -59,7 +63,7 @@ def parse_cells(source: str) -> list[dict[str, Any]]:
             for line in lines[1:end]:
                 if line.strip().startswith("tags:"):
                     tags = re.findall(r"[\w-]+", line.split(":", 1)[1])
-            lines = lines[end + 1:]
+            lines = lines[end + 1 :]
         while lines and OPTION.match(lines[0]):
             key, value = OPTION.match(lines[0]).groups()  # type: ignore[union-attr]
             if key == "tags":
@@ -71,7 +75,7 @@ def parse_cells(source: str) -> list[dict[str, Any]]:
 
 
 def parameter_value(text: str) -> Any:
-    """``-p name value``: a Python literal when it reads as one (1, 0.5, None, 'x'), else the string."""
+    """``-p name value``: a Python literal when it reads as one (1, 0.5, None), else the string."""
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError):
@@ -138,7 +142,7 @@ class Shown:
 
 
 def install_ipython_shim(display: Display) -> None:
-    """Put a minimal ``IPython`` / ``IPython.display`` into ``sys.modules`` (this runner is the front end)."""
+    """Put a minimal ``IPython`` and ``IPython.display`` in ``sys.modules`` (the front end)."""
     ipython = types.ModuleType("IPython")
     disp = types.ModuleType("IPython.display")
 
@@ -192,8 +196,13 @@ def machine() -> dict[str, Any]:
     """Python, torch, CUDA and the GPU this process sees."""
     import torch
 
-    info: dict[str, Any] = {"python": platform.python_version(), "torch": torch.__version__,
-                            "cuda": torch.version.cuda, "gpu": None, "host_cpus": os.cpu_count()}
+    info: dict[str, Any] = {
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "gpu": None,
+        "host_cpus": os.cpu_count(),
+    }
     if torch.cuda.is_available():
         info["gpu"] = torch.cuda.get_device_name(0)
     return info
@@ -226,13 +235,23 @@ def main(argv: list[str] | None = None) -> int:
     display = Display(run_dir / "figures")
     install_ipython_shim(display)
     sys.path.insert(0, str(md.parents[1]))
-    params = {"profile": args.profile, "device": args.device, "results_dir": str(results),
-              **{name: parameter_value(value) for name, value in args.p}}
+    params = {
+        "profile": args.profile,
+        "device": args.device,
+        "results_dir": str(results),
+        **{name: parameter_value(value) for name, value in args.p},
+    }
     cells = parse_cells(md.read_text())
     namespace: dict[str, Any] = {"__name__": "__main__", "__file__": str(md)}
     os.chdir(md.parent)
-    status: dict[str, Any] = {"chapter": md.stem, "profile": args.profile, "status": "ok", "cells": len(cells),
-                              "params": params, "blocked_imports": sorted(blocked)}
+    status: dict[str, Any] = {
+        "chapter": md.stem,
+        "profile": args.profile,
+        "status": "ok",
+        "cells": len(cells),
+        "params": params,
+        "blocked_imports": sorted(blocked),
+    }
     cell_s: list[tuple[float, int]] = []
 
     def on_alarm(signum: int, frame: Any) -> None:
@@ -254,7 +273,9 @@ def main(argv: list[str] | None = None) -> int:
                     raise
                 except BaseException as exc:  # noqa: BLE001 - a notebook cell may raise anything
                     if "raises-exception" not in cell["tags"]:
-                        status.update(status="failed", failed_cell=i, error=f"{type(exc).__name__}: {exc}")
+                        status.update(
+                            status="failed", failed_cell=i, error=f"{type(exc).__name__}: {exc}"
+                        )
                         traceback.print_exc(file=sys.stdout)
                         break
                     print(f"{type(exc).__name__}: {exc} (the cell is tagged raises-exception)")
@@ -267,17 +288,24 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             signal.alarm(0)
             sys.stdout = sys.__stdout__
-    status.update(seconds=round(time.perf_counter() - start, 1), machine=machine(),
-                  commit=os.environ.get("XSENT_COMMIT"), figures=display.saved,
-                  slowest_cells=[{"cell": i, "seconds": round(s, 1)} for s, i in sorted(cell_s)[::-1][:8]])
+    status.update(
+        seconds=round(time.perf_counter() - start, 1),
+        machine=machine(),
+        commit=os.environ.get("XSENT_COMMIT"),
+        figures=display.saved,
+        slowest_cells=[{"cell": i, "seconds": round(s, 1)} for s, i in sorted(cell_s)[::-1][:8]],
+    )
     (run_dir / "runner.json").write_text(json.dumps(status, indent=1) + "\n")
     prov_path = run_dir / "provenance.json"
     if prov_path.exists():
         prov = json.loads(prov_path.read_text())
         prov["runner"] = {k: status[k] for k in ("status", "seconds", "machine", "figures")}
         prov_path.write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
-    print(f"{md.stem} ({args.profile}): {status['status']} in {status['seconds']} s -> {run_dir}"
-          + (f" ({status['error']})" if "error" in status else ""), file=sys.stderr)
+    print(
+        f"{md.stem} ({args.profile}): {status['status']} in {status['seconds']} s -> {run_dir}"
+        + (f" ({status['error']})" if "error" in status else ""),
+        file=sys.stderr,
+    )
     return 0 if status["status"] == "ok" else 1
 
 

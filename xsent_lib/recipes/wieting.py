@@ -159,6 +159,22 @@ PLANS: dict[str, WietingPlan] = {
 }
 
 
+#: what :func:`work` counts
+WORK_UNIT = "training sentence pairs x epochs, summed over the models the chapter trains"
+
+
+def work(plan: WietingPlan) -> float:
+    """The plan's training, in :data:`WORK_UNIT`: per mining pair Word, Trigram, BLSTM-SP and one SP per
+    vocabulary, the megabatch ablation, the doubled-data models, the synthetic-world SP models and the
+    language-choice grid (an approximation: a BLSTM step costs more than an averaging one).
+    Book: chapter 8 (Paraphrastic embeddings from bitext).
+    """
+    main = len(plan.mining_pairs) * (3 + len(plan.sp_vocabs)) + len(plan.ablation)
+    return float(plan.epochs * (plan.n_train * main + 2 * plan.n_train * len(plan.double_kinds)
+                                + plan.n_synth_train * len(plan.synth_sp_vocabs)
+                                + plan.lang_train * len(plan.lang_pairs) * len(plan.lang_vocabs)))
+
+
 def paper_rows(
     ours: Mapping[str, Mapping[str, float]], row_map: Mapping[str, str], col_map: Mapping[str, str]
 ) -> dict[str, dict[str, float]]:

@@ -12,8 +12,10 @@ Book: chapter 10 (Cross-lingual language models, XLM).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -28,7 +30,7 @@ from xsent_lib.train.alignment import (
     AlignConfig,
 )
 from xsent_lib.train.xlm import XLMConfig
-from xsent_lib.train.xlm_runs import LMTablePlan
+from xsent_lib.train.xlm_runs import LMTablePlan, lm_table_cost
 from xsent_lib.train.xlm_xnli import FinetuneConfig
 
 
@@ -149,6 +151,48 @@ FULL = XLMPlan(
     real_pretrain=XLMConfig(objective="mlm+tlm", d_model=512, n_heads=8, n_layers=6, dropout=0.1,
                             lr=5e-4, warmup=2000, max_len=256, steps=50_000, eval_every=2500),
     wordvec_dim=300, stream_len=256)
+PLANS = {"smoke": SMOKE, "book": BOOK, "gpu": GPU, "full": FULL}
+
+
+#: what :func:`work` counts
+WORK_UNIT = "Transformer training FLOPs (6 x parameters x input pieces)"
+
+
+def _flops(config: XLMConfig, pieces: float) -> float:
+    return 6.0 * 12 * config.n_layers * config.d_model ** 2 * pieces
+
+
+def work(plan: XLMPlan) -> float:
+    """The plan's pretraining and CLM training, in :data:`WORK_UNIT`: MLM and MLM+TLM on the synthetic
+    text, the real-text MLM+TLM and the CLMs of Table 4.15 (parameters counted as 12 x layers x width^2;
+    the fine-tuning and the baseline BiLSTM, small beside them, are left out). ``full``'s GPU hours are
+    this count's ratio times a measured run's seconds.
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    step = plan.pretrain.batch_size * plan.stream_len
+    total = 2 * _flops(plan.pretrain, plan.pretrain.steps * step)
+    if plan.real_pretrain is not None:
+        total += _flops(plan.real_pretrain, plan.real_pretrain.steps * plan.real_pretrain.batch_size
+                        * plan.stream_len)
+    for table in (plan.lm_synthetic, plan.lm_real):
+        if table is not None:
+            total += _flops(table.config, lm_table_cost(table, plan.stream_len)["pieces processed"])
+    return total
+
+
+def benchmark_rate(path: str | Path) -> tuple[float, str] | None:
+    """The committed GPU pretraining benchmark (``bench_xlm.py --size large``: full's model size) in
+    :data:`WORK_UNIT` per second: its MLM row's input tokens per second x 6 x its parameters; None when
+    the record is absent.
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    record = Path(path)
+    if not record.is_file():
+        return None
+    data = json.loads(record.read_text())
+    row = next(r for r in data["rows"] if r["objective"] == "mlm")
+    where = f"{record.name}: {data['provenance'].get('device')}, commit {data['provenance'].get('commit')}"
+    return 6.0 * row["parameters"] * row["tokens_per_s"], where
 
 
 # ---------------------------------------------------------------------------- the baseline row
