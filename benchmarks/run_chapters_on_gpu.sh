@@ -52,7 +52,8 @@ for ch in "${chapters[@]}"; do
 done
 echo "all: $(( $(date +%s) - t0 )) s, $failed of ${#chapters[@]} chapters failed"
 if [ -n "${OUT:-}" ]; then
-  (cd "$results" && tar -czf "$OUT/runs-$profile.tar.gz" $(printf "%s/$profile " "${chapters[@]}"))
+  (cd "$results" && tar --exclude=work -czf "$OUT/runs-$profile.tar.gz" \
+    $(printf "%s/$profile " "${chapters[@]}"))
   ls -la "$OUT"
 fi
 exit $(( failed > 0 ))

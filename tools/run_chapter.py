@@ -156,7 +156,8 @@ def install_ipython_shim(display: Display) -> None:
     disp.clear_output = lambda *a, **k: None  # type: ignore[attr-defined]
     ipython.display = disp  # type: ignore[attr-defined]
     ipython.get_ipython = lambda: None  # type: ignore[attr-defined]
-    ipython.__version__ = "0 (xsent run_chapter shim)"  # type: ignore[attr-defined]
+    ipython.__version__ = "9.0.0 (xsent run_chapter shim)"  # type: ignore[attr-defined]
+    ipython.version_info = (9, 0, 0, "shim")  # matplotlib reads it  # type: ignore[attr-defined]
     sys.modules["IPython"], sys.modules["IPython.display"] = ipython, disp
 
 

@@ -214,30 +214,32 @@ def full_estimate(
     )
 
 
-def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
-    if is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        for f in fields(value):
-            out.update(_flat(getattr(value, f.name), f"{prefix}{f.name}."))
-        return out
-    return {prefix.rstrip("."): value}
+def _short(value: Any, width: int = 60) -> str:
+    text = str(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _diff(a: Any, b: Any, c: Any, name: str, rows: list[dict[str, str]]) -> None:
+    """Rows for the settings where ``b`` differs from ``a``; same-type dataclasses are compared
+    field by field (``adv.dis_hidden``), anything else whole."""
+    if is_dataclass(a) and type(a) is type(b) and not isinstance(a, type):
+        for f in fields(a):
+            sub = getattr(c, f.name, None) if type(c) is type(a) else None
+            _diff(getattr(a, f.name), getattr(b, f.name), sub, f"{name}.{f.name}".lstrip("."), rows)
+    elif a != b:
+        rows.append({"setting": name, "a": _short(a), "b": _short(b), "c": _short(c)})
 
 
 def plan_changes(
     plans: Mapping[str, Any], *, base: str = "book", profile: str = "gpu"
 ) -> pd.DataFrame:
-    """The settings in which ``plans[profile]`` differs from ``plans[base]`` (nested plans
-    flattened as
-    ``adv.dis_hidden``), with ``full``'s value beside them: what the GPU profile changes, read from
-    the plans.
+    """The settings in which ``plans[profile]`` differs from ``plans[base]`` (nested plans compared
+    field by field, as ``adv.dis_hidden``), with ``full``'s value beside them: what the GPU profile
+    changes, read from the plans themselves.
 
     Book: chapter 11 (Reproducibility report).
     """
-    a, b = _flat(plans[base]), _flat(plans[profile])
-    c = _flat(plans["full"]) if "full" in plans else {}
-    rows = [
-        {"setting": k, base: str(a.get(k)), profile: str(b[k]), "full": str(c.get(k, ""))}
-        for k in b
-        if a.get(k) != b[k]
-    ]
-    return pd.DataFrame(rows, columns=["setting", base, profile, "full"])
+    rows: list[dict[str, str]] = []
+    _diff(plans[base], plans[profile], plans.get("full"), "", rows)
+    frame = pd.DataFrame(rows, columns=["setting", "a", "b", "c"])
+    return frame.rename(columns={"a": base, "b": profile, "c": "full"})
