@@ -326,7 +326,9 @@ def show_gpu_run(ch: Chapter, *, plans: Mapping[str, Any] | None = None,
                 display(frame)
         for fig in run.figures:
             display(Image(filename=str(fig)))
-    if plans is not None and work is not None:
+    if plans is not None and work is None:
+        print("full: GPU hours unmeasured (the recipe counts no training work to scale a run by).")
+    elif plans is not None and work is not None:
         work_run, work_full = work(plans["gpu"]), work(plans["full"])
         print(gpu_runs.full_estimate(run, work_run=work_run, work_full=work_full, unit=unit,
                                      benchmark=benchmark))
