@@ -13,8 +13,7 @@ stops the run. Beside the chapter's own ``metrics.json`` and ``provenance.json``
 ``runner.json`` (status, seconds, the slowest cells, the Python, torch and GPU it ran on), and
 copies ``runner.json``'s summary into provenance.json under ``runner``.
 
-    python tools/run_chapter.py notebooks/10_xlm.md --profile gpu --results-dir book/runs [-p seed
-    1]
+    python tools/run_chapter.py notebooks/10_xlm.md --profile gpu --results-dir book/runs -p seed 1
 
 ``XSENT_BLOCK_IMPORTS=IPython,papermill`` makes those imports fail (the tests simulate a bare
 machine)."""

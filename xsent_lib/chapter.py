@@ -68,7 +68,7 @@ class Chapter:
     def pick(self, *, smoke: T, book: T, full: T, gpu: T | None = None) -> T:
         """Return the setting of the current profile, e.g. ``ch.pick(smoke=200, book=5_000, full=550_000)``.
 
-        ``gpu`` (minutes on one GPU) falls back to ``book`` when a setting does not grow with the GPU.
+        ``gpu`` (minutes on one GPU) falls back to ``book`` for a setting that does not grow there.
         Book: chapter 0 (How to run this book).
         """
         return {"smoke": smoke, "book": book, "gpu": book if gpu is None else gpu,

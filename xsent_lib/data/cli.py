@@ -3,7 +3,7 @@
     xsent-data list [--profile book|full] [--kind bitext|...]
     xsent-data fetch [--profile book] [--chapter N] [--cache-dir DIR] [--force] [NAME ...]
     xsent-data status [--cache-dir DIR]
-    xsent-data pack [--chapters 5 8 10] [--profile gpu] --out FILE.tar.xz [--cache-dir DIR] [NAME ...]
+    xsent-data pack [--chapters N ...] [--profile gpu] --out FILE.tar.xz [--cache-dir D] [NAME ...]
 
 ``fetch`` with no names, profile or chapter fetches the ``book`` profile; it checks what is cached
 (sizes and sha256 of the normalised files), rebuilds what is damaged, and first removes the work
@@ -13,8 +13,9 @@ dataset is ready, 1 when some were lost (the report says which and why), 2 on a 
 of ``status``: 0, or 1 when a dataset is DAMAGED. A fetch waits for another fetch of the same cache
 ("waiting for another fetch (pid N)"), then finds its work done. An error that stops a command (a cache
 folder that cannot be written, a file that cannot be read) is one line on stderr naming the path,
-with exit status 1, never a traceback. ``pack`` writes the cached datasets that a profile's runs of some
-chapters read into one archive, to carry to a machine with no network (:mod:`xsent_lib.data.pack`).
+with exit status 1, never a traceback. ``pack`` writes the cached datasets that a profile's runs
+of some chapters read into one archive, to carry to a machine with no network
+(:mod:`xsent_lib.data.pack`).
 Book: chapter 0 (Preface: how to run this book).
 """
 from __future__ import annotations
@@ -94,8 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_status = sub.add_parser("status", help="show what the cache holds and its size; hash every file and "
                               "mark damaged datasets DAMAGED (exit status 1)")
     p_status.add_argument("--cache-dir")
-    p_pack = sub.add_parser("pack", help="pack the cached datasets some chapters read, to carry offline")
-    p_pack.add_argument("names", nargs="*", help="dataset names (a run's provenance lists those it read)")
+    p_pack = sub.add_parser("pack", help="pack cached datasets some chapters read, to carry offline")
+    p_pack.add_argument("names", nargs="*",
+                        help="dataset names (a run's provenance lists those it read)")
     p_pack.add_argument("--chapters", type=int, nargs="+", default=[],
                         help="add every dataset the catalogue lists for these chapters")
     p_pack.add_argument("--profile", choices=PROFILES, default="gpu")
@@ -108,10 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "status":
             return _status(args.cache_dir)
         if args.command == "pack":
-            made = pack_datasets(args.out, names=args.names, chapters=args.chapters, profile=args.profile,
-                                 cache_dir=args.cache_dir)
-            print(f"packed {len(made['datasets'])} datasets ({made['bytes'] / 1e6:.1f} MB) into {args.out} "
-                  f"({made['archive_bytes'] / 1e6:.1f} MB)")
+            made = pack_datasets(args.out, names=args.names, chapters=args.chapters,
+                                 profile=args.profile, cache_dir=args.cache_dir)
+            print(f"packed {len(made['datasets'])} datasets ({made['bytes'] / 1e6:.1f} MB) into "
+                  f"{args.out} ({made['archive_bytes'] / 1e6:.1f} MB)")
             for name, why in made["left_out"].items():
                 print(f"  left out {name}: {why}")
             return 0

@@ -1,17 +1,12 @@
-"""Pack the cached datasets some chapters read into one archive, to carry to a machine with no
-network.
+"""Pack the cached datasets some chapters read into one archive, for a machine with no network.
 
-A lent GPU machine gets the working tree and a few carried paths (64 MiB in all), no registry and
-no data
-cache. :func:`pack_datasets` writes the normalised folders (``norm/<dataset>/``) of the datasets a
-profile's
-runs of the chosen chapters read into one ``.tar.xz``, with ``pack.json`` inside naming what went
-in and
-what was left out (not cached, or read from its unpacked archive, which is too large to carry: the
-chapters
-fall back without it, as they do on a machine that never fetched it). :func:`unpack_datasets` lays
-it out as
-a data cache. ``xsent-data pack`` and ``benchmarks/run_chapters_on_gpu.sh`` call them.
+A lent GPU machine gets the working tree and a few carried paths (64 MiB in all), no registry and no
+data cache. :func:`pack_datasets` writes the normalised folders (``norm/<dataset>/``) of the
+datasets a profile's runs of the chosen chapters read into one ``.tar.xz``, with ``pack.json``
+inside naming what went in and what was left out (not cached, or read from its unpacked archive,
+which is too large to carry: the chapters fall back without it, as they do on a machine that never
+fetched it). :func:`unpack_datasets` lays it out as a data cache. ``xsent-data pack`` and
+``benchmarks/run_chapters_on_gpu.sh`` call them.
 Book: chapter 0 (How to run this book).
 """
 
@@ -41,14 +36,12 @@ def pack_datasets(
     catalogue: Catalogue = CATALOGUE,
 ) -> dict[str, Any]:
     """Write ``out`` (a ``.tar.xz``) holding the cached datasets ``names`` and those the catalogue
-    lists for
-    ``profile`` runs of ``chapters`` (a superset of what a run reads: a run's provenance.json names
-    what it
-    read, under ``cached_datasets``; pass those as ``names`` to carry less).
+    lists for ``profile`` runs of ``chapters`` (a superset of what a run reads: a run's
+    provenance.json names what it read, under ``cached_datasets``; pass those as ``names`` to carry
+    less).
 
-    Returns the pack's manifest: ``datasets`` packed, ``left_out`` (name: why), ``bytes``
-    (unpacked) and
-    the archive's size ``archive_bytes``.
+    Returns the pack's manifest: ``datasets`` packed, ``left_out`` (name: why), ``bytes`` (unpacked)
+    and the archive's size ``archive_bytes``.
     Book: chapter 0 (How to run this book).
     """
     if not chapters and not names:

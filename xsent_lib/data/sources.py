@@ -177,7 +177,8 @@ class DataSources:
 
     def limit(self, book: int | None, smoke: int = SMOKE_EXAMPLES) -> int | None:
         """How many examples of a real data set this profile reads: ``smoke`` at most ``smoke`` (a few hundred),
-        ``book`` and ``gpu`` the chapter's ``book`` size (``None``: all), ``full`` all (``None``)."""
+        ``book`` and ``gpu`` the chapter's ``book`` size (``None``: all), ``full`` all
+        (``None``)."""
         if self.profile == "smoke":
             return smoke if book is None else min(smoke, book)
         return book if self.profile in ("book", "gpu") else None

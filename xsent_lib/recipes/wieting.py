@@ -131,8 +131,8 @@ PLANS: dict[str, WietingPlan] = {
                                     "lohelp-en-de", "gettext-en-fr"),
                         lang_vocabs=(1000, 4000), lang_train=2048, lang_gold=200, lang_noise=400,
                         probe_pairs=500, target_sentences=16_384),
-    #: book's data and CPU timings (Table 4 times 1 and 2 threads); the GPU trains on 2.7x the pairs
-    #: for 3 epochs, full's vocabularies and megabatch ablation, with 2x the mining and language sets
+    #: book's data and CPU timings (Table 4 times 1 and 2 threads); the GPU trains on more pairs
+    #: for more epochs, larger vocabularies and megabatches, larger mining and language sets
     "gpu": WietingPlan(n_train=16_384, epochs=3, sp_vocabs=(8000, 20_000), megabatch=16,
                        ablation=(1, 4, 16, 60), n_sts=2000, n_synth_train=16_384,
                        synth_sp_vocabs=(1000, 2000), mining_gold=1000, mining_noise=3000,
@@ -163,9 +163,10 @@ WORK_UNIT = "training sentence pairs x epochs, summed over the models the chapte
 
 
 def work(plan: WietingPlan) -> float:
-    """The plan's training, in :data:`WORK_UNIT`: per mining pair Word, Trigram, BLSTM-SP and one SP per
-    vocabulary, the megabatch ablation, the doubled-data models, the synthetic-world SP models and the
-    language-choice grid (an approximation: a BLSTM step costs more than an averaging one).
+    """The plan's training, in :data:`WORK_UNIT`: per mining pair Word, Trigram, BLSTM-SP and
+    one SP per vocabulary, the megabatch ablation, the doubled-data models, the synthetic-world SP
+    models and the language-choice grid (an approximation: a BLSTM step costs more than an
+    averaging one).
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
     main = len(plan.mining_pairs) * (3 + len(plan.sp_vocabs)) + len(plan.ablation)

@@ -116,9 +116,9 @@ BOOK = XLMPlan(
     lm_real=None, real_mono=5000, real_pairs=5000, real_low=1500, real_vocab=4000,
     real_pretrain=replace(_BOOK_MLM, objective="mlm+tlm", steps=300, eval_every=150),
     wordvec_dim=64, stream_len=32, heldout_rows=64)
-#: GPU fits about 2 minutes of one H100 (book's run there pretrained in 13 s + 20 s): book's uniform
-#: targets and streams of 32, a 4-layer 128-d model pretrained 2,000 steps on 5x the text, 2x the NLI
-#: data, a wider baseline BiLSTM, and the real-text pretraining and Table 4.15 at small sizes
+#: GPU is sized for about 2 minutes of one H100 (book's run there pretrained in 13 s + 20 s): book's
+#: uniform targets and streams of 32, a deeper and wider model pretrained longer on more text, more
+#: NLI data, a wider baseline BiLSTM, and the real-text pretraining and Table 4.15 at small sizes
 _GPU_MLM = replace(_BOOK_MLM, d_model=128, n_heads=4, n_layers=4, lr=2e-3, warmup=300)
 GPU = XLMPlan(
     targets=("xa", "xe", "xd"), n_mono=20_000, n_parallel=10_000, n_train=6000, n_dev=500,
@@ -163,10 +163,11 @@ def _flops(config: XLMConfig, pieces: float) -> float:
 
 
 def work(plan: XLMPlan) -> float:
-    """The plan's pretraining and CLM training, in :data:`WORK_UNIT`: MLM and MLM+TLM on the synthetic
-    text, the real-text MLM+TLM and the CLMs of Table 4.15 (parameters counted as 12 x layers x width^2;
-    the fine-tuning and the baseline BiLSTM, small beside them, are left out). ``full``'s GPU hours are
-    this count's ratio times a measured run's seconds.
+    """The plan's pretraining and CLM training, in :data:`WORK_UNIT`: MLM and MLM+TLM on the
+    synthetic text, the real-text MLM+TLM and the CLMs of Table 4.15 (parameters counted as
+    12 x layers x width^2; the fine-tuning and the baseline BiLSTM, small beside them, are left
+    out).
+    ``full``'s GPU hours are this count's ratio times a measured run's seconds.
     Book: chapter 10 (Cross-lingual language models, XLM).
     """
     step = plan.pretrain.batch_size * plan.stream_len
@@ -182,8 +183,8 @@ def work(plan: XLMPlan) -> float:
 
 def benchmark_rate(path: str | Path) -> tuple[float, str] | None:
     """The committed GPU pretraining benchmark (``bench_xlm.py --size large``: full's model size) in
-    :data:`WORK_UNIT` per second: its MLM row's input tokens per second x 6 x its parameters; None when
-    the record is absent.
+    :data:`WORK_UNIT` per second: its MLM row's input tokens per second x 6 x its parameters; None
+    when the record is absent.
     Book: chapter 10 (Cross-lingual language models, XLM).
     """
     record = Path(path)
@@ -191,7 +192,8 @@ def benchmark_rate(path: str | Path) -> tuple[float, str] | None:
         return None
     data = json.loads(record.read_text())
     row = next(r for r in data["rows"] if r["objective"] == "mlm")
-    where = f"{record.name}: {data['provenance'].get('device')}, commit {data['provenance'].get('commit')}"
+    prov = data["provenance"]
+    where = f"{record.name}: {prov.get('device')}, commit {prov.get('commit')}"
     return 6.0 * row["parameters"] * row["tokens_per_s"], where
 
 

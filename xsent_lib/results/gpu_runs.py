@@ -2,15 +2,12 @@
 ``full``.
 
 ``benchmarks/run_chapters_on_gpu.sh`` runs chapters at the ``gpu`` profile on a lent GPU and the
-results are
-committed under ``book/runs/<chapter>/gpu/`` in the layout of ``_build/results`` (``metrics.json``,
-``provenance.json``, ``runner.json``, ``output.txt``, ``figures/``). A chapter shows that run
-beside its own:
-which GPU, commit and date, how long it took, its tables and figures, and each claim's verdict at
-both sizes
-(:func:`claims_beside`). :func:`full_estimate` says what ``full`` would cost on that GPU, scaled
-from the
-measured run by the recipe's work count of each plan (a linear extrapolation, labelled as one).
+results are committed under ``book/runs/<chapter>/gpu/`` in the layout of ``_build/results``
+(``metrics.json``, ``provenance.json``, ``runner.json``, ``output.txt``, ``figures/``). A chapter
+shows that run beside its own: which GPU, commit and date, how long it took, its tables and figures,
+and each claim's verdict at both sizes (:func:`claims_beside`). :func:`full_estimate` says what
+``full`` would cost on that GPU, scaled from the measured run by the recipe's work count of each
+plan (a linear extrapolation, labelled as one).
 Book: chapter 11 (Reproducibility report).
 """
 
@@ -89,8 +86,7 @@ class CommittedRun:
         return sorted((self.directory / "figures").glob("*.png"))
 
     def table(self, key: str) -> pd.DataFrame | None:
-        """The run's logged table ``key`` (a list of records or a dict of rows), or None when
-        absent.
+        """The run's logged table ``key`` (records or a dict of rows), or None when absent.
 
         Book: chapter 11 (Reproducibility report).
         """
@@ -109,8 +105,7 @@ def _read(path: Path) -> dict[str, Any]:
 def committed_run(
     chapter: str, profile: str = "gpu", runs_dir: str | Path | None = None
 ) -> CommittedRun | None:
-    """The committed run ``runs_dir/<chapter>/<profile>/`` (default ``book/runs``), or None if
-    there is none.
+    """The committed run ``runs_dir/<chapter>/<profile>/`` (default ``book/runs``), or None.
 
     Book: chapter 11 (Reproducibility report).
     """
@@ -185,33 +180,26 @@ def full_estimate(
     """One computed line: ``full``'s estimated GPU hours.
 
     From the committed run when there is one that finished: its seconds times ``work_full /
-    work_run`` (the
-    recipe's count of ``unit`` in each plan; a linear extrapolation). Else from ``benchmark``
-    (``(units per second, where it was measured)``, a committed GPU throughput record) when given,
-    else it
-    says the cost is unmeasured.
+    work_run`` (the recipe's count of ``unit`` in each plan; a linear extrapolation). Else from
+    ``benchmark`` (``(units per second, where it was measured)``, a committed GPU throughput record)
+    when given, else it says the cost is unmeasured.
     Book: chapter 11 (Reproducibility report).
     """
+    counted = f"full's plan counts {work_full:.3g} ({unit})"
     if run is not None and run.status == "ok" and run.seconds and work_run:
         hours = run.seconds * work_full / work_run / 3600
         return (
-            f"full: about {hours:.1f} GPU hours on one {run.device}, "
-            "extrapolated linearly from the "
-            f"'{run.profile}' run's {run.seconds:.0f} s by {unit} ({work_full:,.0f} against "
-            f"{work_run:,.0f})."
+            f"full: about {hours:.1f} GPU hours on one {run.device}, extrapolated linearly "
+            f"from the '{run.profile}' run's {run.seconds:.0f} s: {counted}, "
+            f"the run's {work_run:.3g}."
         )
     if benchmark is not None:
         rate, where = benchmark
         return (
-            f"full: about {work_full / rate / 3600:.1f} GPU hours "
-            f"for its {work_full:,.0f} {unit} at "
-            f"{rate:,.0f} per second ({where}); no GPU run of the chapter is committed yet."
+            f"full: about {work_full / rate / 3600:.1f} GPU hours at {rate:.3g} per second "
+            f"({where}): {counted}; no GPU run of the chapter is committed yet."
         )
-    return (
-        "full: GPU hours unmeasured (no GPU run of this chapter committed, "
-        "no GPU benchmark of its "
-        f"work); it processes {work_full:,.0f} {unit}."
-    )
+    return f"full: GPU hours unmeasured (no GPU run of it committed, no GPU benchmark): {counted}."
 
 
 def _short(value: Any, width: int = 60) -> str:

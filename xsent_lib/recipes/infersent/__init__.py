@@ -244,6 +244,7 @@ from .claims import (  # noqa: E402
     paper_numbers,
 )
 
-__all__ = ["WORK_UNIT", "work", "CLAIMS", "CLAIM_SET", "PAPER_ROWS", "PROFILES", "SIZE_GAINERS", "TABLE_3_7_MAIN", "InferSentClaimNumbers",
+__all__ = ["CLAIMS", "CLAIM_SET", "PAPER_ROWS", "PROFILES", "SIZE_GAINERS", "TABLE_3_7_MAIN", "InferSentClaimNumbers",
+           "WORK_UNIT", "work",
            "InferSentProfile", "entailed_examples", "figure_3_5_sweeps", "infersent_numbers", "paper_numbers",
            "size_sweep", "sweep_point", "table_3_6_ours", "train_sweep_point"]

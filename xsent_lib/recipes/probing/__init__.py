@@ -115,12 +115,13 @@ WORK_UNIT = "training examples x epochs x sentence-vector size^2, summed over th
 
 
 def work(plan: ProbingPlan) -> float:
-    """The plan's encoder training in :data:`WORK_UNIT`: each encoder on each task, BiLSTM-max on the
-    extra NMT pairs and at the sizes of Figure 3.12 (on NLI and NMT-fr).
+    """The plan's encoder training in :data:`WORK_UNIT`: each encoder on each task, BiLSTM-max on
+    the extra NMT pairs and at the sizes of Figure 3.12 (on NLI and NMT-fr).
     Book: chapter 4 (Probing).
     """
     runs = len(plan.tasks) * sum(d ** 2 for d in plan.dims.values())
-    runs += len(plan.extra_nmt) * plan.dims["bilstm-max"] ** 2 + 2 * sum(d ** 2 for d in plan.size_dims)
+    runs += len(plan.extra_nmt) * plan.dims["bilstm-max"] ** 2
+    runs += 2 * sum(d ** 2 for d in plan.size_dims)
     return float(plan.n_train * plan.settings.epochs * runs)
 
 
