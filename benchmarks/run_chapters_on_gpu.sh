@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Run chapters at the `gpu` profile on a bare machine with CUDA torch: no network, maybe no Jupyter
 # stack, no data cache. One call of the device tool, from the repository root:
-#   XSENT_COMMIT=<12-hex commit> benchmarks/run_chapters_on_gpu.sh 05_muse 08_wieting 10_xlm
+#   XSENT_COMMIT=<12-hex commit> bash benchmarks/run_chapters_on_gpu.sh 10_xlm 08_wieting 05_muse
 # with carry [".whl", ".gl"], where (made here first, see tools/prepare_gpu_carry.sh)
 #   .whl/  wheels of what the machine lacks (gensim, smart_open, platformdirs), used when missing,
 #   .gl/xsent-data.tar.xz  the cached datasets those chapters read (xsent-data pack).
 # Each chapter runs from its MyST source (tools/run_chapter.py: no IPython, papermill or jupytext
-# needed) under a time limit (LIMIT_S, default 200 s) and writes metrics.json, provenance.json,
+# needed) under a time limit (LIMIT_S, default 180 s) and writes metrics.json, provenance.json,
 # runner.json, output.txt and figures/ to $RESULTS/<chapter>/<profile>/ (RESULTS=book/runs,
 # PROFILE=gpu by default). With $OUT set (the device tool's folder), they come back packed as
 # $OUT/runs-<profile>.tar.gz with the log; here: tar -xzf runs-gpu.tar.gz -C book/runs. The test
@@ -18,11 +18,11 @@ py=${PYTHON:-python3}
 profile=${PROFILE:-gpu}
 device=${DEVICE:-auto}
 results=${RESULTS:-book/runs}
-limit=${LIMIT_S:-200}
+limit=${LIMIT_S:-180}
 wheels=${WHEELS:-.whl}
 pack=${DATA_PACK:-.gl/xsent-data.tar.xz}
 chapters=("$@")
-[ ${#chapters[@]} -gt 0 ] || chapters=(05_muse 08_wieting 10_xlm)
+[ ${#chapters[@]} -gt 0 ] || chapters=(10_xlm 08_wieting 05_muse)
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 MPLBACKEND=Agg
 if [ -z "${XSENT_COMMIT:-}" ] && git rev-parse --short=12 HEAD >/dev/null 2>&1; then
   XSENT_COMMIT=$(git rev-parse --short=12 HEAD); export XSENT_COMMIT
