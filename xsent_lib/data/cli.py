@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                              "file and "
                               "mark damaged datasets DAMAGED (exit status 1)")
     p_status.add_argument("--cache-dir")
-    p_pack = sub.add_parser("pack", help="pack cached datasets some chapters read, to carry offline")
+    p_pack = sub.add_parser("pack", help="pack cached datasets of some chapters, to carry offline")
     p_pack.add_argument("names", nargs="*",
                         help="dataset names (a run's provenance lists those it read)")
     p_pack.add_argument("--chapters", type=int, nargs="+", default=[],

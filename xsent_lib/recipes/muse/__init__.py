@@ -4,7 +4,8 @@ The methods live in the library's layers (word spaces and dictionaries in :mod:`
 settings and pipelines in :mod:`xsent_lib.align`, retrieval, hubness and the isomorphism dial in
 :mod:`xsent_lib.eval`). This module holds what is the chapter's own: the sizes of each profile
 (:data:`PROFILES`, in :mod:`~xsent_lib.recipes.muse.plans`), the numbers the claims read
-(:class:`MuseClaimNumbers`, :func:`claim_numbers`), the claims (:data:`CLAIMS`) and the same numbers from the thesis' tables (:func:`paper_numbers`).
+(:class:`MuseClaimNumbers`, :func:`claim_numbers`), the claims (:data:`CLAIMS`) and the same
+numbers from the thesis' tables (:func:`paper_numbers`).
 
 Book: chapter 5 (Word translation without parallel data).
 """
