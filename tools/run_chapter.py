@@ -175,8 +175,8 @@ class Tee:
         self.stream.flush()
 
 
-class TimeLimit(Exception):
-    pass
+class TimeLimit(BaseException):
+    """The run's time limit (a BaseException, so a chapter's ``except Exception`` cannot hide it)."""
 
 
 def run_cell(code: str, namespace: dict[str, Any], display: Display, label: str) -> None:
