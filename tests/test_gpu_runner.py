@@ -143,3 +143,36 @@ def test_the_runner_script_runs_a_chapter_without_the_notebook_stack(tmp_path):
         "Committed GPU-profile run" in (run / "output.txt").read_text()
     assert (tmp_path / "out" / "runs-smoke.tar.gz").stat().st_size > 0
     assert "0 of 1 chapters failed" in done.stdout
+
+
+def _run_tiny(tmp_path: Path, name: str, cells: str, *args: str) -> tuple[int, Path]:
+    md = tmp_path / "notebooks" / f"{name}.md"
+    md.parent.mkdir(exist_ok=True)
+    md.write_text("# tiny\n\n```{code-cell}\n:tags: [parameters]\n\nprofile = 'book'\nn = 1\n```\n\n" + cells)
+    env = {**os.environ, "XSENT_BLOCK_IMPORTS": BLOCKED, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "run_chapter.py"), str(md), "--profile",
+                           "smoke", "--results-dir", str(tmp_path / "runs"), *args],
+                          env=env, capture_output=True, text=True, timeout=300)
+    return done.returncode, tmp_path / "runs" / name / "smoke"
+
+
+def test_run_chapter_shows_tables_and_saves_figures_without_ipython(tmp_path):
+    """A tiny MyST chapter through tools/run_chapter.py with IPython blocked (the shim stands in)."""
+    rc, run = _run_tiny(tmp_path, "99_tiny",
+                        "```{code-cell}\nimport pandas as pd\nfrom IPython.display import Markdown, display\n"
+                        "import matplotlib.pyplot as plt\nplt.plot([1, 2])\n"
+                        "display(Markdown(f'profile is {profile}, n is {n}'))\npd.DataFrame({'col': [n]})\n```"
+                        "\n\n```{code-cell}\n:tags: [raises-exception]\n\n1 / 0\n```\n", "-p", "n", "7")
+    runner = json.loads((run / "runner.json").read_text())
+    assert rc == 0 and runner["status"] == "ok"
+    out = (run / "output.txt").read_text()
+    assert "profile is smoke, n is 7" in out and "col" in out and "ZeroDivisionError" in out
+    assert runner["figures"] == ["fig_01.png"] and (run / "figures" / "fig_01.png").stat().st_size > 0
+
+
+def test_run_chapter_stops_at_its_time_limit(tmp_path):
+    rc, run = _run_tiny(tmp_path, "98_slow", "```{code-cell}\nimport time\ntime.sleep(60)\n```\n",
+                        "--time-limit", "2")
+    runner = json.loads((run / "runner.json").read_text())
+    assert rc == 1 and runner["status"] == "timed out" and "2 s" in runner["error"]
+    assert not (run / "provenance.json").exists()

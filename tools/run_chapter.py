@@ -193,18 +193,14 @@ def run_cell(code: str, namespace: dict[str, Any], display: Display, label: str)
 
 
 def machine() -> dict[str, Any]:
-    """Python, torch, CUDA and the GPU this process sees."""
-    import torch
-
-    info: dict[str, Any] = {
-        "python": platform.python_version(),
-        "torch": torch.__version__,
-        "cuda": torch.version.cuda,
-        "gpu": None,
-        "host_cpus": os.cpu_count(),
-    }
-    if torch.cuda.is_available():
-        info["gpu"] = torch.cuda.get_device_name(0)
+    """Python, torch, CUDA and the GPU this process sees (torch's only if the chapter imported it)."""
+    info: dict[str, Any] = {"python": platform.python_version(), "host_cpus": os.cpu_count(),
+                            "torch": None, "cuda": None, "gpu": None}
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        info.update(torch=torch.__version__, cuda=torch.version.cuda)
+        if torch.cuda.is_available():
+            info["gpu"] = torch.cuda.get_device_name(0)
     return info
 
 
