@@ -8,10 +8,10 @@
 # Each chapter runs from its MyST source (tools/run_chapter.py: no IPython, papermill or jupytext
 # needed) under a time limit (LIMIT_S, default 180 s; LIMIT_S_<chapter> sets one chapter's) and
 # writes metrics.json, provenance.json, runner.json, output.txt and figures/ to
-# $RESULTS/<chapter>/<profile>/ (RESULTS=book/runs, PROFILE=gpu by default). With $OUT set (the device tool's folder), they come back packed as
-# $OUT/runs-<profile>.tar.gz with the log; here: tar -xzf runs-gpu.tar.gz -C book/runs. The test
-# (tests/test_gpu_runner.py) runs this script with DEVICE=cpu PROFILE=smoke and IPython and
-# papermill blocked.
+# $RESULTS/<chapter>/<profile>/ (RESULTS=book/runs, PROFILE=gpu by default). With $OUT set (the
+# device tool's folder), they come back packed as $OUT/runs-<profile>.tar.gz with the log; here:
+# tar -xzf runs-gpu.tar.gz -C book/runs, then commit book/runs. The test (tests/test_gpu_runner.py)
+# runs this script with DEVICE=cpu PROFILE=smoke and IPython and papermill blocked.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 py=${PYTHON:-python3}
