@@ -132,6 +132,8 @@ def execute_stale(chapters: list[str], selected: set[str], profile: str, out: Pa
         record = json.loads(record_path.read_text()) if record_path.exists() else None
         upstream = {c: keys.get(c, "none") for c in chapters
                     if c != stem} if reads_results(stem) else {}
+        if upstream:  # runs committed under book/runs are read too: adding one refreshes the report
+            upstream["book/runs"] = data_fingerprint(str(ROOT / "book" / "runs"))
         if stem not in selected:
             status[stem] = "skipped"
             keys[stem] = record["key"] if record else "none"

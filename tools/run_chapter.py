@@ -176,7 +176,7 @@ class Tee:
 
 
 class TimeLimit(BaseException):
-    """The run's time limit (a BaseException, so a chapter's ``except Exception`` cannot hide it)."""
+    """The run's time limit (a BaseException: a chapter's ``except Exception`` cannot hide it)."""
 
 
 def run_cell(code: str, namespace: dict[str, Any], display: Display, label: str) -> None:
@@ -193,7 +193,7 @@ def run_cell(code: str, namespace: dict[str, Any], display: Display, label: str)
 
 
 def machine() -> dict[str, Any]:
-    """Python, torch, CUDA and the GPU this process sees (torch's only if the chapter imported it)."""
+    """Python, torch, CUDA and the GPU this process sees (torch's if the chapter imported it)."""
     info: dict[str, Any] = {"python": platform.python_version(), "host_cpus": os.cpu_count(),
                             "torch": None, "cuda": None, "gpu": None}
     torch = sys.modules.get("torch")

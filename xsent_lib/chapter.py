@@ -27,6 +27,9 @@ from xsent_lib.results.store import PROFILES, Run, start_run
 
 T = TypeVar("T")
 _BOOK_STAMP = re.compile(r"^\s*Book: chapters? .*$")
+#: a stamp after a docstring's text on the same line, up to its closing ``).`` (it may wrap)
+_INLINE_STAMP = re.compile(r"(?<=\S)[ \t]+Book: chapters? [0-9][0-9, and-]*"
+                           r"(?:\s*\((?:[^()]|\([^()]*\))*\))?\.?")
 PROFILE_ENV = "XSENT_PROFILE"
 #: ``1`` builds the chapters' widgets, ``0`` never does; unset, they are built only for a live
 #: front-end
@@ -377,7 +380,7 @@ def without_book_stamps(source: str) -> str:
 
     Book: chapter 0 (How to run this book).
     """
-    lines = source.splitlines(keepends=True)
+    lines = _INLINE_STAMP.sub("", source).splitlines(keepends=True)
     kept: list[str] = []
     skip_next = False
     for i, line in enumerate(lines):
@@ -387,11 +390,12 @@ def without_book_stamps(source: str) -> str:
         if not _BOOK_STAMP.match(line):
             kept.append(line)
             continue
-        closes = i + 1 < len(lines) and lines[i + 1].strip() == '"""'
+        closes_here = line.rstrip().endswith('"""')
+        closes = closes_here or (i + 1 < len(lines) and lines[i + 1].strip() == '"""')
         if closes:
             while kept and not kept[-1].strip():
                 kept.pop()
             if kept:
                 kept[-1] = kept[-1].rstrip("\n") + '"""\n'
-                skip_next = True
+                skip_next = not closes_here
     return "".join(kept)
