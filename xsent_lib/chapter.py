@@ -18,7 +18,7 @@ import pandas as pd
 import torch
 
 import xsent_lib
-from xsent_lib.base.runtime import check_seed, pick_device, seed_everything
+from xsent_lib.base.runtime import check_seed, pick_device, seed_everything, set_chapter_device
 from xsent_lib.data.cache import DATASETS_READ
 from xsent_lib.data.sources import DataSources
 from xsent_lib.results import gpu_runs
@@ -162,6 +162,7 @@ def start_chapter(name: str, *, profile: str, device: str, seed: int,
     _rebind_caller_paths(inspect.currentframe(), results_dir=(results_dir, results_path),
                          data_dir=(data_dir, data_path))
     rng = seed_everything(seed)
+    set_chapter_device(dev)  # library calls without a device= run on the chapter's
     if _inline_figures() and NOTEBOOKS_DIR.is_dir():
         os.chdir(NOTEBOOKS_DIR)
     data = DataSources(data_path, profile, tuple(uses),
