@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv vendor data test-data book report chapter test test-fast bench chromium clean sync fixture-data
+.PHONY: help venv vendor data test-data book report chapter classroom test test-fast bench chromium clean sync fixture-data
 
 help:
 	@echo "make book   build the whole book into _build/html (PROFILE=smoke|book|full, default book)"
@@ -26,6 +26,7 @@ help:
 	@echo "make test-data  fetch only what the smoke runs read (make test does it first)"
 	@echo "make chapter CH=01_data PROFILE=smoke  rerun one chapter from here into _build/rerun/ (never stalls on widgets)"
 	@echo "           DATA_DIR=/path (book or chapter): the papers' real data, read at every profile"
+	@echo "make classroom  the exercises' editions: _build/classroom/{student,instructor,grading} (otter assign)"
 	@echo "make fixture-data  write a small data_dir in the papers' layouts to _build/fixture_data (for DATA_DIR=...)"
 
 $(STAMP): requirements.txt pyproject.toml
@@ -61,6 +62,12 @@ chapter: venv
 	mkdir -p _build/rerun
 	$(PY) tools/nbexec.py notebooks/$(CH).ipynb _build/rerun/$(CH).ipynb -p profile $(PROFILE) \
 	  $(if $(DATA_DIR),-p data_dir $(abspath $(DATA_DIR)),)
+
+# The classroom edition from exercises/*.md (one otter-grader source per chapter; format in exercises/README.md):
+# student notebooks (solutions removed, checks kept), instructor notebooks, and the grading bundle.
+classroom: venv
+	$(PY) tools/classroom.py build --out _build/classroom
+	@echo "student notebooks in _build/classroom/student, solutions in _build/classroom/instructor"
 
 fixture-data: venv
 	$(PY) tools/make_fixture_data.py _build/fixture_data

@@ -196,3 +196,104 @@ def test_page_reads_offline(built_book: Path, page: str):
     assert "$$" not in body and "\\frac" not in body and "\\cos" not in body, f"{page}: raw LaTeX is visible"
     if page.startswith("notebooks/00"):
         assert widget_nodes > 0, f"{page}: the saved widget state was not rendered"
+
+
+@pytest.mark.slow
+def test_classroom_answers_hold_on_the_smoke_runs(built_book: Path):
+    """Every kind-(b) solution passes its check on the chapters' smoke runs, and its student stub fails it;
+    every kind-(c) worked answer runs on them."""
+    from test_classroom import run_question
+
+    from xsent_lib.results.exercises import chapter_metrics, exercise_sources, parse_exercises
+
+    results = built_book.parents[1] / "_build" / "results"
+    for source in exercise_sources():
+        metrics = chapter_metrics(source.stem, "smoke", results)
+        for q in parse_exercises(source):
+            if q.kind == "b":
+                assert run_question(source, q.name, metrics, stub=False) == [], f"{source.stem} {q.name}"
+                assert run_question(source, q.name, metrics, stub=True), f"{source.stem} {q.name}: stub passes"
+            if q.kind == "c":
+                assert run_question(source, q.name, metrics, stub=False) == [], f"{source.stem} {q.name}"
+
+
+@pytest.mark.slow
+def test_a_student_notebook_runs_offline_and_its_checks_fail(built_book: Path, tmp_path: Path):
+    """The student edition of chapter 1 runs top to bottom on the smoke run's results with the network cut off
+    (``unshare -n`` where allowed); every self-check reports a failure (the stubs) and none raises; the
+    instructor edition passes every check."""
+    from test_classroom import run_edition
+
+    results = built_book.parents[1] / "_build" / "results"
+    outputs = run_edition(ROOT / "exercises" / "01_data.md", results, tmp_path)
+    for edition, want in (("student", "failed"), ("instructor", "All test cases passed")):
+        assert len(outputs[edition]) >= 3
+        for source, shown in outputs[edition].items():
+            assert want in shown, f"{edition}: {source} -> {shown[:500]}"
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it)")
+def test_quiz_marks_answers_offline_and_solutions_toggle(built_book: Path):
+    """Chapter 3's page: each (b) question answered with this run's value is marked right, a wrong number is
+    marked wrong, and a solution opens on a click; no kernel, no network."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from xsent_lib.results.exercises import chapter_metrics, quiz_answers
+
+    stem = "03_infersent"
+    metrics = chapter_metrics(stem, "smoke", built_book.parents[1] / "_build" / "results")
+    questions = quiz_answers(ROOT / "exercises" / f"{stem}.md", metrics)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_context(offline=True).new_page()
+        page.goto((built_book / "notebooks" / f"{stem}.html").as_uri(), wait_until="load")
+        quiz = page.locator(".Quiz")
+        assert quiz.count() == len(questions)
+        for i, q in enumerate(questions):
+            box = quiz.nth(i)
+            if q["options"]:
+                box.locator(".MCButton", has_text=q["answer"]).first.click()
+            else:
+                box.locator("input").first.fill(f"{q['answer']:.2f}")
+                box.locator("input").first.press("Enter")
+            assert "Right" in box.inner_text(), f"{q['name']}: {box.inner_text()[-200:]}"
+        numeric = next(i for i, q in enumerate(questions) if not q["options"])
+        box = quiz.nth(numeric)
+        box.locator("input").first.fill("12345")
+        box.locator("input").first.press("Enter")
+        assert "Not what this run gives" in box.inner_text()
+        solution = page.locator("div.solution").first
+        assert not solution.locator("pre").first.is_visible()
+        solution.locator(".admonition-title").first.click()
+        page.wait_for_timeout(300)
+        assert solution.locator("pre").first.is_visible()
+        browser.close()
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it)")
+@pytest.mark.parametrize("page", ["notebooks/03_infersent.html", "notebooks/05_muse.html",
+                                  "notebooks/07_aldarmaki.html"])
+def test_explorers_switch_precomputed_states_offline(built_book: Path, page: str):
+    """The max-pool viewer (3), the translation explorer (5) and the alignment-curve explorer (7): each select
+    shows another precomputed state, exactly one at a time, with no kernel and no network."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        pg = browser.new_context(offline=True).new_page()
+        pg.goto((built_book / page).as_uri(), wait_until="load")
+        explorer = pg.locator(".xsent-explorer")
+        assert explorer.count() == 1, f"{page}: {explorer.count()} explorers"
+        visible = explorer.locator(".xsent-state:visible")
+        assert visible.count() == 1
+        for select in explorer.locator("select").all():
+            before = visible.first.get_attribute("data-state")
+            options = select.locator("option").all_inner_texts()
+            assert len(options) >= 2
+            current = int(select.input_value())
+            select.select_option(index=0 if current == len(options) - 1 else len(options) - 1)
+            assert visible.count() == 1 and visible.first.get_attribute("data-state") != before, page
+            assert visible.first.inner_text().strip() or visible.first.locator("img").count(), f"{page}: empty"
+        browser.close()

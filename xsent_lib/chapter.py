@@ -277,6 +277,8 @@ class Control:
     value: Any
     options: Sequence[Any] = ()
     description: str = ""
+    #: with ``options`` and a text value: a text box suggesting the options (takes any text live)
+    free: bool = False
 
     def widget(self, name: str) -> Any:
         """The ipywidgets control (built only for a live front-end).
@@ -286,6 +288,10 @@ class Control:
         import ipywidgets as widgets
 
         label = self.description or name
+        if self.options and self.free:
+            return widgets.Combobox(options=[str(o) for o in self.options], value=self.value,
+                                    description=label, ensure_option=False,
+                                    continuous_update=False, layout=widgets.Layout(width="90%"))
         if self.options:
             return widgets.Dropdown(options=list(self.options), value=self.value, description=label)
         if isinstance(self.value, str):
@@ -314,6 +320,27 @@ def explore(fn: Callable[..., None], /, **controls: Control) -> Any:
         return widgets.interactive(fn, **{name: c.widget(name) for name, c in controls.items()})
     fn(**{name: c.value for name, c in controls.items()})
     return None
+
+
+def explore_states(fn: Callable[..., None], /, **controls: Control) -> Any:
+    """:func:`explore` for the book: live, the ipywidgets controls; without a live front-end (the
+    book's executor, papermill) every combination of the controls' ``options`` computed ahead and
+    switched in the page by plain JavaScript, so the static book changes state with no kernel.
+
+    Each control needs ``options`` (at most :data:`xsent_lib.viz.explorer.MAX_STATES` combinations
+    in all).
+    Book: Teaching with this book.
+    """
+    if live_frontend() and os.environ.get(WIDGETS_ENV, "").strip() != "1":
+        return explore(fn, **controls)
+    from IPython.display import HTML
+
+    from xsent_lib.viz.explorer import states_html
+
+    html = states_html(fn, {n: list(c.options) for n, c in controls.items()},
+                       {n: c.value for n, c in controls.items()},
+                       labels={n: c.description or n for n, c in controls.items()})
+    return HTML(html)
 
 
 def show_gpu_run(ch: Chapter, *, plans: Mapping[str, Any] | None = None,
