@@ -105,7 +105,7 @@ def test_selfcheck_names_case_input_expected_received_and_hint():
 def test_every_chapter_has_three_graded_questions():
     stems = {s.stem[:2]: s for s in SOURCES}
     missing = [c for c in CHAPTERS if c not in stems]
-    assert not missing, f"chapters without an exercise source in exercises/: {missing}"
+    assert not missing, f"chapters without an exercise source in notebooks/exercises/: {missing}"
     for source in SOURCES:
         questions = parse_exercises(source)
         graded = [q for q in questions if q.kind in "ab" and q.tests]
