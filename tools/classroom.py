@@ -165,7 +165,9 @@ def _question_block(stem: str, q: Question) -> str:
     exercise.
     """
     solution = [_fence(_clean(c)) for c in q.code] if q.kind in "ab" else []
-    solution += [_fence(text) if kind == "code" else text.strip() for kind, text in q.worked]
+    solution += [
+        _fence(_clean(text)) if kind == "code" else text.strip() for kind, text in q.worked
+    ]
     checks = [t for t in q.tests if not t.lstrip().startswith("# HIDDEN")]
     if checks:
         solution.append("The self-check run on it (the graded edition adds hidden cases):")
