@@ -12,8 +12,14 @@ import pytest
 from xsent_lib.encoders import BagOfVectorsEncoder, RecurrentEncoder
 from xsent_lib.encoders.transformer import TransformerSentenceEncoder
 from xsent_lib.eval.leaderboard import SIZES, TASKS, build_suite, evaluate_on_suite, not_applicable
-from xsent_lib.results.encoder_store import (LanguageIdEncoder, count_parameters, load_encoder,
-                                             save_encoder, saved_encoders, shipped_card)
+from xsent_lib.results.encoder_store import (
+    LanguageIdEncoder,
+    count_parameters,
+    load_encoder,
+    save_encoder,
+    saved_encoders,
+    shipped_card,
+)
 from xsent_lib.results.store import start_run
 from xsent_lib.text import TextPipeline, WordTokenizer
 from xsent_lib.train.context_runs import encoder_fn
@@ -180,3 +186,16 @@ def test_leaderboard_rows_and_sortable_html():
         sortable_table_html(rows, "a b")
     with pytest.raises(KeyError, match="evaluate it first"):
         leaderboard_rows([card], {}, {})
+
+
+class Foreign:
+    """Not a class of the library: its file must not load (a pickle could run its code)."""
+
+    def encode(self, sentences):
+        return np.zeros((len(sentences), 2), np.float32)
+
+
+def test_loading_admits_only_the_librarys_classes(run, tmp_path):
+    save_encoder(run, "foreign", Foreign(), training_data="t", supervision="none")
+    with pytest.raises(ValueError, match="refusing to load"):
+        load_encoder(tmp_path, "99_test", "smoke", "foreign")

@@ -22,6 +22,7 @@ from xsent_lib.base.threads import single_thread
 from xsent_lib.data.nli_corpus import NLICorpus
 from xsent_lib.data.probing_sets import synthetic_probing_sets
 from xsent_lib.data.synthetic import SyntheticWorld
+from xsent_lib.data.synthetic.world import DEFAULT_LANGUAGES
 from xsent_lib.data.xnli import synthetic_xnli
 from xsent_lib.eval.bitext import bucc_evaluate
 from xsent_lib.eval.crosslingual import sentence_retrieval
@@ -34,6 +35,8 @@ from xsent_lib.train.xnli import train_on_vectors
 
 #: the leaderboard's columns, in order: each a task family of the suite
 TASKS = ("transfer", "sts", "probing", "retrieval", "mining", "xnli")
+#: the synthetic world's invented languages: the cross-lingual tasks use those an encoder reads
+INVENTED = tuple(lang for lang in DEFAULT_LANGUAGES if lang != "en")
 ACCURACY_COLUMNS = ("MR", "CR", "SUBJ", "MPQA", "SST", "TREC", "MRPC acc", "SICK-E")
 
 
@@ -57,7 +60,7 @@ class LeaderboardSizes:
     ``probing_tasks``; ``bitext``: test pairs per language for retrieval, and per split for mining, with
     ``noise`` unpaired sentences on each side; ``xnli``: English (train, dev, test) pairs, the test set
     translated into each language; ``languages``: the invented languages tried; ``xnli_epochs``: epochs
-    of the classifier on frozen vectors.
+    of the classifier on frozen vectors; ``speed_sentences``: how many probing sentences are timed.
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
 
@@ -67,8 +70,9 @@ class LeaderboardSizes:
     bitext: int
     noise: int
     xnli: tuple[int, int, int]
-    languages: tuple[str, ...] = ("xa", "xb", "xe")
+    languages: tuple[str, ...] = INVENTED
     xnli_epochs: int = 5
+    speed_sentences: int = 500
 
     def __post_init__(self) -> None:
         if self.bitext < 4 or self.noise < 0 or min(self.probing) < 2 or min(self.xnli) < 3:
@@ -76,9 +80,9 @@ class LeaderboardSizes:
 
 
 SIZES = {
-    "smoke": LeaderboardSizes(SuiteSizes(single=60, nli=(60, 20, 20), sts=(60, 20, 30)), (60, 30, 30),
-                              ("SentLen", "BShift", "Tense"), bitext=30, noise=10, xnli=(90, 30, 30),
-                              xnli_epochs=3),
+    "smoke": LeaderboardSizes(SuiteSizes(single=50, nli=(20, 10, 10), sts=(20, 10, 10)), (40, 10, 20),
+                              ("SentLen", "Tense"), bitext=20, noise=10, xnli=(60, 15, 15),
+                              xnli_epochs=3, speed_sentences=64),
     "book": LeaderboardSizes(SuiteSizes(single=600, nli=(600, 200, 200), sts=(600, 200, 300)), (600, 200, 300),
                              ("SentLen", "TreeDepth", "BShift", "Tense", "SubjNum", "SOMO"),
                              bitext=300, noise=100, xnli=(1500, 300, 300)),
@@ -101,24 +105,24 @@ class LeaderboardSuite:
     transfer: TransferSuite
     probing: Any
     speed_sentences: list[str]
-    _worlds: dict[int, dict[str, Any]] = field(default_factory=dict)
+    _worlds: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
+    _synthetic: dict[int, SyntheticWorld] = field(default_factory=dict)
 
-    def world(self, world_seed: int) -> dict[str, Any]:
-        """Bitext and XNLI data of the world ``world_seed``, built on first use.
-
+    def world(self, world_seed: int, lang: str) -> dict[str, Any]:
+        """Bitext, mining corpora and an XNLI-shaped set (English + ``lang``) of the world ``world_seed``,
+        built on first use.
         Book: chapter 11 (Reproducibility report: the leaderboard).
         """
-        if world_seed not in self._worlds:
-            world = SyntheticWorld(world_seed)
-            langs = self.sizes.languages
+        key = (int(world_seed), lang)
+        if key not in self._worlds:
+            world = self._synthetic.setdefault(key[0], SyntheticWorld(key[0]))
             n = self.sizes.bitext
-            bench = synthetic_xnli(world, langs, *self.sizes.xnli, n_parallel=1, n_parallel_dev=1)
-            self._worlds[world_seed] = {
-                "retrieval": {lang: world.parallel(n, "en", lang, "test") for lang in langs},
-                "mining": {lang: {split: _mining_split(world, lang, split, n, self.sizes.noise)
-                                  for split in ("dev", "test")} for lang in langs},
-                "xnli": bench}
-        return self._worlds[world_seed]
+            self._worlds[key] = {
+                "retrieval": world.parallel(n, "en", lang, "test"),
+                "mining": {split: _mining_split(world, lang, split, n, self.sizes.noise)
+                           for split in ("dev", "test")},
+                "xnli": synthetic_xnli(world, [lang], *self.sizes.xnli, n_parallel=1, n_parallel_dev=1)}
+        return self._worlds[key]
 
 
 def build_suite(sizes: LeaderboardSizes, seed: int) -> LeaderboardSuite:
@@ -130,7 +134,7 @@ def build_suite(sizes: LeaderboardSizes, seed: int) -> LeaderboardSuite:
     probing = synthetic_probing_sets(SyntheticWorld(seed), sizes.probing, tasks=sizes.probing_tasks)
     sentences = [s for task in probing.values() for split in task.splits.values()
                  for s in split.sentences]
-    return LeaderboardSuite(sizes, seed, transfer, probing, sentences)
+    return LeaderboardSuite(sizes, seed, transfer, probing, sentences[: sizes.speed_sentences])
 
 
 def _mining_split(world: SyntheticWorld, lang: str, split: str, n: int, noise: int) -> dict[str, Any]:
@@ -188,34 +192,35 @@ def _probing(encoder: SuiteEncoder, suite: LeaderboardSuite, seed: int) -> dict[
     return {"tasks": accs, "score": float(np.mean(list(accs.values())))}
 
 
-def _retrieval(encoder: SuiteEncoder, data: dict[str, Any], langs: list[str]) -> dict[str, Any]:
+def _retrieval(encoder: SuiteEncoder, suite: LeaderboardSuite, langs: list[str]) -> dict[str, Any]:
     out = {}
     for lang in langs:
-        pairs = data["retrieval"][lang]
+        pairs = suite.world(encoder.card.world_seed, lang)["retrieval"]
         res = sentence_retrieval(encoder.encode(pairs.src, "en"), encoder.encode(pairs.tgt, lang),
                                  methods=("nn",), ks=(1,))
         out[lang] = 0.5 * (res["src_to_tgt"]["nn"]["p@1"] + res["tgt_to_src"]["nn"]["p@1"])
     return {"languages": out, "score": float(np.mean(list(out.values())))}
 
 
-def _mining(encoder: SuiteEncoder, data: dict[str, Any], langs: list[str]) -> dict[str, Any]:
+def _mining(encoder: SuiteEncoder, suite: LeaderboardSuite, langs: list[str]) -> dict[str, Any]:
     out = {}
     for lang in langs:
+        splits = suite.world(encoder.card.world_seed, lang)["mining"]
         parts = [(encoder.encode(s["src"], "en"), encoder.encode(s["tgt"], lang), s["gold"])
-                 for s in (data["mining"][lang]["dev"], data["mining"][lang]["test"])]
+                 for s in (splits["dev"], splits["test"])]
         k = max(1, min(4, len(parts[0][1]) - 1))
         out[lang] = bucc_evaluate(parts[0], parts[1], k=k, mode="ratio")["f1"]
     return {"languages": out, "score": float(np.mean(list(out.values())))}
 
 
-def _xnli(encoder: SuiteEncoder, data: dict[str, Any], langs: list[str], epochs: int,
-          seed: int) -> dict[str, Any]:
-    bench = data["xnli"]
+def _xnli(encoder: SuiteEncoder, suite: LeaderboardSuite, langs: list[str], seed: int) -> dict[str, Any]:
+    benches = {lang: suite.world(encoder.card.world_seed, lang)["xnli"] for lang in langs}
+    bench = benches[langs[0]]  # the English sets are the same in every language's benchmark
     corpus = NLICorpus(bench.train, bench.dev["en"], bench.test["en"], bench.source)
-    run = train_on_vectors(encoder.card.name, lambda s: encoder.encode(s, "en"), corpus, epochs=epochs,
-                           device="cpu", seed=seed)
+    run = train_on_vectors(encoder.card.name, lambda s: encoder.encode(s, "en"), corpus,
+                           epochs=suite.sizes.xnli_epochs, device="cpu", seed=seed)
     out = {lang: vectors_pair_accuracy(run.classifier, lambda s, lang=lang: encoder.encode(s, lang),
-                                       bench.test[lang], device="cpu") for lang in langs}
+                                       benches[lang].test[lang], device="cpu") for lang in langs}
     return {"en": run.test_acc, "languages": out, "score": float(np.mean(list(out.values())))}
 
 
@@ -252,9 +257,9 @@ def evaluate_on_suite(encoder: SuiteEncoder, suite: LeaderboardSuite, *, seed: i
             elif task == "probing":
                 out[task] = _probing(encoder, suite, seed)
             else:
-                data, langs = suite.world(int(card.world_seed)), _languages(card, suite)
-                out[task] = (_retrieval(encoder, data, langs) if task == "retrieval" else
-                             _mining(encoder, data, langs) if task == "mining" else
-                             _xnli(encoder, data, langs, suite.sizes.xnli_epochs, seed))
+                langs = _languages(card, suite)
+                out[task] = (_retrieval(encoder, suite, langs) if task == "retrieval" else
+                             _mining(encoder, suite, langs) if task == "mining" else
+                             _xnli(encoder, suite, langs, seed))
     out["speed"] = {"sentences_per_s": speed}
     return out

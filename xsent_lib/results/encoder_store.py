@@ -9,13 +9,17 @@ one model per language (X-BiLSTM) or as one model with language embeddings (XLM)
 its own. The two shipped encoders (USE-multilingual, mE5-small) are loaded from the data cache by
 :func:`shipped_encoder`, never saved.
 
-``encoder.pt`` is a pickle: it loads only with this library's classes (same names), and only files this
-book wrote should be loaded (a pickle can run code).
+``encoder.pt`` is a pickle read with ``torch.load(weights_only=True)``: only the classes of this library,
+torch and numpy that the file names are admitted (:data:`TRUSTED_MODULES`), so loading runs no foreign
+code; it needs the library version that wrote it (the card names the commit).
 Book: chapter 11 (Reproducibility report: the leaderboard).
 """
 from __future__ import annotations
 
+import importlib
 import json
+import pickle
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,6 +37,10 @@ from xsent_lib.results.store import Run
 #: pairs (questions, titles, translations) the shipped encoders were trained on
 SUPERVISION = ("none", "NLI", "bitext", "dictionary", "trees", "pairs")
 CARD, WEIGHTS = "card.json", "encoder.pt"
+#: where the classes of a saved encoder may come from (see :func:`load_encoder`)
+TRUSTED_MODULES = frozenset({"xsent_lib", "torch", "numpy", "collections", "builtins", "copyreg",
+                             "_codecs", "sentencepiece"})
+TRUSTED_NAMES = frozenset({"re._compile"})
 #: the chapters that save encoders (chapter 11 says which to run when one has saved none)
 SAVED_BY = ("03_infersent", "04_probing", "06_xnli", "08_wieting", "09_wang", "10_xlm")
 #: the shipped encoders: what they were trained on (from their model cards) and the languages they read
@@ -237,8 +245,34 @@ def load_encoder(results_dir: str | Path, chapter: str, profile: str, name: str)
         raise FileNotFoundError(f"no encoder {name!r} under {folder}: run chapter {chapter} with "
                                 f"profile={profile!r} and results_dir={str(results_dir)!r} first.")
     card = read_card(folder)
-    model = torch.load(folder / WEIGHTS, map_location="cpu", weights_only=False)
+    model = _restricted_load(folder / WEIGHTS)
     return LoadedEncoder(card, model, folder)
+
+
+def _trusted(name: str) -> Any:
+    """The class or function ``name`` (``module.attr``) when it belongs to the library, torch or numpy."""
+    module, _, attr = name.rpartition(".")
+    if module.split(".")[0] not in TRUSTED_MODULES and name not in TRUSTED_NAMES:
+        raise ValueError(f"refusing to load {name}: an encoder file holds only objects of xsent_lib, "
+                         "torch and numpy; this one was not written by save_encoder.")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _restricted_load(path: Path) -> Any:
+    """``torch.load(weights_only=True)`` that also admits the library's, torch's and numpy's classes the
+    file names (and nothing else): the model is rebuilt without running foreign code."""
+    allowed = [_trusted(n) for n in torch.serialization.get_unsafe_globals_in_checkpoint(path)]
+    for _ in range(64):  # some names (numpy dtypes) are only met while unpickling: admit them one by one
+        try:
+            with torch.serialization.safe_globals(allowed):
+                return torch.load(path, map_location="cpu", weights_only=True)
+        except pickle.UnpicklingError as err:
+            found = (re.search(r"got <class '([\w.]+)'>", str(err))
+                     or re.search(r"GLOBAL ([\w.]+) was not", str(err)))
+            if found is None:
+                raise
+            allowed.append(_trusted(found.group(1)))
+    raise ValueError(f"{path}: too many classes to admit; save the encoder again with save_encoder.")
 
 
 def saved_encoders(results_dir: str | Path, profile: str) -> list[EncoderCard]:
