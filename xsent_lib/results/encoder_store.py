@@ -45,10 +45,10 @@ TRUSTED_NAMES = frozenset({"re._compile"})
 SAVED_BY = ("03_infersent", "04_probing", "06_xnli", "08_wieting", "09_wang", "10_xlm")
 #: the shipped encoders: what they were trained on (from their model cards) and the languages they read
 SHIPPED = {
-    "USE": {"training_data": "web QA pairs, translation pairs, SNLI (16 languages)",
+    "USE": {"training_data": "web question-answer pairs, translation pairs, SNLI (its model card)",
             "supervision": "pairs + bitext + NLI", "dim": REFERENCE_ENCODERS["USE"][1],
             "languages": tuple(sorted(REFERENCE_LANGUAGES["USE"] or ()))},
-    "mE5-small": {"training_data": "1B weakly paired texts, then MS MARCO, NQ, NLI (~100 languages)",
+    "mE5-small": {"training_data": "weakly paired web texts, then MS MARCO, NQ, NLI (its model card)",
                   "supervision": "pairs + NLI", "dim": REFERENCE_ENCODERS["mE5-small"][1],
                   "languages": ("ar", "bg", "de", "el", "en", "es", "fi", "fr", "hi", "ru", "sw",
                                 "th", "tr", "ur", "vi", "zh")},  # XNLI's 15 of its ~100

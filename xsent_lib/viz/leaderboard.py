@@ -119,6 +119,10 @@ class SortableTable:
 
     def __init__(self, rows: Sequence[Mapping[str, Any]], table_id: str = "xsent-leaderboard") -> None:
         self.html = sortable_table_html(rows, table_id)
+        self.n_rows = len(rows)
 
     def _repr_html_(self) -> str:
         return self.html
+
+    def __repr__(self) -> str:
+        return f"<sortable table of {self.n_rows} rows: open the page or the notebook to see it>"
