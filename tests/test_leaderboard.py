@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import zlib
 from types import SimpleNamespace
 
@@ -199,3 +200,28 @@ def test_loading_admits_only_the_librarys_classes(run, tmp_path):
     save_encoder(run, "foreign", Foreign(), training_data="t", supervision="none")
     with pytest.raises(ValueError, match="refusing to load"):
         load_encoder(tmp_path, "99_test", "smoke", "foreign")
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+def test_the_table_sorts_in_a_browser_without_a_kernel(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    rows = [{"encoder": "a", "score": 2.0}, {"encoder": "b", "score": "n/a: no English"},
+            {"encoder": "c", "score": 10.0}, {"encoder": "d", "score": 5.5}]
+    page_path = tmp_path / "board.html"
+    page_path.write_text(f"<html><body>{sortable_table_html(rows, 'board')}</body></html>")
+    order = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"),
+                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_context(offline=True).new_page()
+        page.goto(page_path.as_uri(), wait_until="load")
+        first = "Array.from(document.querySelectorAll('#board tbody tr td:first-child'))" \
+                ".map(td => td.textContent)"
+        order.append(page.evaluate(first))
+        for _ in range(2):
+            page.click("#board th:nth-child(2)")
+            order.append(page.evaluate(first))
+        browser.close()
+    assert order == [["a", "b", "c", "d"], ["c", "d", "a", "b"], ["a", "d", "c", "b"]]
