@@ -42,7 +42,7 @@ TRUSTED_MODULES = frozenset({"xsent_lib", "torch", "numpy", "collections", "buil
                              "_codecs", "sentencepiece"})
 TRUSTED_NAMES = frozenset({"re._compile"})
 #: the chapters that save encoders (chapter 11 says which to run when one has saved none)
-SAVED_BY = ("03_infersent", "04_probing", "06_xnli", "08_wieting", "09_wang", "10_xlm")
+SAVED_BY = ("03_infersent", "04_probing", "06_xnli", "07_aldarmaki", "08_wieting", "09_wang", "10_xlm")
 #: the shipped encoders: what they were trained on (from their model cards) and the languages they read
 SHIPPED = {
     "USE": {"training_data": "web question-answer pairs, translation pairs, SNLI (its model card)",
