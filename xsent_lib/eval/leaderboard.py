@@ -168,10 +168,10 @@ def not_applicable(card: Card, suite: LeaderboardSuite, task: str) -> str | None
         return None
     targets = [lang for lang in suite.sizes.languages if lang in card.languages]
     if not targets:
-        read = ", ".join(lang for lang in card.languages if lang != "en") or "English only"
-        return f"reads no invented language of the suite ({read})"
+        others = " ".join(lang for lang in card.languages if lang != "en")
+        return f"no invented language (reads {others})" if others else "English only"
     if card.world_seed is None:
-        return "no synthetic world recorded: the invented languages' words are unknown"
+        return "no world seed on its card (its invented words are unknown)"
     return None
 
 

@@ -52,7 +52,7 @@ def _cell(value: Any) -> tuple[str, str]:
         if isinstance(value, int):
             text = f"{value:,}"
         else:
-            text = f"{value:.3f}" if abs(value) < 1 else f"{value:.1f}"
+            text = f"{value:.3f}" if 0 < abs(value) < 1 else f"{value:.1f}"
         return text, repr(float(value))
     return str(value), ""
 
