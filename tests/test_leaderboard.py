@@ -1,5 +1,9 @@
-"""Chapter 11's leaderboard: saved encoders load back to the same vectors, one suite scores any encoder
-(with an explicit n/a and its reason where a task does not apply), and the table sorts without a kernel."""
+"""Chapter 11's leaderboard: saved encoders load back to the same vectors, one suite scores any
+encoder
+(with an explicit n/a and its reason where a task does not apply), and the table sorts without a
+kernel.
+"""
+
 from __future__ import annotations
 
 import json
@@ -45,21 +49,33 @@ def _kinds():
     lstm = RecurrentEncoder.from_pipeline(_pipe(EN), word_dim=5, hidden_dim=4)
     target = RecurrentEncoder.from_pipeline(_pipe(XA), word_dim=5, hidden_dim=4)
     both = _pipe(EN + XA)
-    xlm = TransformerSentenceEncoder(len(both.vocab), d_model=8, n_heads=2, n_layers=1, n_langs=2,
-                                     dropout=0.0, pipeline=both).eval()
-    wang = TransformerSentenceEncoder(len(both.vocab), d_model=8, n_heads=2, n_layers=1,
-                                      dropout=0.0).eval()
-    return {"bag": (bag, ("en",)), "lstm": (lstm, ("en",)),
-            "per-language": ({"en": lstm, "xa": target}, ("en", "xa")),
-            "language-ids": (LanguageIdEncoder(xlm, {"en": 0, "xa": 1}), ("en", "xa")),
-            "frozen-encode": (encoder_fn(wang, both, 16), ("en", "xa"))}
+    xlm = TransformerSentenceEncoder(
+        len(both.vocab), d_model=8, n_heads=2, n_layers=1, n_langs=2, dropout=0.0, pipeline=both
+    ).eval()
+    wang = TransformerSentenceEncoder(
+        len(both.vocab), d_model=8, n_heads=2, n_layers=1, dropout=0.0
+    ).eval()
+    return {
+        "bag": (bag, ("en",)),
+        "lstm": (lstm, ("en",)),
+        "per-language": ({"en": lstm, "xa": target}, ("en", "xa")),
+        "language-ids": (LanguageIdEncoder(xlm, {"en": 0, "xa": 1}), ("en", "xa")),
+        "frozen-encode": (encoder_fn(wang, both, 16), ("en", "xa")),
+    }
 
 
 @pytest.mark.parametrize("kind", list(_kinds()))
 def test_save_load_round_trip_gives_the_same_vectors(run, tmp_path, kind):
     model, langs = _kinds()[kind]
-    folder = save_encoder(run, kind, model, training_data="four sentences", supervision="none",
-                          languages=langs, world_seed=3)
+    folder = save_encoder(
+        run,
+        kind,
+        model,
+        training_data="four sentences",
+        supervision="none",
+        languages=langs,
+        world_seed=3,
+    )
     assert folder == tmp_path / "99_test" / "smoke" / "encoders" / kind
     loaded = load_encoder(tmp_path, "99_test", "smoke", kind)
     assert loaded.card.languages == langs and loaded.card.seed == 7 and loaded.card.world_seed == 3
@@ -170,16 +186,28 @@ def test_not_applicable_reasons(suite):
 
 def test_leaderboard_rows_and_sortable_html():
     card = shipped_card("USE")
-    other = SimpleNamespace(name="<b>x</b>", chapter="03", training_data="SNLI", supervision="NLI",
-                            parameters=1234, languages=("en",))
-    results = {"USE": {t: {"n/a": "not in the data cache"} for t in TASKS},
-               "<b>x</b>": {t: {"score": 50.0 + i} for i, t in enumerate(TASKS)}}
+    other = SimpleNamespace(
+        name="<b>x</b>",
+        chapter="03",
+        training_data="SNLI",
+        supervision="NLI",
+        parameters=1234,
+        languages=("en",),
+    )
+    results = {
+        "USE": {t: {"n/a": "not in the data cache"} for t in TASKS},
+        "<b>x</b>": {t: {"score": 50.0 + i} for i, t in enumerate(TASKS)},
+    }
     rows = leaderboard_rows([card, other], results, {"USE": None, "<b>x</b>": 123.4})
-    assert rows[0]["XNLI zero-shot"] == "n/a: not in the data cache" and rows[1]["parameters"] == 1234
+    assert (
+        rows[0]["XNLI zero-shot"] == "n/a: not in the data cache" and rows[1]["parameters"] == 1234
+    )
     page = sortable_table_html(rows, "board")
     assert '<table id="board"' in page and "<script>" in page and "http" not in page  # no CDN
     assert "&lt;b&gt;x&lt;/b&gt;" in page and "<b>x</b>" not in page  # escaped
-    assert 'data-sort="1234.0">1,234<' in page and 'data-sort="">n/a: not in the data cache<' in page
+    assert (
+        'data-sort="1234.0">1,234<' in page and 'data-sort="">n/a: not in the data cache<' in page
+    )
     assert page.count("<tr>") == 3 and page.count("<th>") == len(rows[0])
     with pytest.raises(ValueError, match="no rows"):
         sortable_table_html([])
@@ -207,18 +235,26 @@ def test_loading_admits_only_the_librarys_classes(run, tmp_path):
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 def test_the_table_sorts_in_a_browser_without_a_kernel(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
-    rows = [{"encoder": "a", "score": 2.0}, {"encoder": "b", "score": "n/a: no English"},
-            {"encoder": "c", "score": 10.0}, {"encoder": "d", "score": 5.5}]
+    rows = [
+        {"encoder": "a", "score": 2.0},
+        {"encoder": "b", "score": "n/a: no English"},
+        {"encoder": "c", "score": 10.0},
+        {"encoder": "d", "score": 5.5},
+    ]
     page_path = tmp_path / "board.html"
     page_path.write_text(f"<html><body>{sortable_table_html(rows, 'board')}</body></html>")
     order = []
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"),
-                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(
+            executable_path=shutil.which("chromium"),
+            args=["--headless", "--no-sandbox", "--disable-gpu"],
+        )
         page = browser.new_context(offline=True).new_page()
         page.goto(page_path.as_uri(), wait_until="load")
-        first = "Array.from(document.querySelectorAll('#board tbody tr td:first-child'))" \
-                ".map(td => td.textContent)"
+        first = (
+            "Array.from(document.querySelectorAll('#board tbody tr td:first-child'))"
+            ".map(td => td.textContent)"
+        )
         order.append(page.evaluate(first))
         for _ in range(2):
             page.click("#board th:nth-child(2)")

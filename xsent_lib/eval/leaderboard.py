@@ -1,14 +1,17 @@
-"""One suite for every encoder of the book: transfer, STS, probing, retrieval, mining, XNLI zero-shot.
+"""One suite for every encoder of the book: transfer, STS, probing, retrieval, mining, XNLI
+zero-shot.
 
-:func:`evaluate_on_suite` scores any encoder with ``encode(sentences, lang) -> np.ndarray`` and a card
-(languages, ``world_seed``) on the same tasks, reusing the evaluators of chapters 2-9: chapter 3's transfer
-suite (its STS'14 stand-in gives the STS column), chapter 4's probing tasks, chapter 5's translation
-retrieval, chapter 9's bitext mining (margin, threshold chosen on dev) and chapter 6's XNLI classifier on
-frozen vectors. The cross-lingual tasks use the synthetic world's test streams in every invented language
-the encoder read; a task that does not apply gives ``{"n/a": reason}``, never a silent gap. The encoding
-speed is measured in the same run (sentences per second, a timing).
+:func:`evaluate_on_suite` scores any encoder with ``encode(sentences, lang) -> np.ndarray`` and a
+card (languages, ``world_seed``) on the same tasks, reusing the evaluators of chapters 2-9: chapter
+3's transfer suite (its STS'14 stand-in gives the STS column), chapter 4's probing tasks, chapter
+5's translation retrieval, chapter 9's bitext mining (margin, threshold chosen on dev) and chapter
+6's XNLI classifier on frozen vectors. The cross-lingual tasks use the synthetic world's test
+streams in every invented language the encoder read; a task that does not apply gives ``{"n/a":
+reason}``, never a silent gap. The encoding speed is measured in the same run (sentences per second,
+a timing).
 Book: chapter 11 (Reproducibility report: the leaderboard).
 """
+
 from __future__ import annotations
 
 import time
@@ -29,27 +32,44 @@ from xsent_lib.eval.crosslingual import sentence_retrieval
 from xsent_lib.eval.engine import Evaluation, batcher_from_function
 from xsent_lib.eval.probing import probe_features
 from xsent_lib.eval.suite import SuiteSizes
-from xsent_lib.eval.transfer_suite import TransferSuite, aggregate_transfer, transfer_row, transfer_suite
+from xsent_lib.eval.transfer_suite import (
+    TransferSuite,
+    aggregate_transfer,
+    transfer_row,
+    transfer_suite,
+)
 from xsent_lib.eval.xnli import vectors_pair_accuracy
 from xsent_lib.train.xnli import train_on_vectors
 
-#: the suite's own seed, not a chapter's: every rerun of chapter 11 scores the same tasks, whatever its seed
-#: (no chapter trains on the world of this seed, or of the next, which the transfer suite reads)
+#: the suite's own seed, not a chapter's: every rerun of chapter 11 scores the same tasks, whatever
+#: its seed (no chapter trains on the world of this seed, or of the next, which the transfer suite
+#: reads)
 SUITE_SEED = 9_999
 #: the leaderboard's columns, in order: each a task family of the suite
 TASKS = ("transfer", "sts", "probing", "retrieval", "mining", "xnli")
 #: the synthetic world's invented languages: the cross-lingual tasks use those an encoder reads
 INVENTED = tuple(lang for lang in DEFAULT_LANGUAGES if lang != "en")
+#: the Table 3.7 accuracy columns whose mean is the transfer score
 ACCURACY_COLUMNS = ("MR", "CR", "SUBJ", "MPQA", "SST", "TREC", "MRPC acc", "SICK-E")
 
 
 class Card(Protocol):
+    """What the suite reads from an encoder's card: its name, languages and world seed.
+
+    Book: chapter 11 (Reproducibility report: the leaderboard).
+    """
+
     name: str
     languages: tuple[str, ...]
     world_seed: int | None
 
 
 class SuiteEncoder(Protocol):
+    """Anything the suite can score: a card and ``encode(sentences, lang) -> np.ndarray``.
+
+    Book: chapter 11 (Reproducibility report: the leaderboard).
+    """
+
     card: Card
 
     def encode(self, sentences: Sequence[str], lang: str = "en") -> np.ndarray: ...
@@ -59,11 +79,12 @@ class SuiteEncoder(Protocol):
 class LeaderboardSizes:
     """How big each task of the suite is (one per profile: :data:`SIZES`).
 
-    ``transfer``: chapter 3's suite sizes; ``probing``: (train, dev, test) sentences per probing task of
-    ``probing_tasks``; ``bitext``: test pairs per language for retrieval, and per split for mining, with
-    ``noise`` unpaired sentences on each side; ``xnli``: English (train, dev, test) pairs, the test set
-    translated into each language; ``languages``: the invented languages tried; ``xnli_epochs``: epochs
-    of the classifier on frozen vectors; ``speed_sentences``: how many probing sentences are timed.
+    ``transfer``: chapter 3's suite sizes; ``probing``: (train, dev, test) sentences per probing
+    task of ``probing_tasks``; ``bitext``: test pairs per language for retrieval, and per split for
+    mining, with ``noise`` unpaired sentences on each side; ``xnli``: English (train, dev, test)
+    pairs, the test set translated into each language; ``languages``: the invented languages tried;
+    ``xnli_epochs``: epochs of the classifier on frozen vectors; ``speed_sentences``: how many
+    probing sentences are timed.
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
 
@@ -83,24 +104,51 @@ class LeaderboardSizes:
 
 
 SIZES = {
-    "smoke": LeaderboardSizes(SuiteSizes(single=50, nli=(20, 10, 10), sts=(20, 10, 10)), (40, 10, 20),
-                              ("SentLen", "Tense"), bitext=20, noise=10, xnli=(60, 15, 15),
-                              xnli_epochs=3, speed_sentences=64),
-    "book": LeaderboardSizes(SuiteSizes(single=300, nli=(300, 100, 100), sts=(300, 100, 100)),
-                             (300, 100, 200), ("SentLen", "TreeDepth", "BShift", "Tense"),
-                             bitext=200, noise=100, xnli=(1000, 200, 200)),
-    "full": LeaderboardSizes(SuiteSizes(single=2000, nli=(2000, 500, 1000), sts=(2000, 500, 1000)),
-                             (2000, 500, 1000),
-                             ("SentLen", "WC", "TreeDepth", "TopConst", "BShift", "Tense", "SubjNum",
-                              "ObjNum", "SOMO", "CoordInv"),
-                             bitext=1000, noise=300, xnli=(5000, 1000, 1000), xnli_epochs=10),
+    "smoke": LeaderboardSizes(
+        SuiteSizes(single=50, nli=(20, 10, 10), sts=(20, 10, 10)),
+        (40, 10, 20),
+        ("SentLen", "Tense"),
+        bitext=20,
+        noise=10,
+        xnli=(60, 15, 15),
+        xnli_epochs=3,
+        speed_sentences=64,
+    ),
+    "book": LeaderboardSizes(
+        SuiteSizes(single=300, nli=(300, 100, 100), sts=(300, 100, 100)),
+        (300, 100, 200),
+        ("SentLen", "TreeDepth", "BShift", "Tense"),
+        bitext=200,
+        noise=100,
+        xnli=(1000, 200, 200),
+    ),
+    "full": LeaderboardSizes(
+        SuiteSizes(single=2000, nli=(2000, 500, 1000), sts=(2000, 500, 1000)),
+        (2000, 500, 1000),
+        (
+            "SentLen",
+            "WC",
+            "TreeDepth",
+            "TopConst",
+            "BShift",
+            "Tense",
+            "SubjNum",
+            "ObjNum",
+            "SOMO",
+            "CoordInv",
+        ),
+        bitext=1000,
+        noise=300,
+        xnli=(5000, 1000, 1000),
+        xnli_epochs=10,
+    ),
 }
 
 
 @dataclass
 class LeaderboardSuite:
-    """The tasks, built once and shared by every encoder; the cross-lingual data are built per world seed
-    (the invented languages' words depend on it) the first time an encoder of that world asks.
+    """The tasks, built once and shared by every encoder; the cross-lingual data are built per world
+    seed (the invented languages' words depend on it) the first time an encoder of that world asks.
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
 
@@ -113,8 +161,8 @@ class LeaderboardSuite:
     _synthetic: dict[int, SyntheticWorld] = field(default_factory=dict)
 
     def world(self, world_seed: int, lang: str) -> dict[str, Any]:
-        """Bitext, mining corpora and an XNLI-shaped set (English + ``lang``) of the world ``world_seed``,
-        built on first use.
+        """Bitext, mining corpora and an XNLI-shaped set (English + ``lang``) of the world
+        ``world_seed``, built on first use.
         Book: chapter 11 (Reproducibility report: the leaderboard).
         """
         key = (int(world_seed), lang)
@@ -123,25 +171,34 @@ class LeaderboardSuite:
             n = self.sizes.bitext
             self._worlds[key] = {
                 "retrieval": world.parallel(n, "en", lang, "test"),
-                "mining": {split: _mining_split(world, lang, split, n, self.sizes.noise)
-                           for split in ("dev", "test")},
-                "xnli": synthetic_xnli(world, [lang], *self.sizes.xnli, n_parallel=1, n_parallel_dev=1)}
+                "mining": {
+                    split: _mining_split(world, lang, split, n, self.sizes.noise)
+                    for split in ("dev", "test")
+                },
+                "xnli": synthetic_xnli(
+                    world, [lang], *self.sizes.xnli, n_parallel=1, n_parallel_dev=1
+                ),
+            }
         return self._worlds[key]
 
 
 def build_suite(sizes: LeaderboardSizes, seed: int) -> LeaderboardSuite:
-    """Chapter 3's transfer suite (synthetic, world ``seed + 1``) and chapter 4's probing tasks of the
+    """Chapter 3's transfer suite (synthetic, world ``seed + 1``) and chapter 4's probing tasks of
+    the
     English synthetic world ``seed``, at ``sizes``.
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
     transfer = transfer_suite(seed, sizes.transfer, real=False)
     probing = synthetic_probing_sets(SyntheticWorld(seed), sizes.probing, tasks=sizes.probing_tasks)
-    sentences = [s for task in probing.values() for split in task.splits.values()
-                 for s in split.sentences]
+    sentences = [
+        s for task in probing.values() for split in task.splits.values() for s in split.sentences
+    ]
     return LeaderboardSuite(sizes, seed, transfer, probing, sentences[: sizes.speed_sentences])
 
 
-def _mining_split(world: SyntheticWorld, lang: str, split: str, n: int, noise: int) -> dict[str, Any]:
+def _mining_split(
+    world: SyntheticWorld, lang: str, split: str, n: int, noise: int
+) -> dict[str, Any]:
     """``n`` translation pairs hidden among ``noise`` unpaired sentences on each side (shuffled)."""
     pairs = world.parallel(n, "en", lang, split)
     src = pairs.src + world.sentences(noise, "en", split)
@@ -156,8 +213,9 @@ def _mining_split(world: SyntheticWorld, lang: str, split: str, n: int, noise: i
 def not_applicable(card: Card, suite: LeaderboardSuite, task: str) -> str | None:
     """Why ``task`` does not apply to the encoder of ``card`` (``None`` when it does).
 
-    English tasks need English; cross-lingual ones need English and at least one of the suite's invented
-    languages read in a synthetic world (``card.world_seed``), since their words exist nowhere else.
+    English tasks need English; cross-lingual ones need English and at least one of the suite's
+    invented languages read in a synthetic world (``card.world_seed``), since their words exist
+    nowhere else.
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
     if task not in TASKS:
@@ -185,14 +243,21 @@ def _transfer(encoder: SuiteEncoder, suite: LeaderboardSuite, seed: int) -> dict
     results = ev.eval(suite.transfer.tasks)
     row = transfer_row(results, suite.transfer.papers)
     accs = [row[c] for c in ACCURACY_COLUMNS if c in row]
-    return {"row": row, "macro_dev": aggregate_transfer(results)["macro"],
-            "score": float(np.mean(accs)) if accs else None}
+    return {
+        "row": row,
+        "macro_dev": aggregate_transfer(results)["macro"],
+        "score": float(np.mean(accs)) if accs else None,
+    }
 
 
 def _probing(encoder: SuiteEncoder, suite: LeaderboardSuite, seed: int) -> dict[str, Any]:
-    features = {name: {split: encoder.encode(data.sentences, "en") for split, data in task.splits.items()}
-                for name, task in suite.probing.items()}
-    accs = probe_features(features, suite.probing, probe="logreg", mode="fast", seed=seed, device="cpu")
+    features = {
+        name: {split: encoder.encode(data.sentences, "en") for split, data in task.splits.items()}
+        for name, task in suite.probing.items()
+    }
+    accs = probe_features(
+        features, suite.probing, probe="logreg", mode="fast", seed=seed, device="cpu"
+    )
     return {"tasks": accs, "score": float(np.mean(list(accs.values())))}
 
 
@@ -200,8 +265,12 @@ def _retrieval(encoder: SuiteEncoder, suite: LeaderboardSuite, langs: list[str])
     out = {}
     for lang in langs:
         pairs = suite.world(encoder.card.world_seed, lang)["retrieval"]
-        res = sentence_retrieval(encoder.encode(pairs.src, "en"), encoder.encode(pairs.tgt, lang),
-                                 methods=("nn",), ks=(1,))
+        res = sentence_retrieval(
+            encoder.encode(pairs.src, "en"),
+            encoder.encode(pairs.tgt, lang),
+            methods=("nn",),
+            ks=(1,),
+        )
         out[lang] = 0.5 * (res["src_to_tgt"]["nn"]["p@1"] + res["tgt_to_src"]["nn"]["p@1"])
     return {"languages": out, "score": float(np.mean(list(out.values())))}
 
@@ -210,26 +279,46 @@ def _mining(encoder: SuiteEncoder, suite: LeaderboardSuite, langs: list[str]) ->
     out = {}
     for lang in langs:
         splits = suite.world(encoder.card.world_seed, lang)["mining"]
-        parts = [(encoder.encode(s["src"], "en"), encoder.encode(s["tgt"], lang), s["gold"])
-                 for s in (splits["dev"], splits["test"])]
+        parts = [
+            (encoder.encode(s["src"], "en"), encoder.encode(s["tgt"], lang), s["gold"])
+            for s in (splits["dev"], splits["test"])
+        ]
         k = max(1, min(4, len(parts[0][1]) - 1))
         out[lang] = bucc_evaluate(parts[0], parts[1], k=k, mode="ratio")["f1"]
     return {"languages": out, "score": float(np.mean(list(out.values())))}
 
 
-def _xnli(encoder: SuiteEncoder, suite: LeaderboardSuite, langs: list[str], seed: int) -> dict[str, Any]:
+def _xnli(
+    encoder: SuiteEncoder, suite: LeaderboardSuite, langs: list[str], seed: int
+) -> dict[str, Any]:
     benches = {lang: suite.world(encoder.card.world_seed, lang)["xnli"] for lang in langs}
     bench = benches[langs[0]]  # the English sets are the same in every language's benchmark
     corpus = NLICorpus(bench.train, bench.dev["en"], bench.test["en"], bench.source)
-    run = train_on_vectors(encoder.card.name, lambda s: encoder.encode(s, "en"), corpus,
-                           epochs=suite.sizes.xnli_epochs, device="cpu", seed=seed)
-    out = {lang: vectors_pair_accuracy(run.classifier, lambda s, lang=lang: encoder.encode(s, lang),
-                                       benches[lang].test[lang], device="cpu") for lang in langs}
+    run = train_on_vectors(
+        encoder.card.name,
+        lambda s: encoder.encode(s, "en"),
+        corpus,
+        epochs=suite.sizes.xnli_epochs,
+        device="cpu",
+        seed=seed,
+    )
+    out = {
+        lang: vectors_pair_accuracy(
+            run.classifier,
+            lambda s, lang=lang: encoder.encode(s, lang),
+            benches[lang].test[lang],
+            device="cpu",
+        )
+        for lang in langs
+    }
     return {"en": run.test_acc, "languages": out, "score": float(np.mean(list(out.values())))}
 
 
-def evaluate_on_suite(encoder: SuiteEncoder, suite: LeaderboardSuite, *, seed: int) -> dict[str, Any]:
-    """Every task of ``suite`` on ``encoder``: ``{task: {"score": ..., ...} or {"n/a": reason}}`` for
+def evaluate_on_suite(
+    encoder: SuiteEncoder, suite: LeaderboardSuite, *, seed: int
+) -> dict[str, Any]:
+    """Every task of ``suite`` on ``encoder``: ``{task: {"score": ..., ...} or {"n/a": reason}}``
+    for
     the tasks of :data:`TASKS`, and ``"speed"``: sentences per second when encoding the probing
     sentences in English (a timing, measured now; ``None`` when English does not apply).
 
@@ -251,19 +340,29 @@ def evaluate_on_suite(encoder: SuiteEncoder, suite: LeaderboardSuite, *, seed: i
                 out[task] = {"n/a": reason}
             elif task == "transfer":
                 res = _transfer(encoder, suite, seed)
-                out["transfer"] = {"score": res["score"], "macro_dev": res["macro_dev"],
-                                   "row": res["row"]}
+                out["transfer"] = {
+                    "score": res["score"],
+                    "macro_dev": res["macro_dev"],
+                    "row": res["row"],
+                }
                 sts = res["row"].get("STS14 Pearson")
-                out["sts"] = {"n/a": "the transfer suite has no STS task"} if sts is None else {
-                    "score": sts, "spearman": res["row"].get("STS14 Spearman")}
+                out["sts"] = (
+                    {"n/a": "the transfer suite has no STS task"}
+                    if sts is None
+                    else {"score": sts, "spearman": res["row"].get("STS14 Spearman")}
+                )
             elif task == "sts":
                 continue  # computed with the transfer suite above
             elif task == "probing":
                 out[task] = _probing(encoder, suite, seed)
             else:
                 langs = _languages(card, suite)
-                out[task] = (_retrieval(encoder, suite, langs) if task == "retrieval" else
-                             _mining(encoder, suite, langs) if task == "mining" else
-                             _xnli(encoder, suite, langs, seed))
+                out[task] = (
+                    _retrieval(encoder, suite, langs)
+                    if task == "retrieval"
+                    else _mining(encoder, suite, langs)
+                    if task == "mining"
+                    else _xnli(encoder, suite, langs, seed)
+                )
     out["speed"] = {"sentences_per_s": speed}
     return out

@@ -1,19 +1,20 @@
 """Trained encoders saved by the chapters that train them, loaded back by chapter 11's leaderboard.
 
 A chapter saves an encoder into its own run folder with :func:`save_encoder`:
-``<results_dir>/<chapter>/<profile>/encoders/<name>/`` holds ``encoder.pt`` (the whole model, its weights and
-its text pipeline, pickled by ``torch.save``) and ``card.json`` (name, chapter, training data, supervision,
-parameter count, languages, profile, seed, commit). :func:`load_encoder` rebuilds it as a
-:class:`LoadedEncoder` with ``encode(sentences, lang="en") -> np.ndarray``; a cross-lingual encoder saved as
-one model per language (X-BiLSTM) or as one model with language embeddings (XLM) encodes each language with
-its own. The two shipped encoders (USE-multilingual, mE5-small) are loaded from the data cache by
-:func:`shipped_encoder`, never saved.
+``<results_dir>/<chapter>/<profile>/encoders/<name>/`` holds ``encoder.pt`` (the whole model, its
+weights and its text pipeline, pickled by ``torch.save``) and ``card.json`` (name, chapter, training
+data, supervision, parameter count, languages, profile, seed, commit). :func:`load_encoder` rebuilds
+it as a :class:`LoadedEncoder` with ``encode(sentences, lang="en") -> np.ndarray``; a cross-lingual
+encoder saved as one model per language (X-BiLSTM) or as one model with language embeddings (XLM)
+encodes each language with its own. The two shipped encoders (USE-multilingual, mE5-small) are
+loaded from the data cache by :func:`shipped_encoder`, never saved.
 
-``encoder.pt`` is a pickle read with ``torch.load(weights_only=True)``: only the classes of this library,
-torch and numpy that the file names are admitted (:data:`TRUSTED_MODULES`), so loading runs no foreign
-code; it needs the library version that wrote it (the card names the commit).
+``encoder.pt`` is a pickle read with ``torch.load(weights_only=True)``: only the classes of this
+library, torch and numpy that the file names are admitted (:data:`TRUSTED_MODULES`), so loading runs
+no foreign code; it needs the library version that wrote it (the card names the commit).
 Book: chapter 11 (Reproducibility report: the leaderboard).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -21,7 +22,7 @@ import json
 import pickle
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,25 +34,66 @@ from xsent_lib.eval.xbilstm import REFERENCE_LANGUAGES
 from xsent_lib.results.provenance import git_commit
 from xsent_lib.results.store import Run
 
-#: what a model learned from, beyond raw text: the issue's four kinds plus the trees of Seq2Tree and the
-#: pairs (questions, titles, translations) the shipped encoders were trained on
+#: what a model learned from, beyond raw text: the issue's four kinds plus the trees of Seq2Tree and
+#: the pairs (questions, titles, translations) the shipped encoders were trained on
 SUPERVISION = ("none", "NLI", "bitext", "dictionary", "trees", "pairs")
 CARD, WEIGHTS = "card.json", "encoder.pt"
 #: where the classes of a saved encoder may come from (see :func:`load_encoder`)
-TRUSTED_MODULES = frozenset({"xsent_lib", "torch", "numpy", "collections", "builtins", "copyreg",
-                             "_codecs", "sentencepiece"})
+TRUSTED_MODULES = frozenset(
+    {
+        "xsent_lib",
+        "torch",
+        "numpy",
+        "collections",
+        "builtins",
+        "copyreg",
+        "_codecs",
+        "sentencepiece",
+    }
+)
 TRUSTED_NAMES = frozenset({"re._compile"})
 #: the chapters that save encoders (chapter 11 says which to run when one has saved none)
-SAVED_BY = ("03_infersent", "04_probing", "06_xnli", "07_aldarmaki", "08_wieting", "09_wang", "10_xlm")
-#: the shipped encoders: what they were trained on (from their model cards) and the languages they read
+SAVED_BY = (
+    "03_infersent",
+    "04_probing",
+    "06_xnli",
+    "07_aldarmaki",
+    "08_wieting",
+    "09_wang",
+    "10_xlm",
+)
+#: the shipped encoders: what they were trained on (from their model cards) and the languages they
+#: read
 SHIPPED = {
-    "USE": {"training_data": "web question-answer pairs, translation pairs, SNLI (its model card)",
-            "supervision": "pairs + bitext + NLI", "dim": REFERENCE_ENCODERS["USE"][1],
-            "languages": tuple(sorted(REFERENCE_LANGUAGES["USE"] or ()))},
-    "mE5-small": {"training_data": "weakly paired web texts, then MS MARCO, NQ, NLI (its model card)",
-                  "supervision": "pairs + NLI", "dim": REFERENCE_ENCODERS["mE5-small"][1],
-                  "languages": ("ar", "bg", "de", "el", "en", "es", "fi", "fr", "hi", "ru", "sw",
-                                "th", "tr", "ur", "vi", "zh")},  # XNLI's 15 of its ~100
+    "USE": {
+        "training_data": "web question-answer pairs, translation pairs, SNLI (its model card)",
+        "supervision": "pairs + bitext + NLI",
+        "dim": REFERENCE_ENCODERS["USE"][1],
+        "languages": tuple(sorted(REFERENCE_LANGUAGES["USE"] or ())),
+    },
+    "mE5-small": {
+        "training_data": "weakly paired web texts, then MS MARCO, NQ, NLI (its model card)",
+        "supervision": "pairs + NLI",
+        "dim": REFERENCE_ENCODERS["mE5-small"][1],
+        "languages": (
+            "ar",
+            "bg",
+            "de",
+            "el",
+            "en",
+            "es",
+            "fi",
+            "fr",
+            "hi",
+            "ru",
+            "sw",
+            "th",
+            "tr",
+            "ur",
+            "vi",
+            "zh",
+        ),
+    },  # XNLI's 15 of its ~100
 }
 
 
@@ -59,8 +101,8 @@ SHIPPED = {
 class EncoderCard:
     """What the leaderboard shows beside an encoder's scores: where it comes from and what it read.
 
-    ``world_seed`` is the seed of the synthetic world whose invented languages the encoder read (their
-    words depend on it), ``None`` when it read none.
+    ``world_seed`` is the seed of the synthetic world whose invented languages the encoder read
+    (their words depend on it), ``None`` when it read none.
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
 
@@ -77,7 +119,10 @@ class EncoderCard:
     note: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """Plain values for card.json. Book: chapter 11 (Reproducibility report: the leaderboard)."""
+        """Plain values for card.json.
+
+        Book: chapter 11 (Reproducibility report: the leaderboard).
+        """
         return {**asdict(self), "languages": list(self.languages)}
 
 
@@ -89,7 +134,9 @@ class LanguageIdEncoder:
 
     def __init__(self, model: torch.nn.Module, lang_ids: Mapping[str, int]) -> None:
         if getattr(model, "language_embedding", None) is None:
-            raise TypeError(f"{type(model).__name__} has no language embedding to tell languages apart.")
+            raise TypeError(
+                f"{type(model).__name__} has no language embedding to tell languages apart."
+            )
         self.model, self.lang_ids = model, dict(lang_ids)
 
     def encode(self, sentences: Sequence[str], lang: str) -> np.ndarray:
@@ -117,10 +164,13 @@ class LoadedEncoder:
     card: EncoderCard
     model: Any
     path: Path | None = None
-    seconds: float = field(default=0.0)
 
     @property
     def languages(self) -> tuple[str, ...]:
+        """The languages the encoder reads.
+
+        Book: chapter 11 (Reproducibility report: the leaderboard).
+        """
         return self.card.languages
 
     def encode(self, sentences: Sequence[str], lang: str = "en") -> np.ndarray:
@@ -129,7 +179,9 @@ class LoadedEncoder:
         Book: chapter 11 (Reproducibility report: the leaderboard).
         """
         if lang not in self.card.languages:
-            raise ValueError(f"encoder {self.card.name!r} reads {list(self.card.languages)}, not {lang!r}.")
+            raise ValueError(
+                f"encoder {self.card.name!r} reads {list(self.card.languages)}, not {lang!r}."
+            )
         sentences = list(sentences)
         if isinstance(self.model, Mapping):
             out = _encode(self.model[lang], sentences)
@@ -176,8 +228,10 @@ def _check_supervision(supervision: str) -> str:
     parts = [p.strip() for p in supervision.split("+")]
     bad = [p for p in parts if p not in SUPERVISION]
     if not parts or bad:
-        raise ValueError(f"supervision={supervision!r}: each part joined by '+' must be one of "
-                         f"{SUPERVISION} (e.g. 'NLI + bitext').")
+        raise ValueError(
+            f"supervision={supervision!r}: each part joined by '+' must be one of "
+            f"{SUPERVISION} (e.g. 'NLI + bitext')."
+        )
     return " + ".join(parts)
 
 
@@ -191,30 +245,49 @@ def encoder_folder(results_dir: str | Path, chapter: str, profile: str, name: st
     return Path(results_dir).expanduser() / chapter / profile / "encoders" / name
 
 
-def save_encoder(run: Run, name: str, model: Any, *, training_data: str, supervision: str,
-                 languages: Sequence[str] = ("en",), world_seed: int | None = None,
-                 note: str = "") -> Path:
+def save_encoder(
+    run: Run,
+    name: str,
+    model: Any,
+    *,
+    training_data: str,
+    supervision: str,
+    languages: Sequence[str] = ("en",),
+    world_seed: int | None = None,
+    note: str = "",
+) -> Path:
     """Save ``model`` (an encoder with ``encode``, a ``{lang: encoder}`` mapping or a
     :class:`LanguageIdEncoder`) and its card into the run folder of ``run``; return the folder.
 
-    ``supervision`` is one of :data:`SUPERVISION` or several joined by ``+``; ``languages`` are those the
-    model reads (a mapping's keys by default order).
+    ``supervision`` is one of :data:`SUPERVISION` or several joined by ``+``; ``languages`` are
+    those the model reads (a mapping's keys by default order).
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
     if isinstance(model, Mapping):
         languages = tuple(model)
         if not languages or not all(hasattr(m, "encode") for m in model.values()):
-            raise TypeError("a per-language model must map language codes to encoders with encode().")
+            raise TypeError(
+                "a per-language model must map language codes to encoders with encode()."
+            )
     elif not hasattr(model, "encode"):
         raise TypeError(f"{type(model).__name__} has no encode(); pass a sentence encoder.")
     if isinstance(model, LanguageIdEncoder):
         languages = tuple(model.lang_ids)
     if not languages or not all(isinstance(x, str) and x for x in languages):
         raise ValueError(f"languages must be non-empty language codes, got {languages!r}.")
-    card = EncoderCard(name=name, chapter=run.chapter, training_data=training_data,
-                       supervision=_check_supervision(supervision), parameters=count_parameters(model),
-                       languages=tuple(languages), profile=run.profile, seed=run.seed,
-                       commit=git_commit(), world_seed=world_seed, note=note)
+    card = EncoderCard(
+        name=name,
+        chapter=run.chapter,
+        training_data=training_data,
+        supervision=_check_supervision(supervision),
+        parameters=count_parameters(model),
+        languages=tuple(languages),
+        profile=run.profile,
+        seed=run.seed,
+        commit=git_commit(),
+        world_seed=world_seed,
+        note=note,
+    )
     folder = encoder_folder(run.directory.parent.parent, run.chapter, run.profile, name)
     folder.mkdir(parents=True, exist_ok=True)
     torch.save(model, folder / WEIGHTS)
@@ -235,44 +308,57 @@ def read_card(folder: str | Path) -> EncoderCard:
 
 
 def load_encoder(results_dir: str | Path, chapter: str, profile: str, name: str) -> LoadedEncoder:
-    """Rebuild the encoder ``name`` that ``chapter`` saved at ``profile`` (see :func:`save_encoder`).
+    """Rebuild the encoder ``name`` that ``chapter`` saved at ``profile`` (see
+    :func:`save_encoder`).
 
     Raises FileNotFoundError naming the chapter to run when it is not there.
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
     folder = encoder_folder(results_dir, chapter, profile, name)
     if not (folder / WEIGHTS).exists():
-        raise FileNotFoundError(f"no encoder {name!r} under {folder}: run chapter {chapter} with "
-                                f"profile={profile!r} and results_dir={str(results_dir)!r} first.")
+        raise FileNotFoundError(
+            f"no encoder {name!r} under {folder}: run chapter {chapter} with "
+            f"profile={profile!r} and results_dir={str(results_dir)!r} first."
+        )
     card = read_card(folder)
     model = _restricted_load(folder / WEIGHTS)
     return LoadedEncoder(card, model, folder)
 
 
 def _trusted(name: str) -> Any:
-    """The class or function ``name`` (``module.attr``) when it belongs to the library, torch or numpy."""
+    """The class or function ``name`` (``module.attr``) when it belongs to the library, torch or
+    numpy.
+    """
     module, _, attr = name.rpartition(".")
     if module.split(".")[0] not in TRUSTED_MODULES and name not in TRUSTED_NAMES:
-        raise ValueError(f"refusing to load {name}: an encoder file holds only objects of xsent_lib, "
-                         "torch and numpy; this one was not written by save_encoder.")
+        raise ValueError(
+            f"refusing to load {name}: an encoder file holds only objects of xsent_lib, "
+            "torch and numpy; this one was not written by save_encoder."
+        )
     return getattr(importlib.import_module(module), attr)
 
 
 def _restricted_load(path: Path) -> Any:
-    """``torch.load(weights_only=True)`` that also admits the library's, torch's and numpy's classes the
-    file names (and nothing else): the model is rebuilt without running foreign code."""
+    """``torch.load(weights_only=True)`` that also admits the library's, torch's and numpy's classes
+    the file names (and nothing else): the model is rebuilt without running foreign code.
+    """
     allowed = [_trusted(n) for n in torch.serialization.get_unsafe_globals_in_checkpoint(path)]
-    for _ in range(64):  # some names (numpy dtypes) are only met while unpickling: admit them one by one
+    for _ in range(
+        64
+    ):  # some names (numpy dtypes) are only met while unpickling: admit them one by one
         try:
             with torch.serialization.safe_globals(allowed):
                 return torch.load(path, map_location="cpu", weights_only=True)
         except pickle.UnpicklingError as err:
-            found = (re.search(r"got <class '([\w.]+)'>", str(err))
-                     or re.search(r"GLOBAL ([\w.]+) was not", str(err)))
+            found = re.search(r"got <class '([\w.]+)'>", str(err)) or re.search(
+                r"GLOBAL ([\w.]+) was not", str(err)
+            )
             if found is None:
                 raise
             allowed.append(_trusted(found.group(1)))
-    raise ValueError(f"{path}: too many classes to admit; save the encoder again with save_encoder.")
+    raise ValueError(
+        f"{path}: too many classes to admit; save the encoder again with save_encoder."
+    )
 
 
 def saved_encoders(results_dir: str | Path, profile: str) -> list[EncoderCard]:
@@ -285,21 +371,31 @@ def saved_encoders(results_dir: str | Path, profile: str) -> list[EncoderCard]:
 
 
 def shipped_card(name: str) -> EncoderCard:
-    """The card of shipped encoder ``name`` (``"USE"`` or ``"mE5-small"``): what its model card says it
+    """The card of shipped encoder ``name`` (``"USE"`` or ``"mE5-small"``): what its model card says
+    it
     was trained on; no parameter count (it is no torch model here).
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
     if name not in SHIPPED:
         raise ValueError(f"unknown shipped encoder {name!r}; known: {list(SHIPPED)}.")
     info = SHIPPED[name]
-    return EncoderCard(name=name, chapter="shipped", training_data=info["training_data"],
-                       supervision=_check_supervision(info["supervision"]), parameters=None,
-                       languages=tuple(info["languages"]), profile="-", seed=None, commit="-",
-                       note=f"data cache '{REFERENCE_ENCODERS[name][0]}'")
+    return EncoderCard(
+        name=name,
+        chapter="shipped",
+        training_data=info["training_data"],
+        supervision=_check_supervision(info["supervision"]),
+        parameters=None,
+        languages=tuple(info["languages"]),
+        profile="-",
+        seed=None,
+        commit="-",
+        note=f"data cache '{REFERENCE_ENCODERS[name][0]}'",
+    )
 
 
 def shipped_encoder(name: str, cache_dir: str | Path | None = None) -> LoadedEncoder:
-    """USE-multilingual (``"USE"``) or mE5-small from the data cache, with its card (loaded, not saved).
+    """USE-multilingual (``"USE"``) or mE5-small from the data cache, with its card (loaded, not
+    saved).
 
     Raises FileNotFoundError / ImportError when the data cache lacks it.
     Book: chapter 11 (Reproducibility report: the leaderboard).

@@ -72,7 +72,8 @@ def shared_pipeline(sentences: Sequence[str], max_size: int | None = None) -> Te
 
 @dataclass
 class FrozenEncode:
-    """``texts -> vectors`` with the frozen encoder (sentences alone); a plain object, so it can be saved.
+    """``texts -> vectors`` with the frozen encoder (sentences alone); a plain object, so it can be
+    saved.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -85,7 +86,10 @@ class FrozenEncode:
         return embed_corpus(self.encoder, *token_matrix(self.pipeline, texts, self.max_tokens))
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """The same as calling it. Book: chapter 9 (Multilingual embeddings from monolingual text)."""
+        """The same as calling it.
+
+        Book: chapter 9 (Multilingual embeddings from monolingual text).
+        """
         return self(texts)
 
 

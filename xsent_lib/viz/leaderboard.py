@@ -1,10 +1,12 @@
 """The leaderboard as a table: one row per encoder, sortable in the static page without a kernel.
 
 :func:`leaderboard_rows` flattens the suite's results (scores or "n/a" with the reason) beside each
-encoder's card; :func:`sortable_table` renders rows as an HTML table with a few lines of our own JavaScript
-inline (no CDN: the book reads offline): a click on a column header sorts by it, again reverses.
+encoder's card; :func:`sortable_table` renders rows as an HTML table with a few lines of our own
+JavaScript inline (no CDN: the book reads offline): a click on a column header sorts by it, again
+reverses.
 Book: chapter 11 (Reproducibility report: the leaderboard).
 """
+
 from __future__ import annotations
 
 import html
@@ -16,15 +18,24 @@ from typing import Any
 from xsent_lib.eval.leaderboard import TASKS
 
 #: column header of each task's score
-SCORE_COLUMNS = {"transfer": "transfer acc", "sts": "STS r", "probing": "probing acc",
-                 "retrieval": "retrieval P@1", "mining": "mining F1", "xnli": "XNLI zero-shot"}
+SCORE_COLUMNS = {
+    "transfer": "transfer acc",
+    "sts": "STS r",
+    "probing": "probing acc",
+    "retrieval": "retrieval P@1",
+    "mining": "mining F1",
+    "xnli": "XNLI zero-shot",
+}
 SPEED_COLUMN = "sentences/s"
 
 
-def leaderboard_rows(cards: Sequence[Any], results: Mapping[str, Mapping[str, Any]],
-                     speeds: Mapping[str, float | None]) -> list[dict[str, Any]]:
-    """One dict per encoder: its card (chapter, training data, supervision, parameters, languages), each
-    task's score or ``"n/a: reason"``, and its speed (``speeds[name]``).
+def leaderboard_rows(
+    cards: Sequence[Any],
+    results: Mapping[str, Mapping[str, Any]],
+    speeds: Mapping[str, float | None],
+) -> list[dict[str, Any]]:
+    """One dict per encoder: its card (chapter, training data, supervision, parameters, languages),
+    each task's score or ``"n/a: reason"``, and its speed (``speeds[name]``).
 
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
@@ -33,9 +44,14 @@ def leaderboard_rows(cards: Sequence[Any], results: Mapping[str, Mapping[str, An
         res = results.get(card.name)
         if res is None:
             raise KeyError(f"no results for encoder {card.name!r}; evaluate it first.")
-        row = {"encoder": card.name, "chapter": card.chapter, "training data": card.training_data,
-               "supervision": card.supervision, "parameters": card.parameters,
-               "languages": " ".join(card.languages)}
+        row = {
+            "encoder": card.name,
+            "chapter": card.chapter,
+            "training data": card.training_data,
+            "supervision": card.supervision,
+            "parameters": card.parameters,
+            "languages": " ".join(card.languages),
+        }
         for task in TASKS:
             part = res[task]
             row[SCORE_COLUMNS[task]] = part["score"] if "score" in part else f"n/a: {part['n/a']}"
@@ -45,7 +61,8 @@ def leaderboard_rows(cards: Sequence[Any], results: Mapping[str, Mapping[str, An
 
 
 def _cell(value: Any) -> tuple[str, str]:
-    """(text shown, sort key) of one cell: numbers sort by value, text and n/a after every number."""
+    """(text shown, sort key) of one cell: numbers sort by value, text and n/a after every number.
+    """
     if isinstance(value, bool) or value is None:
         return ("n/a" if value is None else str(value)), ""
     if isinstance(value, (int, float)) and math.isfinite(value):
@@ -68,7 +85,8 @@ _SCRIPT = """
     heads[c].title = "click to sort";
     heads[c].addEventListener("click", (function (col) { return function () {
       var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
-      var up = table.getAttribute("data-col") == col ? table.getAttribute("data-dir") != "up" : false;
+      var up = table.getAttribute("data-col") == col ? table.getAttribute("data-dir") != "up" :
+      false;
       rows.sort(function (a, b) {
         var x = a.cells[col].getAttribute("data-sort"), y = b.cells[col].getAttribute("data-sort");
         if (x !== "" && y !== "") { return up ? x - y : y - x; }
@@ -87,7 +105,9 @@ _SCRIPT = """
 """
 
 
-def sortable_table_html(rows: Sequence[Mapping[str, Any]], table_id: str = "xsent-leaderboard") -> str:
+def sortable_table_html(
+    rows: Sequence[Mapping[str, Any]], table_id: str = "xsent-leaderboard"
+) -> str:
     """An HTML ``<table>`` of ``rows`` (the first row's keys are the columns) that sorts on a header
     click: numbers first, descending on the first click; the JavaScript is inline.
 
@@ -106,8 +126,10 @@ def sortable_table_html(rows: Sequence[Mapping[str, Any]], table_id: str = "xsen
             text, key = _cell(row.get(col))
             cells.append(f'<td data-sort="{html.escape(key)}">{html.escape(text)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
-    table = (f'<table id="{table_id}" class="dataframe xsent-sortable"><thead><tr>{head}</tr></thead>'
-             f"<tbody>{''.join(body)}</tbody></table>")
+    table = (
+        f'<table id="{table_id}" class="dataframe xsent-sortable"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
     return table + _SCRIPT % json.dumps(table_id)
 
 
@@ -117,7 +139,9 @@ class SortableTable:
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
 
-    def __init__(self, rows: Sequence[Mapping[str, Any]], table_id: str = "xsent-leaderboard") -> None:
+    def __init__(
+        self, rows: Sequence[Mapping[str, Any]], table_id: str = "xsent-leaderboard"
+    ) -> None:
         self.html = sortable_table_html(rows, table_id)
         self.n_rows = len(rows)
 
