@@ -15,11 +15,12 @@ PYTEST_ARGS ?=
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv vendor data test-data book chapter test test-fast bench chromium clean sync fixture-data
+.PHONY: help venv vendor data test-data book report chapter test test-fast bench chromium clean sync fixture-data
 
 help:
 	@echo "make book   build the whole book into _build/html (PROFILE=smoke|book|full, default book)"
 	@echo "           only stale chapters re-execute (keyed on the library modules each imports); CHAPTERS=00_how_to_run,05_muse limits execution"
+	@echo "make report  re-execute chapter 11 only (paper vs ours, claims) from the stored results, rebuild the HTML"
 	@echo "make test   run the whole test suite (unit tests, chapters in the smoke profile, book build, offline browser check)"
 	@echo "make test-fast  unit tests only;  make bench  benchmarks (--quick);  make data  fetch the default corpora"
 	@echo "make test-data  fetch only what the smoke runs read (make test does it first)"
@@ -48,6 +49,11 @@ test-data: venv
 book: venv vendor data
 	$(PY) tools/build_book.py --profile $(PROFILE) $(if $(CHAPTERS),--chapters $(CHAPTERS),) $(DATA_ARG)
 	@echo "open _build/html/index.html"
+
+# Chapter 11 alone, from the results the other chapters stored (_build/results, book/runs); none of them re-executes.
+report: venv vendor
+	$(PY) tools/build_book.py --profile $(PROFILE) --chapters 11_reproducibility --force $(DATA_ARG)
+	@echo "open _build/html/notebooks/11_reproducibility.html"
 
 # One chapter, as papermill would run it, on tools/nbexec.py's client (cannot stall on ipywidgets cells).
 CH ?= 00_how_to_run

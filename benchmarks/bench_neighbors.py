@@ -1,12 +1,15 @@
-"""Benchmark nearest-neighbour search: CSLS word translation, margin mining, IVF recall, vs the GEMM limit.
+"""Benchmark nearest-neighbour search: CSLS word translation, margin mining, IVF recall, vs the GEMM
+limit.
 
     python benchmarks/bench_neighbors.py [--quick]
 
-Four measurements in one run, on random unit vectors (timings do not depend on the data for exact search):
-1. the machine's achievable float32 GEMM rate (one large square matmul, and one shaped like the search);
-2. exact CSLS translation of *every* source word (three exact passes over the n x m similarity matrix,
-   never materialised), naive full-matrix numpy and the blocked torch fallback side by side at a size
-   where the full matrix fits, then the fast path alone at full size (200k x 200k x 300);
+Four measurements in one run, on random unit vectors (timings do not depend on the data for exact
+search):
+1. the machine's achievable float32 GEMM rate (one large square matmul, and one shaped like the
+   search);
+2. exact CSLS translation of *every* source word (three exact passes over the n x m similarity
+   matrix, never materialised), naive full-matrix numpy and the blocked torch fallback side by side
+   at a size where the full matrix fits, then the fast path alone at full size (200k x 200k x 300);
 3. margin mining (both directions, ratio margin, k=4) at 100k x 100k, with the same naive baseline;
 4. the approximate IVF index on clustered data: time and recall@1/@10 against the exact search.
 Writes ``_build/benchmarks/neighbors.json`` with provenance.
@@ -74,8 +77,8 @@ def gemm_rate(n: int, d: int) -> dict:
 
 
 def gemm_now(n: int = 4096) -> float:
-    """The square float32 GEMM rate right now (GFLOP/s): measured next to each fast path, so that a busy
-    machine lowers both numbers alike.
+    """The square float32 GEMM rate right now (GFLOP/s): measured next to each fast path, so that a
+    busy machine lowers both numbers alike.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -87,7 +90,8 @@ def gemm_now(n: int = 4096) -> float:
 
 
 def naive_csls(src: np.ndarray, tgt: np.ndarray, k: int) -> np.ndarray:
-    """What one writes first: materialise the full matrix, partition it twice, argmax the CSLS matrix.
+    """What one writes first: materialise the full matrix, partition it twice, argmax the CSLS
+    matrix.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -114,7 +118,8 @@ def naive_margin(x: np.ndarray, y: np.ndarray, k: int) -> tuple[np.ndarray, np.n
 
 
 def bench_csls_small(rng, n: int, d: int, k: int) -> dict:
-    """CSLS for every source word at a size where the full matrix fits: naive vs torch fallback vs faiss.
+    """CSLS for every source word at a size where the full matrix fits: naive vs torch fallback vs
+    faiss.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -124,17 +129,18 @@ def bench_csls_small(rng, n: int, d: int, k: int) -> dict:
     gemm = gemm_now()
     t_fast, (_, i_fast) = timed(lambda: nb.csls_knn(src, tgt, k))
     flops = 3 * 2 * n * n * (d + 1)
-    return {"n": n, "d": d, "k": k, "naive_numpy_s": t_naive, "torch_blocked_s": t_torch, "faiss_s": t_fast,
-            "speedup_vs_naive": t_naive / t_fast, "torch_vs_faiss": t_torch / t_fast,
+    return {"n": n, "d": d, "k": k, "naive_numpy_s": t_naive, "torch_blocked_s": t_torch,
+            "faiss_s": t_fast, "speedup_vs_naive": t_naive / t_fast,
+            "torch_vs_faiss": t_torch / t_fast,
             "agree_naive": float((i_naive == i_fast[:, 0]).mean()),
-            "agree_torch": float((i_torch[:, 0] == i_fast[:, 0]).mean()),
-            "gemm_gflops_now": gemm, "faiss_frac_gemm": flops / t_fast / 1e9 / gemm}
+            "agree_torch": float((i_torch[:, 0] == i_fast[:, 0]).mean()), "gemm_gflops_now": gemm,
+            "faiss_frac_gemm": flops / t_fast / 1e9 / gemm}
 
 
 def bench_csls_full(rng, n: int, d: int, k: int, naive_small: dict, all_words: bool = True) -> dict:
-    """CSLS at full size (faiss only; the full matrix would not fit): MUSE's protocol (1,500 queries against
-    the whole target vocabulary, whose neighbourhood means r_S still need one pass over all n x n
-    similarities) and, with ``all_words``, every source word (three passes).
+    """CSLS at full size (faiss only; the full matrix would not fit): MUSE's protocol (1,500 queries
+    against the whole target vocabulary, whose neighbourhood means r_S still need one pass over all
+    n x n similarities) and, with ``all_words``, every source word (three passes).
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -144,18 +150,22 @@ def bench_csls_full(rng, n: int, d: int, k: int, naive_small: dict, all_words: b
     t_muse, _ = timed(lambda: nb.csls_knn(src, tgt, k, queries=q))
     muse_flops = 2 * n * n * (d + 1) + 2 * 2 * len(q) * n * (d + 1)
     out = {"n": n, "d": d, "k": k, "gemm_gflops_now": gemm, "full_matrix_gib": n * n * 4 / 2**30,
-           "muse_protocol_1500_queries_s": t_muse, "muse_protocol_gflops": muse_flops / t_muse / 1e9,
+           "muse_protocol_1500_queries_s": t_muse,
+           "muse_protocol_gflops": muse_flops / t_muse / 1e9,
            "muse_protocol_frac_gemm": muse_flops / t_muse / 1e9 / gemm,
-           "naive_estimate_s": naive_small["naive_numpy_s"] * (n / naive_small["n"]) ** 2 if naive_small else None}
+           "naive_estimate_s": naive_small["naive_numpy_s"] * (n / naive_small["n"]) ** 2
+           if naive_small else None}
     if all_words:
         t_full, _ = timed(lambda: nb.csls_knn(src, tgt, k))
         flops = 3 * 2 * n * n * (d + 1)
-        out.update({"faiss_s": t_full, "gflops": flops / t_full / 1e9, "frac_gemm": flops / t_full / 1e9 / gemm})
+        out.update({"faiss_s": t_full, "gflops": flops / t_full / 1e9,
+                    "frac_gemm": flops / t_full / 1e9 / gemm})
     return out
 
 
 def bench_margin(rng, n: int, d: int, k: int, naive_small: dict | None = None) -> dict:
-    """Both-direction ratio-margin mining: naive full matrix (when ``naive_small`` is None) vs two exact passes.
+    """Both-direction ratio-margin mining: naive full matrix (when ``naive_small`` is None) vs two
+    exact passes.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -183,15 +193,18 @@ def bench_ivf(rng, n: int, n_q: int, d: int, nprobes: list[int]) -> dict:
     Book: chapter 5 (Word translation without parallel data).
     """
     centers = unit_vectors(rng, max(n // 100, 10), d)
-    keys = nb.l2_normalize(centers[rng.integers(0, centers.shape[0], n)] + 1.0 * unit_vectors(rng, n, d))
+    keys = nb.l2_normalize(centers[rng.integers(0, centers.shape[0], n)]
+                           + 1.0 * unit_vectors(rng, n, d))
     q = nb.l2_normalize(keys[rng.choice(n, n_q, replace=False)] + 0.7 * unit_vectors(rng, n_q, d))
     t_exact, (_, exact) = timed(lambda: nb.knn(q, keys, 10))
     rows = []
     for nprobe in nprobes:
         t, (_, approx) = timed(lambda: nb.knn(q, keys, 10, use_ivf=True, nprobe=nprobe))
         rows.append({"nprobe": nprobe, "ivf_s_incl_training": t, "speedup_vs_exact": t_exact / t,
-                     "recall_at_1": nb.knn_recall(approx, exact, 1), "recall_at_10": nb.knn_recall(approx, exact, 10)})
-    return {"n_keys": n, "n_queries": n_q, "d": d, "nlist": nb.default_nlist(n), "exact_s": t_exact, "ivf": rows}
+                     "recall_at_1": nb.knn_recall(approx, exact, 1),
+                     "recall_at_10": nb.knn_recall(approx, exact, 10)})
+    return {"n_keys": n, "n_queries": n_q, "d": d, "nlist": nb.default_nlist(n), "exact_s": t_exact,
+            "ivf": rows}
 
 
 def main() -> None:
@@ -203,22 +216,24 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="small sizes (< 1 minute)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--only", choices=["csls_muse"], default=None,
-                    help="csls_muse: only GEMM rate + CSLS with MUSE's 1,500 queries against the full vocabulary "
-                         "(one pass over the 200k x 200k similarities, ~10 minutes on 2 cores)")
+                    help="csls_muse: only GEMM rate + CSLS with MUSE's 1,500 queries against the "
+                         "full vocabulary (one pass over the 200k x 200k similarities, ~10 minutes "
+                         "on 2 cores)")
     args = ap.parse_args()
     if args.only and args.out == OUT:
         args.out = OUT.with_name(f"neighbors_{args.only}.json")
     sys.stdout.reconfigure(line_buffering=True)  # progress shows up when run in the background
     rng = np.random.default_rng(0)
     if args.quick:
-        sizes = dict(gemm_n=2048, csls_small=4000, csls_full=12000, margin_small=4000, margin_full=12000,
-                     ivf_n=20000, ivf_q=2000, nprobes=[1, 8])
+        sizes = dict(gemm_n=2048, csls_small=4000, csls_full=12000, margin_small=4000,
+                     margin_full=12000, ivf_n=20000, ivf_q=2000, nprobes=[1, 8])
     else:
-        sizes = dict(gemm_n=4096, csls_small=10000, csls_full=200000, margin_small=10000, margin_full=100000,
-                     ivf_n=200000, ivf_q=20000, nprobes=[4, 32])
+        sizes = dict(gemm_n=4096, csls_small=10000, csls_full=200000, margin_small=10000,
+                     margin_full=100000, ivf_n=200000, ivf_q=20000, nprobes=[4, 32])
     d = 300
     record = {"load_average_start": os.getloadavg(),
-              "provenance": collect_provenance({"quick": args.quick, **sizes, "d": d}, device="cpu")}
+              "provenance": collect_provenance({"quick": args.quick, **sizes, "d": d},
+                                               device="cpu")}
     args.out.parent.mkdir(parents=True, exist_ok=True)
 
     def save(key: str, value: dict) -> None:  # every section is written as soon as it is done
@@ -228,40 +243,48 @@ def main() -> None:
 
     gemm = gemm_rate(sizes["gemm_n"], d)
     save("gemm", gemm)
-    print(f"GEMM float32: {gemm['square_gflops']:.1f} GFLOP/s square {sizes['gemm_n']}^3; {gemm['shaped_gflops']:.1f} "
-          f"GFLOP/s {gemm['shaped']} (torch threads {torch.get_num_threads()}, load {os.getloadavg()[0]:.1f})")
+    print(f"GEMM float32: {gemm['square_gflops']:.1f} GFLOP/s square {sizes['gemm_n']}^3; "
+          f"{gemm['shaped_gflops']:.1f} GFLOP/s {gemm['shaped']} (torch threads "
+          f"{torch.get_num_threads()}, load {os.getloadavg()[0]:.1f})")
     if args.only == "csls_muse":
         f = bench_csls_full(rng, sizes["csls_full"], d, 10, None, all_words=False)
         save("csls_muse", f)
-        print(f"CSLS, MUSE protocol (1500 queries, {f['n']} x {f['n']} x {d}): {f['muse_protocol_1500_queries_s']:.1f}s = "
-              f"{f['muse_protocol_gflops']:.1f} GFLOP/s = {100 * f['muse_protocol_frac_gemm']:.0f}% of GEMM now "
-              f"({f['gemm_gflops_now']:.0f}); the full matrix would be {f['full_matrix_gib']:.0f} GiB")
+        print(f"CSLS, MUSE protocol (1500 queries, {f['n']} x {f['n']} x {d}): "
+              f"{f['muse_protocol_1500_queries_s']:.1f}s = {f['muse_protocol_gflops']:.1f} GFLOP/s "
+              f"= {100 * f['muse_protocol_frac_gemm']:.0f}% of GEMM now "
+              f"({f['gemm_gflops_now']:.0f}); the full matrix would be "
+              f"{f['full_matrix_gib']:.0f} GiB")
         print(f"wrote {args.out}")
         return
     s = bench_csls_small(rng, sizes["csls_small"], d, 10)
     save("csls_small", s)
-    print(f"CSLS all-words n={s['n']}: naive {s['naive_numpy_s']:.2f}s | torch blocked {s['torch_blocked_s']:.2f}s | "
-          f"faiss {s['faiss_s']:.2f}s | naive/faiss {s['speedup_vs_naive']:.1f}x | agree {s['agree_naive']:.4f}/"
-          f"{s['agree_torch']:.4f} | {100 * s['faiss_frac_gemm']:.0f}% of GEMM now ({s['gemm_gflops_now']:.0f} GFLOP/s)")
+    print(f"CSLS all-words n={s['n']}: naive {s['naive_numpy_s']:.2f}s | torch blocked "
+          f"{s['torch_blocked_s']:.2f}s | faiss {s['faiss_s']:.2f}s | naive/faiss "
+          f"{s['speedup_vs_naive']:.1f}x | agree {s['agree_naive']:.4f}/{s['agree_torch']:.4f} | "
+          f"{100 * s['faiss_frac_gemm']:.0f}% of GEMM now ({s['gemm_gflops_now']:.0f} GFLOP/s)")
     m = bench_margin(rng, sizes["margin_small"], d, 4)
     save("margin_small", m)
-    print(f"margin mining n={m['n']}: naive {m['naive_numpy_s']:.2f}s | faiss {m['faiss_s']:.2f}s | naive/faiss "
-          f"{m['speedup_vs_naive']:.1f}x | agree {m['agree_naive']:.4f} | {100 * m['frac_gemm']:.0f}% of GEMM now")
+    print(f"margin mining n={m['n']}: naive {m['naive_numpy_s']:.2f}s | faiss {m['faiss_s']:.2f}s "
+          f"| naive/faiss {m['speedup_vs_naive']:.1f}x | agree {m['agree_naive']:.4f} | "
+          f"{100 * m['frac_gemm']:.0f}% of GEMM now")
     ivf = bench_ivf(rng, sizes["ivf_n"], sizes["ivf_q"], d, sizes["nprobes"])
     save("ivf", ivf)
     for row in ivf["ivf"]:
-        print(f"IVF n={ivf['n_keys']} q={ivf['n_queries']} nlist={ivf['nlist']} nprobe={row['nprobe']}: "
-              f"{row['ivf_s_incl_training']:.2f}s vs exact {ivf['exact_s']:.2f}s ({row['speedup_vs_exact']:.1f}x) "
-              f"R@1 {row['recall_at_1']:.3f} R@10 {row['recall_at_10']:.3f}")
+        print(f"IVF n={ivf['n_keys']} q={ivf['n_queries']} nlist={ivf['nlist']} "
+              f"nprobe={row['nprobe']}: {row['ivf_s_incl_training']:.2f}s vs exact "
+              f"{ivf['exact_s']:.2f}s ({row['speedup_vs_exact']:.1f}x) R@1 "
+              f"{row['recall_at_1']:.3f} R@10 {row['recall_at_10']:.3f}")
     f = bench_margin(rng, sizes["margin_full"], d, 4, naive_small=m)
     save("margin_full", f)
-    print(f"margin mining n={f['n']}: faiss {f['faiss_s']:.1f}s = {f['gflops']:.1f} GFLOP/s = {100 * f['frac_gemm']:.0f}% "
-          f"of GEMM now ({f['gemm_gflops_now']:.0f}); naive would be ~{f['naive_estimate_s']:.0f}s")
+    print(f"margin mining n={f['n']}: faiss {f['faiss_s']:.1f}s = {f['gflops']:.1f} GFLOP/s = "
+          f"{100 * f['frac_gemm']:.0f}% of GEMM now ({f['gemm_gflops_now']:.0f}); naive would be "
+          f"~{f['naive_estimate_s']:.0f}s")
     f = bench_csls_full(rng, sizes["csls_full"], d, 10, s)
     save("csls_full", f)
-    print(f"CSLS all-words n={f['n']}: faiss {f['faiss_s']:.1f}s = {f['gflops']:.1f} GFLOP/s = {100 * f['frac_gemm']:.0f}% "
-          f"of GEMM now ({f['gemm_gflops_now']:.0f}); naive would be ~{f['naive_estimate_s']:.0f}s and "
-          f"{f['full_matrix_gib']:.0f} GiB; MUSE protocol 1500 queries {f['muse_protocol_1500_queries_s']:.1f}s")
+    print(f"CSLS all-words n={f['n']}: faiss {f['faiss_s']:.1f}s = {f['gflops']:.1f} GFLOP/s = "
+          f"{100 * f['frac_gemm']:.0f}% of GEMM now ({f['gemm_gflops_now']:.0f}); naive would be "
+          f"~{f['naive_estimate_s']:.0f}s and {f['full_matrix_gib']:.0f} GiB; MUSE protocol 1500 "
+          f"queries {f['muse_protocol_1500_queries_s']:.1f}s")
     print(f"wrote {args.out}")
 
 

@@ -1,15 +1,17 @@
-"""Benchmark the synthetic world: logical forms and English rendering, vectorised vs one sentence at a time.
+"""Benchmark the synthetic world: logical forms and English rendering, vectorised vs one sentence at
+a time.
 
     python benchmarks/bench_synthetic.py [--quick]
 
 Measures, on the same machine and in one run:
-1. form sampling: the vectorised sampler (``SyntheticWorld.forms``) against a naive per-sentence sampler that
-   draws each field with its own random call (main clause only, so the baseline does less work than the real
-   sampler and its rate is an upper bound);
-2. rendering English strings: the vectorised renderer against a per-sentence recursive renderer of the *same*
-   forms (their outputs are compared and must be identical, which also checks the renderer);
-3. end to end: forms + English strings for the full size (1M sentences, 100k with ``--quick``), plus another
-   language and the constituency trees at a tenth of that size.
+1. form sampling: the vectorised sampler (``SyntheticWorld.forms``) against a naive per-sentence
+   sampler that draws each field with its own random call (main clause only, so the baseline does
+   less work than the real sampler and its rate is an upper bound);
+2. rendering English strings: the vectorised renderer against a per-sentence recursive renderer of
+   the *same* forms (their outputs are compared and must be identical, which also checks the
+   renderer);
+3. end to end: forms + English strings for the full size (1M sentences, 100k with ``--quick``), plus
+   another language and the constituency trees at a tenth of that size.
 Writes ``_build/benchmarks/synthetic.json`` with provenance.
 Book: chapter 1 (Data: the synthetic world).
 """
@@ -37,27 +39,32 @@ def timed(fn):
     return time.perf_counter() - t, out
 
 
-# -- naive baseline: one sentence at a time -------------------------------------------------------------------
+# -- naive baseline: one sentence at a time --------------------------------------------------------
 def naive_forms(world: SyntheticWorld, n: int, seed: int) -> list[dict]:
-    """Main clauses drawn field by field with Python's random (the baseline the vectorised sampler replaces)."""
+    """Main clauses drawn field by field with Python's random (the baseline the vectorised sampler
+    replaces)."""
     s, cfg, r = world.sampler, world.sampler.config, random.Random(seed)
     verbs = list(range(len(E.verbs)))
     out = []
     for _ in range(n):
         v = r.choices(verbs, weights=s.verb_w)[0]
         subj = r.choices(range(len(E.nouns)), weights=E.subj_ok[v] * s.noun_w)[0]
-        obj = r.choices(range(len(E.nouns)), weights=E.obj_ok[v] * s.noun_w)[0] if E.transitive[v] else -1
+        obj = r.choices(range(len(E.nouns)),
+                        weights=E.obj_ok[v] * s.noun_w)[0] if E.transitive[v] else -1
         adj = r.choices(range(len(E.adjectives)), weights=E.adj_ok[:, subj] * s.adj_w)[0] \
             if r.random() < cfg.p_subj_adj and s.has_adj[subj] else -1
-        out.append({"subj": subj, "verb": v, "obj": obj, "subj_adj": adj, "tense": r.choices(range(3), cfg.tense)[0],
-                    "neg": int(r.random() < cfg.p_neg), "subj_num": int(r.random() < cfg.p_plural),
-                    "obj_num": int(r.random() < cfg.p_plural), "subj_def": int(r.random() < cfg.p_subj_def),
+        out.append({"subj": subj, "verb": v, "obj": obj, "subj_adj": adj,
+                    "tense": r.choices(range(3), cfg.tense)[0], "neg": int(r.random() < cfg.p_neg),
+                    "subj_num": int(r.random() < cfg.p_plural),
+                    "obj_num": int(r.random() < cfg.p_plural),
+                    "subj_def": int(r.random() < cfg.p_subj_def),
                     "obj_def": int(r.random() < cfg.p_obj_def)})
     return out
 
 
 class NaiveEnglish:
-    """Per-sentence recursive English renderer of :class:`Forms` (same grammar as the vectorised one)."""
+    """Per-sentence recursive English renderer of :class:`Forms` (same grammar as the vectorised
+    one)."""
 
     PRON = (("he", "him"), ("she", "her"), ("it", "it"))
 
@@ -92,11 +99,11 @@ class NaiveEnglish:
 
     def clause(self, i, gap=False, hide_time=False, hide_pp=False, sub=-1) -> list[str]:
         c = self.c
-        out = [] if gap else self.np_(c.subj[i], c.subj_num[i], c.subj_def[i], c.subj_adj[i], c.subj_pro[i],
-                                      c.subj_rel[i], 0, False)
+        out = [] if gap else self.np_(c.subj[i], c.subj_num[i], c.subj_def[i], c.subj_adj[i],
+                                      c.subj_pro[i], c.subj_rel[i], 0, False)
         out += self.verb(c.verb[i], c.tense[i], c.subj_num[i], c.neg[i])
-        out += self.np_(c.obj[i], c.obj_num[i], c.obj_def[i], c.obj_adj[i], c.obj_pro[i], c.obj_rel[i], 1,
-                        c.neg[i] == 1)
+        out += self.np_(c.obj[i], c.obj_num[i], c.obj_def[i], c.obj_adj[i], c.obj_pro[i],
+                        c.obj_rel[i], 1, c.neg[i] == 1)
         if c.adv[i] >= 0:
             out.append(E.adverbs[c.adv[i]])
         if c.pp[i] >= 0 and not hide_pp:
@@ -135,9 +142,11 @@ def naive_render(forms: Forms) -> list[str]:
 
 
 def main() -> None:
-    """Run the measurements and print a table with ratios. Book: chapter 1 (Data: the synthetic world)."""
+    """Run the measurements and print a table with ratios. Book: chapter 1 (Data: the synthetic
+    world)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="100k sentences instead of 1M (under a minute)")
+    ap.add_argument("--quick", action="store_true",
+                    help="100k sentences instead of 1M (under a minute)")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
     n_full = 100_000 if args.quick else 1_000_000
@@ -152,7 +161,8 @@ def main() -> None:
     agree = naive == fast
     if not agree:
         bad = next(i for i, (a, b) in enumerate(zip(naive, fast)) if a != b)
-        raise SystemExit(f"naive and vectorised renderers disagree at {bad}:\n  {naive[bad]}\n  {fast[bad]}")
+        raise SystemExit(f"naive and vectorised renderers disagree at {bad}:\n  {naive[bad]}\n  "
+                         f"{fast[bad]}")
 
     t_forms, forms = timed(lambda: world.forms(n_full, "bench"))
     t_render, sents = timed(lambda: world.render(forms, "en"))
@@ -177,15 +187,17 @@ def main() -> None:
         print(f"{name:40s} {n:10,d} {t:9.2f} {rate(n, t):13,.0f}")
     speed_forms = t_naive_forms / t_fast_forms_small
     speed_render = t_naive_render / t_fast_render_small
-    print(f"speed-up: forms x{speed_forms:.0f} (vs a baseline that samples less), rendering x{speed_render:.0f}; "
-          f"naive and vectorised strings identical: {agree}")
-    print(f"end to end: {n_full:,} English sentences (mean {n_words:.1f} tokens) in {t_forms + t_render:.1f} s")
+    print(f"speed-up: forms x{speed_forms:.0f} (vs a baseline that samples less), rendering "
+          f"x{speed_render:.0f}; naive and vectorised strings identical: {agree}")
+    print(f"end to end: {n_full:,} English sentences (mean {n_words:.1f} tokens) in "
+          f"{t_forms + t_render:.1f} s")
 
     params = {"n_full": n_full, "n_naive": n_naive, "seed": 0, "quick": args.quick}
-    record = {"rows": [{"step": a, "n": b, "seconds": c, "sentences_per_s": rate(b, c)} for a, b, c in rows],
-              "speedup_forms": speed_forms, "speedup_render": speed_render, "renderers_agree": agree,
-              "end_to_end_seconds": t_forms + t_render, "mean_tokens": n_words,
-              "provenance": collect_provenance(params, device="cpu")}
+    record = {"rows": [{"step": a, "n": b, "seconds": c, "sentences_per_s": rate(b, c)}
+                       for a, b, c in rows],
+              "speedup_forms": speed_forms, "speedup_render": speed_render,
+              "renderers_agree": agree, "end_to_end_seconds": t_forms + t_render,
+              "mean_tokens": n_words, "provenance": collect_provenance(params, device="cpu")}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(record, indent=2))
     print(f"wrote {args.out}")

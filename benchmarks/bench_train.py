@@ -1,4 +1,5 @@
-"""Benchmark training throughput on the CPU: NLI BiLSTM-max and a small Transformer MLM, via ``fit``.
+"""Benchmark training throughput on the CPU: NLI BiLSTM-max and a small Transformer MLM, via
+``fit``.
 
     python benchmarks/bench_train.py [--quick]
 
@@ -47,7 +48,8 @@ def random_sentences(rng: np.random.Generator, lengths: np.ndarray) -> list[np.n
     return np.split(flat, np.cumsum(lengths)[:-1])
 
 
-def batch_indices(lengths: np.ndarray, batch_size: int, bucketed: bool, seed: int) -> list[np.ndarray]:
+def batch_indices(lengths: np.ndarray, batch_size: int, bucketed: bool,
+                  seed: int) -> list[np.ndarray]:
     """Random batches (naive) or length buckets in a shuffled order (fast)."""
     rng = np.random.default_rng(seed)
     if not bucketed:
@@ -64,7 +66,8 @@ def padded_fraction(lengths_per_batch: list[np.ndarray]) -> float:
 
 
 def timed_fits(runs: list[tuple[nn.Module, object, list, float]], repeat: int) -> list[float]:
-    """Best seconds of ``repeat`` one-epoch ``fit`` calls per run, runs interleaved, after a warm-up."""
+    """Best seconds of ``repeat`` one-epoch ``fit`` calls per run, runs interleaved, after a
+    warm-up."""
     for model, loss_fn, batches, lr in runs:
         fit(model, loss_fn, batches[:2], epochs=1, lr=lr, device="cpu", progress=False)
     best = [float("inf")] * len(runs)
@@ -76,7 +79,8 @@ def timed_fits(runs: list[tuple[nn.Module, object, list, float]], repeat: int) -
     return best
 
 
-def bench_nli(n_pairs: int, batch_size: int, word_dim: int, hidden: int, seed: int, repeat: int) -> list[dict]:
+def bench_nli(n_pairs: int, batch_size: int, word_dim: int, hidden: int, seed: int,
+              repeat: int) -> list[dict]:
     """BiLSTM-max + [u, v, |u-v|, u*v] MLP on random premise/hypothesis pairs, naive vs bucketed."""
     rng = np.random.default_rng(seed)
     prem_len, hyp_len = sentence_lengths(rng, n_pairs, 14.0), sentence_lengths(rng, n_pairs, 8.0)
@@ -86,11 +90,14 @@ def bench_nli(n_pairs: int, batch_size: int, word_dim: int, hidden: int, seed: i
     for bucketed in (False, True):
         # bucket on premise length, ties broken by hypothesis length
         idx_batches = batch_indices(prem_len * 1000 + hyp_len, batch_size, bucketed, seed)
-        batches = [(*pad_batch([prem[i] for i in b]), *pad_batch([hyp[i] for i in b]), labels[b]) for b in idx_batches]
+        batches = [(*pad_batch([prem[i] for i in b]), *pad_batch([hyp[i] for i in b]), labels[b])
+                   for b in idx_batches]
         torch.manual_seed(seed)
         model = NLIModel(RecurrentEncoder(VOCAB, word_dim=word_dim, hidden_dim=hidden))
-        runs.append((model, lambda m, b: nn.functional.cross_entropy(m(*b[:4]), b[4]), batches, 0.1))
-        fracs = [padded_fraction([prem_len[b] for b in idx_batches]), padded_fraction([hyp_len[b] for b in idx_batches])]
+        runs.append((model, lambda m, b: nn.functional.cross_entropy(m(*b[:4]), b[4]), batches,
+                     0.1))
+        fracs = [padded_fraction([prem_len[b] for b in idx_batches]),
+                 padded_fraction([hyp_len[b] for b in idx_batches])]
         meta.append((bucketed, float(np.mean(fracs))))
     rows = []
     for (bucketed, frac), seconds in zip(meta, timed_fits(runs, repeat)):
@@ -105,22 +112,26 @@ def bench_nli(n_pairs: int, batch_size: int, word_dim: int, hidden: int, seed: i
     return rows
 
 
-def bench_mlm(n_sentences: int, batch_size: int, d_model: int, n_layers: int, seed: int, repeat: int) -> list[dict]:
+def bench_mlm(n_sentences: int, batch_size: int, d_model: int, n_layers: int, seed: int,
+              repeat: int) -> list[dict]:
     """Transformer MLM (15%, 80/10/10) on random sentences, naive vs bucketed."""
     rng = np.random.default_rng(seed)
     lengths = sentence_lengths(rng, n_sentences, 20.0)
     sents = random_sentences(rng, lengths)
     gen = torch.Generator().manual_seed(seed)
 
-    def step(model: TransformerSentenceEncoder, batch: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
-        masked = mlm_mask(batch[0], batch[1], vocab_size=VOCAB, mask_id=MASK_ID, special_ids=SPECIALS, generator=gen)
+    def step(model: TransformerSentenceEncoder,
+             batch: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+        masked = mlm_mask(batch[0], batch[1], vocab_size=VOCAB, mask_id=MASK_ID,
+                          special_ids=SPECIALS, generator=gen)
         return mlm_loss(model, masked, batch[1])
 
     runs, meta = [], []
     for bucketed in (False, True):
         idx_batches = batch_indices(lengths, batch_size, bucketed, seed)
         torch.manual_seed(seed)
-        model = TransformerSentenceEncoder(VOCAB, d_model=d_model, n_heads=4, n_layers=n_layers, max_len=128)
+        model = TransformerSentenceEncoder(VOCAB, d_model=d_model, n_heads=4, n_layers=n_layers,
+                                           max_len=128)
         runs.append((model, step, [pad_batch([sents[i] for i in b]) for b in idx_batches], 1e-4))
         meta.append((bucketed, padded_fraction([lengths[b] for b in idx_batches])))
     rows = []
@@ -139,30 +150,37 @@ def bench_mlm(n_sentences: int, batch_size: int, d_model: int, n_layers: int, se
 def main() -> None:
     """Run both benchmarks, print a table with the bucketed/naive ratio, write the JSON record."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, finishes in well under a minute")
+    parser.add_argument("--quick", action="store_true",
+                        help="small sizes, finishes in well under a minute")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
-    parser.add_argument("--repeat", type=int, default=None, help="timed epochs per setting, best kept (2 quick, 3 full)")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="timed epochs per setting, best kept (2 quick, 3 full)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     repeat = args.repeat or (2 if args.quick else 3)
     params = {
         "quick": args.quick,
-        "nli": {"n_pairs": 512 if args.quick else 8192, "batch_size": 64, "word_dim": 64 if args.quick else 300,
-                "hidden": 128 if args.quick else 512, "seed": 0, "repeat": repeat},
-        "mlm": {"n_sentences": 512 if args.quick else 8192, "batch_size": 64, "d_model": 64 if args.quick else 256,
-                "n_layers": 2 if args.quick else 4, "seed": 0, "repeat": repeat},
+        "nli": {"n_pairs": 512 if args.quick else 8192, "batch_size": 64,
+                "word_dim": 64 if args.quick else 300, "hidden": 128 if args.quick else 512,
+                "seed": 0, "repeat": repeat},
+        "mlm": {"n_sentences": 512 if args.quick else 8192, "batch_size": 64,
+                "d_model": 64 if args.quick else 256, "n_layers": 2 if args.quick else 4, "seed": 0,
+                "repeat": repeat},
         "torch_threads": torch.get_num_threads(),
     }
     rows = bench_nli(**params["nli"]) + bench_mlm(**params["mlm"])
-    print(f"{'model':46s} {'batching':16s} {'sent/s':>9s} {'tok/s':>9s} {'pad %':>6s} {'x naive':>8s}")
+    print(f"{'model':46s} {'batching':16s} {'sent/s':>9s} {'tok/s':>9s} {'pad %':>6s} "
+          f"{'x naive':>8s}")
     for naive, fast in zip(rows[::2], rows[1::2]):
         fast["speedup_vs_naive"] = fast["sentences_per_s"] / naive["sentences_per_s"]
         for r in (naive, fast):
             ratio = f"{r.get('speedup_vs_naive', 1.0):8.2f}"
-            print(f"{r['model']:46s} {r['batching']:16s} {r['sentences_per_s']:9.0f} {r['real_tokens_per_s']:9.0f} "
-                  f"{100 * r['padded_fraction']:6.1f} {ratio}")
+            print(f"{r['model']:46s} {r['batching']:16s} {r['sentences_per_s']:9.0f} "
+                  f"{r['real_tokens_per_s']:9.0f} {100 * r['padded_fraction']:6.1f} {ratio}")
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"rows": rows, "provenance": collect_provenance(params, device="cpu", seed=0)}, indent=2))
+    OUT.write_text(json.dumps({"rows": rows,
+                               "provenance": collect_provenance(params, device="cpu", seed=0)},
+                              indent=2))
     print(f"wrote {OUT}")
 
 

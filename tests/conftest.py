@@ -146,7 +146,15 @@ class ToyWords:
 
 def make_toy_words(sentences: list[str], dim: int = 8) -> ToyWords:
     """A vocabulary of ``sentences`` (lower-cased words and the four specials) with N(0, 1) vectors, seed 0."""
-    from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab, WordTokenizer
+    from xsent_lib.text import (
+        BOS_TOKEN,
+        EOS_TOKEN,
+        PAD_TOKEN,
+        UNK_TOKEN,
+        TextPipeline,
+        Vocab,
+        WordTokenizer,
+    )
 
     tokenizer = WordTokenizer(lowercase=True)
     vocab = Vocab.build(tokenizer.tokenize_batch(sentences), specials=(PAD_TOKEN, UNK_TOKEN, BOS_TOKEN, EOS_TOKEN))

@@ -47,7 +47,12 @@ from xsent_lib.train.joint import (
     random_batches,
     steps_for,
 )
-from xsent_lib.train.transfer import StudentConfig, contrastive_encoder, pca_targets, regress_encoder
+from xsent_lib.train.transfer import (
+    StudentConfig,
+    contrastive_encoder,
+    pca_targets,
+    regress_encoder,
+)
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

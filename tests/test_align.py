@@ -18,7 +18,12 @@ from xsent_lib.align.adversarial import (
     smoothed_labels,
 )
 from xsent_lib.align.criterion import csls_translations, unsupervised_criterion
-from xsent_lib.align.dictionary import group_by_source, lookup_pairs, read_word_pairs, split_by_source
+from xsent_lib.align.dictionary import (
+    group_by_source,
+    lookup_pairs,
+    read_word_pairs,
+    split_by_source,
+)
 from xsent_lib.align.procrustes import (
     RankDeficientMapWarning,
     SentenceMapping,

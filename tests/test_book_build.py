@@ -117,6 +117,24 @@ def test_every_logged_claim_has_a_stable_id(built_book: Path):
 
 
 @pytest.mark.slow
+def test_every_tagged_number_in_the_built_pages_matches_its_metrics(built_book: Path):
+    """Chapter 11 tags each number of ours with its run and metrics.json path, and each paper number with
+    its stored cell; every page is read back against those files (tests/test_reproduction_report.py shows
+    that a tampered page fails the same check)."""
+    from xsent_lib.results.reproduction import COMMITTED_DIR
+    from xsent_lib.results.tagged import check_tagged_html
+
+    roots = {"build": built_book.parents[1] / "_build" / "results", "committed": COMMITTED_DIR}
+    checked, problems = 0, []
+    for page in sorted(built_book.rglob("*.html")):
+        n, bad = check_tagged_html(page.read_text(), roots)
+        checked += n
+        problems += [f"{page.relative_to(built_book)}: {p}" for p in bad]
+    assert checked > 100, f"only {checked} tagged numbers in the built pages: is chapter 11's table there?"
+    assert not problems, f"{len(problems)} numbers differ from their stored values: {problems[:5]}"
+
+
+@pytest.mark.slow
 def test_every_chapter_read_the_data_dir_it_was_given(built_book: Path, fixture_data: Path):
     out = built_book.parents[1]
     for stem in CHAPTER_USES:

@@ -24,7 +24,12 @@ from xsent_lib.data.corpora import (
     load_text,
 )
 from xsent_lib.data.corpora.freedict import dictd_number, entry_translations, split_source_words
-from xsent_lib.data.corpora.gettext_mo import RESOURCE_ROOT, catalogue_pairs, has_format_code, strip_accelerators
+from xsent_lib.data.corpora.gettext_mo import (
+    RESOURCE_ROOT,
+    catalogue_pairs,
+    has_format_code,
+    strip_accelerators,
+)
 from xsent_lib.data.corpora.monolingual import parse_brown_line
 from xsent_lib.data.corpora.nlp_corpus import align_document
 from xsent_lib.data.corpora.sentiment import split_sentences

@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 
 from xsent_lib.data.formats import load_glove_txt, load_probing, load_snli, load_vec
-from xsent_lib.data.sources import REAL_DATA, SMOKE_EXAMPLES, DataSources, sha256_file, vocabulary_of
+from xsent_lib.data.sources import (
+    REAL_DATA,
+    SMOKE_EXAMPLES,
+    DataSources,
+    sha256_file,
+    vocabulary_of,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMATS = ROOT / "tests" / "fixtures" / "formats"

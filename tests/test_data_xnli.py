@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 
 from xsent_lib.data.synthetic import SyntheticWorld
-from xsent_lib.data.xnli import DictTranslator, real_xnli, synthetic_xnli, typological_distance, word_by_word_translator
+from xsent_lib.data.xnli import (
+    DictTranslator,
+    real_xnli,
+    synthetic_xnli,
+    typological_distance,
+    word_by_word_translator,
+)
 
 FULL = Path(__file__).parent / "fixtures" / "xnli_full"
 

@@ -4,9 +4,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences, PairTask, SentencePairs
+from xsent_lib.data.formats.containers import (
+    ClassificationTask,
+    LabelledSentences,
+    PairTask,
+    SentencePairs,
+)
 from xsent_lib.eval.engine import Evaluation, Params, batcher_from_encoder, batcher_from_function
-from xsent_lib.eval.transfer import PairClassificationTask, RelatednessTask, TransferTask, pair_features
+from xsent_lib.eval.transfer import (
+    PairClassificationTask,
+    RelatednessTask,
+    TransferTask,
+    pair_features,
+)
 
 VOCAB = [f"w{i}" for i in range(40)]
 

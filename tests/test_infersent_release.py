@@ -12,7 +12,12 @@ import torch
 
 from xsent_lib.data.formats import load_glove_txt
 from xsent_lib.encoders import load_infersent
-from xsent_lib.text.release import nltk_word_tokenize, release_tokenize, split_sentences, treebank_words
+from xsent_lib.text.release import (
+    nltk_word_tokenize,
+    release_tokenize,
+    split_sentences,
+    treebank_words,
+)
 
 VECTORS = Path(__file__).parent / "fixtures" / "infersent" / "vectors.4d.txt"
 D, H = 4, 3

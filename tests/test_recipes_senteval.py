@@ -11,7 +11,11 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from xsent_lib.data.formats.vectors import WordVectors  # noqa: E402
-from xsent_lib.encoders.baselines import REFERENCE_ENCODERS, RandomSentenceEncoder, random_bag_encoder  # noqa: E402
+from xsent_lib.encoders.baselines import (  # noqa: E402
+    REFERENCE_ENCODERS,
+    RandomSentenceEncoder,
+    random_bag_encoder,
+)
 from xsent_lib.eval.classifier import ClassifierConfig  # noqa: E402
 from xsent_lib.eval.offline_suite import synthetic_single_tasks  # noqa: E402
 from xsent_lib.eval.suite import SuiteSizes, senteval_suite  # noqa: E402

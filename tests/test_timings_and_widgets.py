@@ -104,6 +104,28 @@ def test_shown_source_has_no_book_stamps_and_still_compiles():
     compile(source, "claims.py", "exec")
     one_liner = chapter.without_book_stamps('def f():\n    """Do it.\n\n    Book: chapter 0 (How to run).\n    """\n')
     assert one_liner == 'def f():\n    """Do it."""\n'
+    inline = chapter.without_book_stamps('def f():\n    """Do it. Book: chapter 8 (Paraphrastic\n'
+                                         '    embeddings (bitext))."""\n')
+    assert inline == 'def f():\n    """Do it."""\n'
+
+
+def test_no_shown_library_source_keeps_a_book_stamp():
+    """What ``show_source`` would show of any library module (so of any function in it)."""
+    import importlib
+    import inspect
+    import pkgutil
+    import re
+
+    import xsent_lib
+
+    left = []
+    for info in pkgutil.walk_packages(xsent_lib.__path__, "xsent_lib."):
+        module = importlib.import_module(info.name)
+        source = chapter.without_book_stamps(inspect.getsource(module))
+        compile(source, info.name, "exec")
+        left += [f"{info.name}: {line.strip()}" for line in source.splitlines()
+                 if re.search(r"Book: chapters? [0-9]", line)]
+    assert not left, "stamps show_source would still show:\n" + "\n".join(left[:20])
 
 
 def test_collect_claims_reads_every_claims_list_and_the_timed_ones(tmp_path: Path):

@@ -7,7 +7,11 @@ import numpy as np
 import pytest
 import torch
 
-from xsent_lib.encoders.transformer import POOLINGS, TransformerSentenceEncoder, sinusoidal_positions
+from xsent_lib.encoders.transformer import (
+    POOLINGS,
+    TransformerSentenceEncoder,
+    sinusoidal_positions,
+)
 from xsent_lib.text.batching import pad_batch
 from xsent_lib.text.pipeline import TextPipeline
 from xsent_lib.text.tokenizers import WordTokenizer

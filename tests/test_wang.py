@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from xsent_lib.align.averaged import averaged_vectors
-from xsent_lib.data.monodocs import MonoDocs, drop_leaks, leakage_table, parallel_leakage, planted_toy, shared_words
+from xsent_lib.data.monodocs import (
+    MonoDocs,
+    drop_leaks,
+    leakage_table,
+    parallel_leakage,
+    planted_toy,
+    shared_words,
+)
 from xsent_lib.data.real_monodocs import real_documents, real_xnli_bench
 from xsent_lib.eval.context_eval import gold_precisions, xnli_accuracy
 from xsent_lib.eval.frozen_mlp import frozen_mlp_transfer, wang_pair_features
@@ -25,7 +32,13 @@ from xsent_lib.train.context import (
     train_stage1,
     train_wang,
 )
-from xsent_lib.train.context_runs import CorpusRun, encoder_fn, mlm_baseline, shared_pipeline, train_corpus
+from xsent_lib.train.context_runs import (
+    CorpusRun,
+    encoder_fn,
+    mlm_baseline,
+    shared_pipeline,
+    train_corpus,
+)
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -23,7 +23,12 @@ from xsent_lib.recipes import wieting as rec
 from xsent_lib.results.claims import Absent
 from xsent_lib.results.paraphrase_summary import run_summary, speed_target_verdicts
 from xsent_lib.text import TextPipeline, WordTokenizer
-from xsent_lib.text.noise import shuffle_words, shuffle_words_with_keys, word_index, word_start_table
+from xsent_lib.text.noise import (
+    shuffle_words,
+    shuffle_words_with_keys,
+    word_index,
+    word_start_table,
+)
 from xsent_lib.train.paraphrase import (
     ParaphraseConfig,
     encode_bitext,

@@ -21,18 +21,20 @@ from xsent_lib.text import EOS_TOKEN
 from xsent_lib.train import xlm_runs
 from xsent_lib.train.checkpoint import load_checkpoint
 from xsent_lib.train.xlm import (
-    MASK_TOKEN,
     XLMConfig,
-    build_lm_corpus,
     build_xlm,
     heldout_loss,
     language_unigram_entropy,
     lm_batches,
     pretrain_xlm,
-    sample_sentences,
-    shared_vocabulary,
     tlm_batch,
     unigram_entropy,
+)
+from xsent_lib.train.xlm_corpus import (
+    MASK_TOKEN,
+    build_lm_corpus,
+    sample_sentences,
+    shared_vocabulary,
     vocabulary_stats,
 )
 from xsent_lib.train.xlm_xnli import FinetuneConfig, finetune_xnli, pair_rows, xlm_accuracy

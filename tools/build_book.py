@@ -1,20 +1,23 @@
-"""Build the book, re-executing only the chapters whose inputs changed, so a page never shows stale outputs.
+"""Build the book, re-executing only the chapters whose inputs changed, so a page never shows stale
+outputs.
 
-Each chapter's execution is keyed on what that chapter actually used, recorded by the run itself: the
-``xsent_lib`` modules it imported with their sha256 (``library_modules`` in its provenance.json, written by
-``ch.finish()``), plus its own code cells, ``requirements.txt``, the profile and ``data_dir``. A chapter that
-reads the other chapters' results (chapter 11) is also keyed on their keys. A change to ``viz/muse.py``
-re-executes chapter 5 only.
+Each chapter's execution is keyed on what that chapter actually used, recorded by the run itself:
+the ``xsent_lib`` modules it imported with their sha256 (``library_modules`` in its provenance.json,
+written by ``ch.finish()``), plus its own code cells, ``requirements.txt``, the profile and
+``data_dir``. A chapter that reads the other chapters' results (chapter 11) is also keyed on their
+keys. A change to ``viz/muse.py`` re-executes chapter 5 only.
 
 Steps: (1) execute every stale chapter here, one after the other, each in a fresh kernel, through
-``tools/nbexec.py`` (papermill on an nbclient that cannot stall on ipywidgets cells; per-cell timeout from
-``_config.yml``), printing each chapter's wall time; the executed notebook and its key go to
-``OUT/_build/exec/<profile>/``; (2) stage the sources (book/, _toc.yml, the executed notebooks) in
-``OUT/_build/stage/<profile>/`` and run ``jupyter-book build`` on them with ``execute_notebooks: off`` and
-``-W -n --keep-going``. The footer of every page states the library version, commit and hash.
+``tools/nbexec.py`` (papermill on an nbclient that cannot stall on ipywidgets cells; per-cell
+timeout from ``_config.yml``), printing each chapter's wall time; the executed notebook and its key
+go to ``OUT/_build/exec/<profile>/``; (2) stage the sources (book/, _toc.yml, the executed
+notebooks) in ``OUT/_build/stage/<profile>/`` and run ``jupyter-book build`` on them with
+``execute_notebooks: off`` and ``-W -n --keep-going``. The footer of every page states the library
+version, commit and hash.
 
-Usage: ``python tools/build_book.py [--profile book] [--out DIR] [--force] [--chapters 00_how_to_run,05_muse]
-[--no-html] [--data-dir DIR]`` (``make book`` calls it); the HTML goes to ``DIR/_build/html``.
+Usage: ``python tools/build_book.py [--profile book] [--out DIR] [--force]
+[--chapters 00_how_to_run,05_muse] [--no-html] [--data-dir DIR]`` (``make book`` calls it); the HTML
+goes to ``DIR/_build/html``.
 """
 from __future__ import annotations
 
@@ -39,7 +42,8 @@ import xsent_lib  # noqa: E402
 from xsent_lib.results.provenance import git_commit, library_hash  # noqa: E402
 
 LIB = ROOT / "xsent_lib"
-#: a chapter whose code calls one of these reads the other chapters' results: it is keyed on their keys too
+#: a chapter whose code calls one of these reads the other chapters' results: it is keyed on their
+#: keys too
 READS_RESULTS = ("collect_runs(", "collect_claims(", "load_metrics(")
 
 
@@ -72,22 +76,25 @@ def file_sha(rel: str) -> str:
 
 
 def data_fingerprint(data_dir: str | None) -> str:
-    """What is in ``data_dir`` now: sha256 over every file's relative path, size and mtime (not the contents, so a
-    5 GB file costs nothing); adding, removing or replacing a data set there re-executes the chapters."""
+    """What is in ``data_dir`` now: sha256 over every file's relative path, size and mtime (not the
+    contents, so a 5 GB file costs nothing); adding, removing or replacing a data set there
+    re-executes the chapters."""
     if not data_dir or not Path(data_dir).is_dir():
         return "none"
     h = hashlib.sha256()
     root = Path(data_dir)
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         stat = path.stat()
-        h.update(f"{path.relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+        h.update(
+            f"{path.relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
     return h.hexdigest()[:16]
 
 
 def chapter_key(stem: str, profile: str, data_dir: str | None, modules: list[str],
                 upstream: dict[str, str]) -> str:
-    """sha256 over the chapter's code cells, requirements.txt, profile, data_dir (and what it holds), its library modules' files
-    as they are now, and (chapters reading results) the keys of the chapters it reads."""
+    """sha256 over the chapter's code cells, requirements.txt, profile, data_dir (and what it
+    holds), its library modules' files as they are now, and (chapters reading results) the keys of
+    the chapters it reads."""
     h = hashlib.sha256()
     h.update(json.dumps(code_of(ROOT / "notebooks" / f"{stem}.ipynb")).encode())
     h.update((ROOT / "requirements.txt").read_bytes())
@@ -100,31 +107,39 @@ def chapter_key(stem: str, profile: str, data_dir: str | None, modules: list[str
 
 
 def reads_results(stem: str) -> bool:
-    return any(marker in src for src in code_of(ROOT / "notebooks" / f"{stem}.ipynb") for marker in READS_RESULTS)
+    return any(marker in src for src in code_of(ROOT / "notebooks" / f"{stem}.ipynb")
+               for marker in READS_RESULTS)
 
 
-def execute_stale(chapters: list[str], selected: set[str], profile: str, out: Path, data_dir: str | None,
-                  timeout: int, force: bool) -> tuple[dict[str, str], list[str]]:
-    """Execute the stale chapters of ``selected``; return {stem: 'executed'|'reused'|'failed'|'skipped'} and failures."""
+def execute_stale(chapters: list[str], selected: set[str], profile: str, out: Path,
+                  data_dir: str | None, timeout: int,
+                  force: bool) -> tuple[dict[str, str], list[str]]:
+    """Execute the stale chapters of ``selected``; return
+    {stem: 'executed'|'reused'|'failed'|'skipped'} and failures."""
     from nbexec import execute_notebook
 
     exec_dir = out / "_build" / "exec" / profile
     results = out / "_build" / "results"
     exec_dir.mkdir(parents=True, exist_ok=True)
     os.environ["XSENT_PROFILE"] = profile
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT),
+                                                *filter(None, [os.environ.get("PYTHONPATH")])])
     status: dict[str, str] = {}
     keys: dict[str, str] = {}
     failed: list[str] = []
     for stem in chapters:
         record_path = exec_dir / f"{stem}.key.json"
         record = json.loads(record_path.read_text()) if record_path.exists() else None
-        upstream = {c: keys.get(c, "none") for c in chapters if c != stem} if reads_results(stem) else {}
+        upstream = {c: keys.get(c, "none") for c in chapters
+                    if c != stem} if reads_results(stem) else {}
+        if upstream:  # runs committed under book/runs are read too: adding one refreshes the report
+            upstream["book/runs"] = data_fingerprint(str(ROOT / "book" / "runs"))
         if stem not in selected:
             status[stem] = "skipped"
             keys[stem] = record["key"] if record else "none"
             continue
-        key_now = chapter_key(stem, profile, data_dir, record["library_modules"], upstream) if record else None
+        key_now = chapter_key(stem, profile, data_dir, record["library_modules"],
+                              upstream) if record else None
         executed = exec_dir / f"{stem}.ipynb"
         if not force and record and record["key"] == key_now and executed.exists():
             status[stem], keys[stem] = "reused", key_now
@@ -136,8 +151,8 @@ def execute_stale(chapters: list[str], selected: set[str], profile: str, out: Pa
         start = time.perf_counter()
         print(f"chapter {stem}: executing (profile {profile})", flush=True)
         try:
-            execute_notebook(str(ROOT / "notebooks" / f"{stem}.ipynb"), str(executed), parameters=params,
-                             cwd=str(ROOT / "notebooks"), timeout=timeout)
+            execute_notebook(str(ROOT / "notebooks" / f"{stem}.ipynb"), str(executed),
+                             parameters=params, cwd=str(ROOT / "notebooks"), timeout=timeout)
         except Exception as exc:  # a failing chapter fails the build, loudly, after the others ran
             print(f"chapter {stem}: FAILED after {time.perf_counter() - start:.0f} s: "
                   f"{type(exc).__name__}: {str(exc)[-3000:]}", flush=True)
@@ -147,20 +162,25 @@ def execute_stale(chapters: list[str], selected: set[str], profile: str, out: Pa
             continue
         prov_path = results / stem / profile / "provenance.json"
         prov = json.loads(prov_path.read_text()) if prov_path.exists() else {}
-        modules = sorted(prov.get("library_modules") or [p.relative_to(LIB).as_posix() for p in LIB.rglob("*.py")])
+        modules = sorted(prov.get("library_modules")
+                         or [p.relative_to(LIB).as_posix() for p in LIB.rglob("*.py")])
         keys[stem] = chapter_key(stem, profile, data_dir, modules, upstream)
-        record_path.write_text(json.dumps({"key": keys[stem], "profile": profile, "data_dir": data_dir,
-                                           "library_modules": modules, "upstream": upstream,
-                                           "wall_time_s": round(time.perf_counter() - start, 1)}, indent=1))
+        record_path.write_text(json.dumps({"key": keys[stem], "profile": profile,
+                                           "data_dir": data_dir, "library_modules": modules,
+                                           "upstream": upstream,
+                                           "wall_time_s": round(time.perf_counter() - start, 1)},
+                                          indent=1))
         status[stem] = "executed"
-        print(f"chapter {stem}: executed in {time.perf_counter() - start:.0f} s, CPU (kernel and workers) "
-              f"{prov.get('cpu_time_s', float('nan')):.0f} s, load {os.getloadavg()[0]:.1f} (key {keys[stem]})", flush=True)
+        print(f"chapter {stem}: executed in {time.perf_counter() - start:.0f} s, CPU (kernel and "
+              f"workers) {prov.get('cpu_time_s', float('nan')):.0f} s, load "
+              f"{os.getloadavg()[0]:.1f} (key {keys[stem]})", flush=True)
     (exec_dir / "last_build.json").write_text(json.dumps(status, indent=1))
     return status, failed
 
 
 def stage_sources(chapters: list[str], profile: str, out: Path) -> Path:
-    """Copy what jupyter-book reads into OUT/_build/stage/<profile>/: book/, _toc.yml, the executed notebooks."""
+    """Copy what jupyter-book reads into OUT/_build/stage/<profile>/: book/, _toc.yml, the executed
+    notebooks."""
     stage = out / "_build" / "stage" / profile
     if stage.exists():
         shutil.rmtree(stage)
@@ -177,7 +197,8 @@ def stage_sources(chapters: list[str], profile: str, out: Path) -> Path:
 
 def write_config(profile: str, out: Path) -> Path:
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
-    config.setdefault("execute", {})["execute_notebooks"] = "off"  # executed above, chapter by chapter
+    # executed above, chapter by chapter
+    config.setdefault("execute", {})["execute_notebooks"] = "off"
     config.setdefault("html", {})["extra_footer"] = (
         f"<p>Outputs computed with xsent_lib {xsent_lib.__version__} · commit {git_commit()} · "
         f"library hash {library_hash()} · profile <code>{profile}</code>.</p>")
@@ -191,22 +212,28 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default=os.environ.get("XSENT_PROFILE", "book"),
                         choices=["smoke", "book", "full"])
-    parser.add_argument("--out", default=str(ROOT), help="output folder; the HTML goes to OUT/_build/html")
-    parser.add_argument("--force", action="store_true", help="re-execute every chapter, ignoring the keys")
-    parser.add_argument("--chapters", default="", help="comma-separated stems to execute (default: all of _toc.yml)")
-    parser.add_argument("--no-html", action="store_true", help="execute only, do not run jupyter-book")
+    parser.add_argument("--out", default=str(ROOT),
+                        help="output folder; the HTML goes to OUT/_build/html")
+    parser.add_argument("--force", action="store_true",
+                        help="re-execute every chapter, ignoring the keys")
+    parser.add_argument("--chapters", default="",
+                        help="comma-separated stems to execute (default: all of _toc.yml)")
+    parser.add_argument("--no-html", action="store_true",
+                        help="execute only, do not run jupyter-book")
     parser.add_argument("--data-dir", default=os.environ.get("XSENT_DATA_DIR") or None)
     args = parser.parse_args()
     out = Path(args.out).resolve()
     data_dir = str(Path(args.data_dir).resolve()) if args.data_dir else None
-    config_timeout = int((yaml.safe_load((ROOT / "_config.yml").read_text()).get("execute") or {}).get("timeout", 3600))
+    config_timeout = int((yaml.safe_load((ROOT / "_config.yml").read_text()).get("execute")
+                          or {}).get("timeout", 3600))
     chapters = toc_chapters()
     selected = set(args.chapters.split(",")) if args.chapters else set(chapters)
     unknown = selected - set(chapters)
     if unknown:
         parser.error(f"not chapters of _toc.yml: {sorted(unknown)}")
     start = time.perf_counter()
-    status, failed = execute_stale(chapters, selected, args.profile, out, data_dir, config_timeout, args.force)
+    status, failed = execute_stale(chapters, selected, args.profile, out, data_dir, config_timeout,
+                                   args.force)
     print("chapters: " + ", ".join(f"{k} {v}" for k, v in status.items()), flush=True)
     if failed:
         print(f"book: profile {args.profile}, chapters failed: {failed}", flush=True)
@@ -220,7 +247,8 @@ def main() -> int:
            "--builder", "html", "-W", "-n", "--keep-going"]
     print("+", " ".join(cmd), flush=True)
     code = subprocess.call(cmd, env=dict(os.environ, XSENT_PROFILE=args.profile), cwd=stage)
-    print(f"book: profile {args.profile}, exit {code}, {time.perf_counter() - start:.0f} s", flush=True)
+    print(f"book: profile {args.profile}, exit {code}, {time.perf_counter() - start:.0f} s",
+          flush=True)
     return code
 
 

@@ -1,9 +1,10 @@
-"""Vendor the book's JavaScript (MathJax 3, require.js, the ipywidgets HTML manager) from the npm registry.
+"""Vendor the book's JavaScript (MathJax 3, require.js, the ipywidgets HTML manager) from the npm
+registry.
 
-Jupyter Book 1 pages load these from CDNs by default, so an offline reader sees raw LaTeX and no widgets.
-This script fetches pinned tarballs with ``npm pack``, checks their sha256, and unpacks the files the
-pages need into ``book/_assets/vendor/`` (git-ignored; not ``_static/``, whose every .js would be
-injected into every page). Run by ``make book``; a second run is a no-op.
+Jupyter Book 1 pages load these from CDNs by default, so an offline reader sees raw LaTeX and no
+widgets. This script fetches pinned tarballs with ``npm pack``, checks their sha256, and unpacks the
+files the pages need into ``book/_assets/vendor/`` (git-ignored; not ``_static/``, whose every .js
+would be injected into every page). Run by ``make book``; a second run is a no-op.
 """
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ PACKAGES = [
      {"package/es5": "mathjax/es5", "package/LICENSE": "mathjax/LICENSE"}),
     ("requirejs@2.3.7", "31f3330c978fb28684622fe71165dc946432cf0210b2ea8a1ca0233e70f2737d",
      {"package/require.js": "require.js"}),
-    ("@jupyter-widgets/html-manager@1.0.6", "6c198ceb99ba7e7526990a1de16e8147ad7d3a714e3fb06741183623c04b5f6e",
+    ("@jupyter-widgets/html-manager@1.0.6",
+     "6c198ceb99ba7e7526990a1de16e8147ad7d3a714e3fb06741183623c04b5f6e",
      {"package/dist": "widgets", "package/LICENSE": "widgets/LICENSE"}),
 ]
 STAMP = VENDOR / ".stamp"
@@ -43,15 +45,16 @@ def vendor(force: bool = False) -> None:
         print(f"vendor: {VENDOR.relative_to(ROOT)} is up to date")
         return
     if shutil.which("npm") is None:
-        sys.exit("vendor: `npm` is not installed. Install Node.js/npm (Debian: `apt-get install npm`) so the book's "
-                 "MathJax and widget scripts can be fetched from the npm registry; without them an offline reader "
-                 "sees raw LaTeX and no widgets.")
+        sys.exit("vendor: `npm` is not installed. Install Node.js/npm (Debian: `apt-get install "
+                 "npm`) so the book's MathJax and widget scripts can be fetched from the npm "
+                 "registry; without them an offline reader sees raw LaTeX and no widgets.")
     if VENDOR.exists():
         shutil.rmtree(VENDOR)
     VENDOR.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         for spec, sha, files in PACKAGES:
-            proc = subprocess.run(["npm", "pack", spec, "--silent"], cwd=tmp, capture_output=True, text=True)
+            proc = subprocess.run(["npm", "pack", spec, "--silent"], cwd=tmp, capture_output=True,
+                                  text=True)
             if proc.returncode != 0:
                 sys.exit(f"vendor: `npm pack {spec}` failed:\n{proc.stderr.strip()}")
             tarball = Path(tmp) / proc.stdout.strip().splitlines()[-1]
@@ -66,7 +69,8 @@ def vendor(force: bool = False) -> None:
                 target = VENDOR / dst
                 target.parent.mkdir(parents=True, exist_ok=True)
                 if source.is_dir():
-                    shutil.copytree(source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.map"))
+                    shutil.copytree(source, target, dirs_exist_ok=True,
+                                    ignore=shutil.ignore_patterns("*.map"))
                 else:
                     shutil.copy2(source, target)
             print(f"vendor: {spec} ok ({got[:12]})")

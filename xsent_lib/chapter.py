@@ -1,4 +1,5 @@
-"""What every chapter does first and last: resolve its parameters, seed, pick the device, stamp provenance.
+"""What every chapter does first and last: resolve its parameters, seed, pick the device, stamp
+provenance.
 
 Book: chapter 0 (How to run this book).
 """
@@ -25,19 +26,26 @@ from xsent_lib.results.store import PROFILES, Run, start_run
 
 T = TypeVar("T")
 _BOOK_STAMP = re.compile(r"^\s*Book: chapters? .*$")
+#: a stamp after a docstring's text on the same line, up to its closing ``).`` (it may wrap)
+_INLINE_STAMP = re.compile(r"(?<=\S)[ \t]+Book: chapters? [0-9][0-9, and-]*"
+                           r"(?:\s*\((?:[^()]|\([^()]*\))*\))?\.?")
 PROFILE_ENV = "XSENT_PROFILE"
-#: ``1`` builds the chapters' widgets, ``0`` never does; unset, they are built only for a live front-end
+#: ``1`` builds the chapters' widgets, ``0`` never does; unset, they are built only for a live
+#: front-end
 WIDGETS_ENV = "XSENT_WIDGETS"
-#: executors that run a notebook without a front-end (a kernel started by one of them draws no widget)
+#: executors that run a notebook without a front-end (a kernel started by one of them draws no
+#: widget)
 _EXECUTORS = ("papermill", "nbconvert", "nbclient", "jupyter-execute", "nbexec")
-#: the checkout holding xsent_lib/, notebooks/ and tests/ (the defaults below are read against it, never the cwd)
+#: the checkout holding xsent_lib/, notebooks/ and tests/ (the defaults below are read against it,
+#: never the cwd)
 REPO_ROOT = Path(xsent_lib.__file__).resolve().parents[1]
 NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
 DEFAULT_RESULTS_DIR = REPO_ROOT / "_build" / "results"
 
 
 def resolve_path(value: str | os.PathLike[str] | None, default: Path | None = None) -> Path | None:
-    """``None`` gives ``default``; a relative path is read against the caller's working folder, as a user expects.
+    """``None`` gives ``default``; a relative path is read against the caller's working folder, as a
+    user expects.
 
     Book: chapter 0 (How to run this book).
     """
@@ -49,7 +57,8 @@ def resolve_path(value: str | os.PathLike[str] | None, default: Path | None = No
 
 @dataclass
 class Chapter:
-    """A chapter run: its resolved profile, device, seeded generator and the :class:`Run` that stores results.
+    """A chapter run: its resolved profile, device, seeded generator and the :class:`Run` that
+    stores results.
 
     Book: chapter 0 (How to run this book).
     """
@@ -65,7 +74,8 @@ class Chapter:
     data: DataSources | None = None
 
     def pick(self, *, smoke: T, book: T, full: T) -> T:
-        """Return the setting of the current profile, e.g. ``ch.pick(smoke=200, book=5_000, full=550_000)``.
+        """Return the setting of the current profile, e.g. ``ch.pick(smoke=200, book=5_000,
+        full=550_000)``.
 
         Book: chapter 0 (How to run this book).
         """
@@ -79,7 +89,8 @@ class Chapter:
         return self.run.log(key, value)
 
     def log_timing(self, key: str, value: Any) -> Any:
-        """Store a measurement that varies from run to run under ``timings`` (see :meth:`Run.log_timing`).
+        """Store a measurement that varies from run to run under ``timings`` (see
+        :meth:`Run.log_timing`).
 
         Book: chapter 0 (How to run this book).
         """
@@ -95,7 +106,8 @@ class Chapter:
         if self.data is not None:
             extra.setdefault("data_sources", self.data.report())
         prov = self.run.finish(**extra)
-        shown = {k: v for k, v in prov.items() if k not in {"params", "library_modules", "data_sources"}}
+        shown = {k: v for k, v in prov.items()
+                 if k not in {"params", "library_modules", "data_sources"}}
         if "data_sources" in prov:
             sources = prov["data_sources"]
             shown["real data read"] = ", ".join(n for n, st in sources["datasets"].items()
@@ -105,26 +117,31 @@ class Chapter:
         return pd.Series(shown, name="provenance")
 
 
-def start_chapter(name: str, *, profile: str, device: str, seed: int, results_dir: str | None = None,
-                  data_dir: str | None = None, uses: Sequence[str] = (), **params: Any) -> Chapter:
+def start_chapter(name: str, *, profile: str, device: str, seed: int,
+                  results_dir: str | None = None, data_dir: str | None = None,
+                  uses: Sequence[str] = (), **params: Any) -> Chapter:
     """Resolve a chapter's papermill parameters, seed everything, and open its results run.
 
-    The environment variable ``XSENT_PROFILE`` (set by ``make book PROFILE=...``) overrides ``profile``
-    so a whole book can be built at one scale. Paths never depend on where the chapter was started from:
-    ``results_dir=None`` means ``<repository>/_build/results``, ``data_dir=None`` means no data folder, and a
-    relative path given by the user is read against the caller's working folder. In a notebook the
-    chapter's ``results_dir`` / ``data_dir`` variables are rebound to those absolute paths and the kernel
-    moves to ``notebooks/``, so the chapter's own relative paths (``../tests/fixtures``) hold wherever
-    papermill was run. Prints one line saying what produced this page.
+    The environment variable ``XSENT_PROFILE`` (set by ``make book PROFILE=...``) overrides
+    ``profile`` so a whole book can be built at one scale. Paths never depend on where the chapter
+    was started from: ``results_dir=None`` means ``<repository>/_build/results``, ``data_dir=None``
+    means no data folder, and a relative path given by the user is read against the caller's working
+    folder. In a notebook the chapter's ``results_dir`` / ``data_dir`` variables are rebound to
+    those absolute paths and the kernel moves to ``notebooks/``, so the chapter's own relative paths
+    (``../tests/fixtures``) hold wherever papermill was run. Prints one line saying what produced
+    this page.
 
-    ``uses`` names the papers' real data sets the chapter reads when ``data_dir`` holds them, at every profile
-    (keys of :data:`xsent_lib.data.sources.REAL_DATA`): the next lines say, for each, whether it was found or
-    falls back to a stand-in, and ``ch.data`` (a :class:`DataSources`) records what the run read; its report,
-    with every file's size and sha256, goes to provenance.json. ``seed`` must lie in ``[0, 2**31 - 1]``
-    (:data:`~xsent_lib.base.runtime.MAX_SEED`): the chapter derives further seeds from it (``seed + 1``, ...).
+    ``uses`` names the papers' real data sets the chapter reads when ``data_dir`` holds them, at
+    every profile (keys of :data:`xsent_lib.data.sources.REAL_DATA`): the next lines say, for each,
+    whether it was found or falls back to a stand-in, and ``ch.data`` (a :class:`DataSources`)
+    records what the run read; its report, with every file's size and sha256, goes to
+    provenance.json. ``seed`` must lie in ``[0, 2**31 - 1]``
+    (:data:`~xsent_lib.base.runtime.MAX_SEED`): the chapter derives further seeds from it
+    (``seed + 1``, ...).
 
-    The run folder ``results_dir/<name>/<profile>`` is created and write-tested first (:func:`start_run`):
-    a ``results_dir`` that is a file or cannot be written raises ValueError naming it, before anything runs.
+    The run folder ``results_dir/<name>/<profile>`` is created and write-tested first
+    (:func:`start_run`): a ``results_dir`` that is a file or cannot be written raises ValueError
+    naming it, before anything runs.
     Book: chapter 0 (How to run this book).
     """
     seed = check_seed(seed)
@@ -137,15 +154,17 @@ def start_chapter(name: str, *, profile: str, device: str, seed: int, results_di
     all_params = {"profile": profile, "device": str(device), "seed": seed,
                   "data_dir": None if data_path is None else str(data_path),
                   "results_dir": str(results_path), **params}
-    run = start_run(name, profile, results_path, params=all_params, seed=seed, device=str(dev))  # checks results_dir
+    # checks results_dir
+    run = start_run(name, profile, results_path, params=all_params, seed=seed, device=str(dev))
     _rebind_caller_paths(inspect.currentframe(), results_dir=(results_dir, results_path),
                          data_dir=(data_dir, data_path))
     rng = seed_everything(seed)
     if _inline_figures() and NOTEBOOKS_DIR.is_dir():
         os.chdir(NOTEBOOKS_DIR)
-    data = DataSources(data_path, profile, tuple(uses), checksum_cache=results_path / ".data_checksums.json")
-    print(f"xsent_lib {xsent_lib.__version__} (commit {git_commit()}, library hash {library_hash()}) · "
-          f"profile '{profile}' · {device_description(dev)} · seed {seed}")
+    data = DataSources(data_path, profile, tuple(uses),
+                       checksum_cache=results_path / ".data_checksums.json")
+    print(f"xsent_lib {xsent_lib.__version__} (commit {git_commit()}, library hash "
+          f"{library_hash()}) · profile '{profile}' · {device_description(dev)} · seed {seed}")
     if uses or data_path is not None:
         print("\n".join(data.lines()))
     return Chapter(name=name, profile=profile, device=dev, seed=seed, rng=rng, run=run,
@@ -153,7 +172,8 @@ def start_chapter(name: str, *, profile: str, device: str, seed: int, results_di
 
 
 def _rebind_caller_paths(frame: Any, **names: tuple[Any, Path | None]) -> None:
-    """In the notebook that called start_chapter, replace ``results_dir`` / ``data_dir`` by their resolved paths."""
+    """In the notebook that called start_chapter, replace ``results_dir`` / ``data_dir`` by their
+    resolved paths."""
     caller = frame.f_back if frame is not None else None
     if caller is None or caller.f_globals.get("__name__") != "__main__":
         return
@@ -163,10 +183,11 @@ def _rebind_caller_paths(frame: Any, **names: tuple[Any, Path | None]) -> None:
 
 
 def library_modules() -> dict[str, str]:
-    """Every ``xsent_lib`` module this process imported, as ``{path relative to xsent_lib/: sha256}``, sorted.
+    """Every ``xsent_lib`` module this process imported, as
+    ``{path relative to xsent_lib/: sha256}``, sorted.
 
-    Recorded in provenance.json by :meth:`Chapter.finish`; the book build re-executes a chapter only when
-    one of these files (or the chapter, requirements.txt, the profile) changed.
+    Recorded in provenance.json by :meth:`Chapter.finish`; the book build re-executes a chapter only
+    when one of these files (or the chapter, requirements.txt, the profile) changed.
     Book: chapter 11 (Reproducibility report).
     """
     import hashlib
@@ -184,7 +205,8 @@ def library_modules() -> dict[str, str]:
 
 
 def _inline_figures() -> bool:
-    """Inside a notebook, display returned matplotlib figures inline (also those built without pyplot).
+    """Inside a notebook, display returned matplotlib figures inline (also those built without
+    pyplot).
 
     Returns whether this runs in an IPython kernel (a notebook), not a plain interpreter or a test.
     """
@@ -202,14 +224,16 @@ def _inline_figures() -> bool:
 
 
 def live_frontend() -> bool:
-    """Whether this kernel has a live Jupyter front-end that will draw widgets and call back into them.
+    """Whether this kernel has a live Jupyter front-end that will draw widgets and call back into
+    them.
 
-    ``XSENT_WIDGETS=1`` / ``0`` decides when set (the book's executor sets 1: it cannot stall on widget
-    messages, and the built page keeps the saved widget state). Otherwise a front-end must show itself:
-    Jupyter Server names the notebook of the kernels it starts (``JPY_SESSION_NAME``), VS Code defines
-    ``__vsc_ipynb_file__``, Colab imports ``google.colab``; a kernel whose parent is an executor (papermill,
-    nbconvert, nbclient, ...) has none, even when it inherited such a variable. Plain papermill and nbclient
-    can wait forever on a cell that creates widgets (nbclient#312), so without a front-end no widget is built.
+    ``XSENT_WIDGETS=1`` / ``0`` decides when set (the book's executor sets 1: it cannot stall on
+    widget messages, and the built page keeps the saved widget state). Otherwise a front-end must
+    show itself: Jupyter Server names the notebook of the kernels it starts (``JPY_SESSION_NAME``),
+    VS Code defines ``__vsc_ipynb_file__``, Colab imports ``google.colab``; a kernel whose parent is
+    an executor (papermill, nbconvert, nbclient, ...) has none, even when it inherited such a
+    variable. Plain papermill and nbclient can wait forever on a cell that creates widgets
+    (nbclient#312), so without a front-end no widget is built.
     Book: chapter 0 (How to run this book).
     """
     forced = os.environ.get(WIDGETS_ENV, "").strip()
@@ -228,9 +252,11 @@ def live_frontend() -> bool:
 
 
 def _parent_is_executor() -> bool:
-    """Whether the process that started this kernel is a notebook executor (read from /proc; False elsewhere)."""
+    """Whether the process that started this kernel is a notebook executor (read from /proc; False
+    elsewhere)."""
     try:
-        cmdline = Path(f"/proc/{os.getppid()}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        raw = Path(f"/proc/{os.getppid()}/cmdline").read_bytes()
+        cmdline = raw.replace(b"\0", b" ").decode(errors="replace")
     except OSError:
         return False
     return any(name in cmdline for name in _EXECUTORS)
@@ -261,20 +287,23 @@ class Control:
         if isinstance(self.value, str):
             return widgets.Text(value=self.value, continuous_update=False, description=label,
                                 layout=widgets.Layout(width="90%"))
-        raise TypeError(f"control {name!r}: give options=[...] for a drop-down or a str value for a text box, "
-                        f"got value {self.value!r}.")
+        raise TypeError(f"control {name!r}: give options=[...] for a drop-down or a str value for "
+                        f"a text box, got value {self.value!r}.")
 
 
 def explore(fn: Callable[..., None], /, **controls: Control) -> Any:
-    """Call ``fn`` with each control's value; with a live front-end, return the widget that calls it again.
+    """Call ``fn`` with each control's value; with a live front-end, return the widget that calls it
+    again.
 
-    Without one (papermill, nbconvert, the tests) no widget is created: ``fn`` runs once with the starting
-    values and its printed or displayed output is the cell's, so a chapter run by any client finishes.
+    Without one (papermill, nbconvert, the tests) no widget is created: ``fn`` runs once with the
+    starting values and its printed or displayed output is the cell's, so a chapter run by any
+    client finishes.
     Book: chapter 0 (How to run this book).
     """
     unknown = [name for name, c in controls.items() if not isinstance(c, Control)]
     if unknown:
-        raise TypeError(f"explore(): {unknown} must be Control(...) values, e.g. n=Control(256, options=[128, 256]).")
+        raise TypeError(f"explore(): {unknown} must be Control(...) values, e.g. n=Control(256, "
+                        "options=[128, 256]).")
     if live_frontend():
         import ipywidgets as widgets
 
@@ -294,12 +323,13 @@ def show_source(obj: Callable[..., Any] | type) -> Any:
 
 
 def without_book_stamps(source: str) -> str:
-    """``source`` without the docstrings' ``Book: chapter N (...)`` lines (they point a reader of the library at
-    the book; in the book itself they are noise); a docstring the stamp closed now closes on its last line.
+    """``source`` without the docstrings' ``Book: chapter N (...)`` lines (they point a reader of
+    the library at the book; in the book itself they are noise); a docstring the stamp closed now
+    closes on its last line.
 
     Book: chapter 0 (How to run this book).
     """
-    lines = source.splitlines(keepends=True)
+    lines = _INLINE_STAMP.sub("", source).splitlines(keepends=True)
     kept: list[str] = []
     skip_next = False
     for i, line in enumerate(lines):
@@ -309,11 +339,12 @@ def without_book_stamps(source: str) -> str:
         if not _BOOK_STAMP.match(line):
             kept.append(line)
             continue
-        closes = i + 1 < len(lines) and lines[i + 1].strip() == '"""'
+        closes_here = line.rstrip().endswith('"""')
+        closes = closes_here or (i + 1 < len(lines) and lines[i + 1].strip() == '"""')
         if closes:
             while kept and not kept[-1].strip():
                 kept.pop()
             if kept:
                 kept[-1] = kept[-1].rstrip("\n") + '"""\n'
-                skip_next = True
+                skip_next = not closes_here
     return "".join(kept)

@@ -1,1 +1,2 @@
-"""Mapping one embedding space onto another: Procrustes, adversarial training, CSLS refinement, dictionaries."""
+"""Mapping one embedding space onto another: Procrustes, adversarial training, CSLS refinement,
+dictionaries."""

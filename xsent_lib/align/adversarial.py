@@ -60,8 +60,8 @@ class AdversarialConfig:
             raise ValueError(f"smoothing must be in [0, 0.5), got {self.smoothing}.")
         if not 0.0 <= self.dis_input_dropout < 1.0:
             raise ValueError(f"dis_input_dropout must be in [0, 1), got {self.dis_input_dropout}.")
-        positive = ("dis_hidden", "dis_layers", "batch_size", "dis_steps", "most_frequent", "epoch_size",
-                    "n_epochs", "criterion_words", "k_neighbors")
+        positive = ("dis_hidden", "dis_layers", "batch_size", "dis_steps", "most_frequent",
+                    "epoch_size", "n_epochs", "criterion_words", "k_neighbors")
         for name in positive:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}.")
@@ -70,7 +70,8 @@ class AdversarialConfig:
 
 
 class Discriminator(nn.Module):
-    """MLP ``dropout(input) -> [Linear -> LeakyReLU] x n_layers -> Linear -> logit`` for "is a mapped source".
+    """MLP ``dropout(input) -> [Linear -> LeakyReLU] x n_layers -> Linear -> logit`` for "is a
+    mapped source".
 
     Returns one logit per row; the sigmoid is applied inside the loss.
     Book: chapter 5 (Word translation without parallel data).
@@ -99,17 +100,21 @@ def smoothed_labels(n_mapped: int, n_target: int, smoothing: float, *, flip: boo
                     device: torch.device | str = "cpu") -> torch.Tensor:
     """Discriminator targets: ``1 - s`` for mapped source rows then ``s`` for target rows (eq. 4.3).
 
-    ``flip=True`` gives the mapping's targets (eq. 4.4): ``s`` for mapped rows, ``1 - s`` for targets.
+    ``flip=True`` gives the mapping's targets (eq. 4.4): ``s`` for mapped rows, ``1 - s`` for
+    targets.
     Book: chapter 5 (Word translation without parallel data).
     """
     hi, lo = 1.0 - smoothing, smoothing
     if flip:
         hi, lo = lo, hi
-    return torch.cat([torch.full((n_mapped,), hi, device=device), torch.full((n_target,), lo, device=device)])
+    return torch.cat(
+        [torch.full((n_mapped,), hi, device=device), torch.full((n_target,), lo, device=device)])
 
 
-def sample_frequent(n_rows: int, most_frequent: int, batch_size: int, generator: torch.Generator) -> torch.Tensor:
-    """``batch_size`` row indices drawn uniformly (with replacement) among the first ``most_frequent`` rows.
+def sample_frequent(n_rows: int, most_frequent: int, batch_size: int,
+                    generator: torch.Generator) -> torch.Tensor:
+    """``batch_size`` row indices drawn uniformly (with replacement) among the first
+    ``most_frequent`` rows.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -127,11 +132,12 @@ def orthogonalize_(weight: torch.Tensor, beta: float) -> None:
 
 
 def scheduled_lr(lr: float, criterion: float, previous: float, config: AdversarialConfig) -> float:
-    """Next epoch's learning rate: ``lr * lr_decay``, times ``lr_shrink`` if ``criterion < previous``, >= ``min_lr``.
+    """Next epoch's learning rate: ``lr * lr_decay``, times ``lr_shrink`` if ``criterion <
+    previous``, >= ``min_lr``.
 
-    The thesis halves the rate "whenever the unsupervised validation criterion decreases"; we compare
-    with the previous epoch (MUSE's code compares with the best so far) and apply the schedule to
-    both players, as the thesis gives one set of SGD settings "for both".
+    The thesis halves the rate "whenever the unsupervised validation criterion decreases"; we
+    compare with the previous epoch (MUSE's code compares with the best so far) and apply the
+    schedule to both players, as the thesis gives one set of SGD settings "for both".
     Book: chapter 5 (Word translation without parallel data).
     """
     shrink = config.lr_shrink if criterion < previous else 1.0
@@ -166,13 +172,14 @@ class AdversarialAligner:
         self.src = _as_embeddings("src", src, self.device)
         self.tgt = _as_embeddings("tgt", tgt, self.device)
         if self.src.shape[1] != self.tgt.shape[1]:
-            raise ValueError(f"src and tgt must have the same dimension, got {self.src.shape[1]} and "
-                             f"{self.tgt.shape[1]}.")
+            raise ValueError("src and tgt must have the same dimension, got "
+                             f"{self.src.shape[1]} and {self.tgt.shape[1]}.")
         dim = self.src.shape[1]
         self.mapping = nn.Linear(dim, dim, bias=False).to(self.device)
         with torch.no_grad():
             self.mapping.weight.copy_(torch.eye(dim))
-        self.discriminator = Discriminator(dim, config.dis_hidden, config.dis_layers, config.dis_input_dropout,
+        self.discriminator = Discriminator(dim, config.dis_hidden, config.dis_layers,
+                                           config.dis_input_dropout,
                                            config.leaky_slope).to(self.device)
         self.map_optimizer = torch.optim.SGD(self.mapping.parameters(), lr=config.lr)
         self.dis_optimizer = torch.optim.SGD(self.discriminator.parameters(), lr=config.lr)
@@ -189,8 +196,10 @@ class AdversarialAligner:
     def _batch(self, *, mapped_grad: bool) -> torch.Tensor:
         """Mapped source rows then target rows, from the most frequent words."""
         cfg = self.config
-        i = sample_frequent(len(self.src), cfg.most_frequent, cfg.batch_size, self.generator).to(self.device)
-        j = sample_frequent(len(self.tgt), cfg.most_frequent, cfg.batch_size, self.generator).to(self.device)
+        i = sample_frequent(len(self.src), cfg.most_frequent, cfg.batch_size,
+                            self.generator).to(self.device)
+        j = sample_frequent(len(self.tgt), cfg.most_frequent, cfg.batch_size,
+                            self.generator).to(self.device)
         mapped = self.mapping(self.src[i])
         if not mapped_grad:
             mapped = mapped.detach()
@@ -237,7 +246,8 @@ class AdversarialAligner:
         Book: chapter 5 (Word translation without parallel data).
         """
         mapped = self.src.cpu().numpy() @ self.W.T
-        return unsupervised_criterion(mapped, self.tgt.cpu().numpy(), n_words=self.config.criterion_words,
+        return unsupervised_criterion(mapped, self.tgt.cpu().numpy(),
+                                      n_words=self.config.criterion_words,
                                       k_neighbors=self.config.k_neighbors)
 
     def _set_lr(self, lr: float) -> None:
@@ -246,7 +256,8 @@ class AdversarialAligner:
                 group["lr"] = lr
 
     def fit(self) -> list[dict]:
-        """Run ``n_epochs`` epochs, select the best W by the criterion, and return one record per epoch.
+        """Run ``n_epochs`` epochs, select the best W by the criterion, and return one record per
+        epoch.
 
         An epoch is ``epoch_size // batch_size`` rounds of ``dis_steps`` discriminator steps and one
         mapping step. After each epoch both learning rates follow :func:`scheduled_lr`. At the end

@@ -1,4 +1,5 @@
-"""MUSE's unsupervised validation criterion: how close the frequent words land to their CSLS translations.
+"""MUSE's unsupervised validation criterion: how close the frequent words land to their CSLS
+translations.
 
 Translate the ``n_words`` most frequent source words with CSLS, keep the translations that are
 themselves frequent target words (MUSE's rule: target row at most ``n_words``), then average the
@@ -18,9 +19,11 @@ CRITERION_RULES = ("muse", "all")
 EMPTY_CRITERION = -1e9  # MUSE's value when no translation survives the rank cut
 
 
-def csls_translations(mapped_src: np.ndarray, tgt: np.ndarray, *, n_words: int = 10_000, k_neighbors: int = 10,
+def csls_translations(mapped_src: np.ndarray, tgt: np.ndarray, *, n_words: int = 10_000,
+                      k_neighbors: int = 10,
                       use_faiss: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """CSLS translation (target row) of each of the first ``n_words`` source rows: ``(source rows, target rows)``.
+    """CSLS translation (target row) of each of the first ``n_words`` source rows: ``(source rows,
+    target rows)``.
 
     Rows must be sorted by frequency, most frequent first (as in fastText files). The CSLS
     neighbourhoods use every source and target row.

@@ -34,7 +34,8 @@ def read_word_pairs(path: str | Path) -> list[tuple[str, str]]:
             if not fields:
                 continue
             if len(fields) != 2:
-                raise ValueError(f"{path}:{line_no}: expected 'source target', got {line.rstrip()!r}.")
+                raise ValueError(f"{path}:{line_no}: expected 'source target', got "
+                                 f"{line.rstrip()!r}.")
             pairs.append((fields[0], fields[1]))
     return pairs
 
@@ -108,7 +109,8 @@ def lookup_pairs(word_pairs: Iterable[tuple[str, str]], src_vocab: Vocabulary,
 
 def split_by_source(pairs: np.ndarray, n_test: int = 1500, *, n_train: int | None = 5000,
                     seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Split index pairs into train and test with disjoint *source words* (all translations stay together).
+    """Split index pairs into train and test with disjoint *source words* (all translations stay
+    together).
 
     MUSE's setting: Procrustes supervision on 5,000 source words, 1,500 test queries. Source words
     are shuffled with ``seed``; ``n_train=None`` puts every remaining word in train.
@@ -116,12 +118,14 @@ def split_by_source(pairs: np.ndarray, n_test: int = 1500, *, n_train: int | Non
     """
     pairs = np.asarray(pairs)
     if pairs.ndim != 2 or pairs.shape[1] != 2 or not np.issubdtype(pairs.dtype, np.integer):
-        raise ValueError(f"pairs must be an integer array of shape (n, 2), got {pairs.shape} {pairs.dtype}.")
+        raise ValueError(f"pairs must be an integer array of shape (n, 2), got {pairs.shape} "
+                         f"{pairs.dtype}.")
     words = np.unique(pairs[:, 0])
     need = n_test + (n_train or 0)
     if n_test < 1 or len(words) < need:
-        raise ValueError(f"asked for {n_test} test + {n_train or 0} train source words but the dictionary has "
-                         f"{len(words)} distinct source words; lower n_test/n_train.")
+        raise ValueError(f"asked for {n_test} test + {n_train or 0} train source words but the "
+                         f"dictionary has {len(words)} distinct source words; lower "
+                         "n_test/n_train.")
     order = np.random.default_rng(seed).permutation(words)
     test_words = order[:n_test]
     train_words = order[n_test:] if n_train is None else order[n_test:n_test + n_train]

@@ -1,8 +1,10 @@
-"""MUSE's unsupervised pipeline on a setting: adversarial restarts, refinement, selection by the criterion.
+"""MUSE's unsupervised pipeline on a setting: adversarial restarts, refinement, selection by the
+criterion.
 
-The supervised baseline (:func:`supervised_map`) and the unsupervised one (:func:`unsupervised_align`)
-fit maps; nothing here looks at test pairs. Test scores for display (per restart, per epoch) come in
-through a ``monitor(W) -> dict`` callback that the evaluation layer provides.
+The supervised baseline (:func:`supervised_map`) and the unsupervised one
+(:func:`unsupervised_align`) fit maps; nothing here looks at test pairs. Test scores for display
+(per restart, per epoch) come in through a ``monitor(W) -> dict`` callback that the evaluation layer
+provides.
 Book: chapter 5 (Word translation without parallel data).
 """
 from __future__ import annotations
@@ -25,7 +27,8 @@ Monitor = Callable[[np.ndarray], dict]
 
 
 def supervised_map(setting: WordTranslationSetting) -> np.ndarray:
-    """Orthogonal Procrustes on the setting's training pairs (the paper's supervised baseline, eq. 4.2).
+    """Orthogonal Procrustes on the setting's training pairs (the paper's supervised baseline, eq.
+    4.2).
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -41,16 +44,18 @@ def criterion_of(setting: WordTranslationSetting, W: np.ndarray, n_words: int = 
     :func:`unsupervised_align`), so the CSLS neighbourhoods are those the pipeline saw.
     Book: chapter 5 (Word translation without parallel data).
     """
-    return unsupervised_criterion(apply_map(setting.src.vectors[:vocab], W), setting.tgt.vectors[:vocab],
-                                  n_words=n_words)
+    return unsupervised_criterion(apply_map(setting.src.vectors[:vocab], W),
+                                  setting.tgt.vectors[:vocab], n_words=n_words)
 
 
 @dataclass
 class AdversarialRun:
-    """One adversarial training run: the map kept (best criterion), and per epoch the losses and criterion.
+    """One adversarial training run: the map kept (best criterion), and per epoch the losses and
+    criterion.
 
     ``history`` rows hold ``epoch``, ``dis_loss``, ``map_loss``, ``criterion``, ``lr`` and, when a
-    monitor was given, what it returned (e.g. the test P@1 for Figure 4.2; never used for selection).
+    monitor was given, what it returned (e.g. the test P@1 for Figure 4.2; never used for
+    selection).
     Book: chapter 5 (Word translation without parallel data).
     """
 
@@ -63,10 +68,11 @@ class AdversarialRun:
 def run_adversarial(src: np.ndarray, tgt: np.ndarray, config: AdversarialConfig, *, seed: int,
                     device: str | torch.device = "cpu", init: np.ndarray | None = None,
                     monitor: Monitor | None = None) -> AdversarialRun:
-    """Adversarial training with :class:`AdversarialAligner`'s steps and schedule, watched after every epoch.
+    """Adversarial training with :class:`AdversarialAligner`'s steps and schedule, watched after
+    every epoch.
 
-    The same loop as :meth:`AdversarialAligner.fit` (``dis_steps`` discriminator steps then one mapping
-    step with orthogonalisation; after each epoch the criterion, best-map bookkeeping and
+    The same loop as :meth:`AdversarialAligner.fit` (``dis_steps`` discriminator steps then one
+    mapping step with orthogonalisation; after each epoch the criterion, best-map bookkeeping and
     :func:`scheduled_lr`), plus a starting map ``init`` (default the identity) and an optional
     ``monitor(W)`` whose result is stored in the epoch's record.
     Book: chapter 5 (Word translation without parallel data).
@@ -89,7 +95,8 @@ def run_adversarial(src: np.ndarray, tgt: np.ndarray, config: AdversarialConfig,
             dis += [aligner.discriminator_step() for _ in range(config.dis_steps)]
             map_losses.append(aligner.mapping_step())
         W = aligner.W
-        record = {"epoch": epoch, "dis_loss": float(np.mean(dis)), "map_loss": float(np.mean(map_losses)),
+        record = {"epoch": epoch, "dis_loss": float(np.mean(dis)),
+                  "map_loss": float(np.mean(map_losses)),
                   "criterion": aligner.criterion(), "lr": lr}
         if monitor is not None:
             record.update(monitor(W))
@@ -108,10 +115,10 @@ class UnsupervisedResult:
     """The unsupervised pipeline's outcome: the selected refined map and what every restart did.
 
     ``W`` is the refined map of the selected restart, ``W_adversarial`` its adversarial map (the
-    "Adv" rows of Table 4.1). ``restarts`` has one record per restart (seed, starting map, adversarial
-    and refined criteria, refinement dictionary size, and, when ``setting`` had test pairs and
-    a ``monitor`` was given, what it returned for both maps, e.g. their test P@1 for display:
-    selection never looks at it).
+    "Adv" rows of Table 4.1). ``restarts`` has one record per restart (seed, starting map,
+    adversarial and refined criteria, refinement dictionary size, and, when ``setting`` had test
+    pairs and a ``monitor`` was given, what it returned for both maps, e.g. their test P@1 for
+    display: selection never looks at it).
     Book: chapter 5 (Word translation without parallel data).
     """
 
@@ -124,7 +131,8 @@ class UnsupervisedResult:
 
 
 def starting_map(kind: str, dim: int, seed: int) -> np.ndarray:
-    """The adversarial stage's starting map: ``"identity"`` (MUSE's code) or a Haar-``"random"`` rotation.
+    """The adversarial stage's starting map: ``"identity"`` (MUSE's code) or a Haar-``"random"``
+    rotation.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -191,29 +199,34 @@ def unsupervised_align(setting: WordTranslationSetting, config: AdversarialConfi
     return UnsupervisedResult(ref.W, adv.W, chosen, records, adv, ref)
 
 
-def identical_strings_map(setting: WordTranslationSetting, *, refine_iters: int = 5, max_rank: int = 15_000,
+def identical_strings_map(setting: WordTranslationSetting, *, refine_iters: int = 5,
+                          max_rank: int = 15_000,
                           align_vocab: int | None = None, criterion_words: int = 10_000
                           ) -> tuple[int, RefinementResult | None]:
-    """MUSE's ``identical_char`` start: Procrustes on the words spelled alike (among the ``max_rank`` most frequent
-    of each side), then refinement as in :func:`unsupervised_align`.
+    """MUSE's ``identical_char`` start: Procrustes on the words spelled alike (among the
+    ``max_rank`` most frequent of each side), then refinement as in :func:`unsupervised_align`.
 
-    Returns the number of identical words and the refinement, or ``None`` in its place when there are fewer
-    than twice the dimension (too few to fit an orthogonal map: languages of different scripts).
+    Returns the number of identical words and the refinement, or ``None`` in its place when there
+    are fewer than twice the dimension (too few to fit an orthogonal map: languages of different
+    scripts).
     Book: chapter 5 (Word translation without parallel data: a free weak signal).
     """
     seed_pairs = identical_string_pairs(setting.src, setting.tgt, max_rank=max_rank)
     if len(seed_pairs) < 2 * setting.src.dim:
         return int(len(seed_pairs)), None
     W0 = procrustes(setting.src.vectors[seed_pairs[:, 0]], setting.tgt.vectors[seed_pairs[:, 1]])
-    ref = refine(setting.src.vectors[:align_vocab], setting.tgt.vectors[:align_vocab], W0, n_iter=refine_iters,
-                 max_rank=max_rank, criterion_words=criterion_words)
+    ref = refine(setting.src.vectors[:align_vocab], setting.tgt.vectors[:align_vocab], W0,
+                 n_iter=refine_iters, max_rank=max_rank, criterion_words=criterion_words)
     return int(len(seed_pairs)), ref
 
 
-def reverse_direction(setting: WordTranslationSetting, forward: UnsupervisedResult, *, refine_iters: int = 5,
-                      max_rank: int = 15_000, align_vocab: int | None = None, criterion_words: int = 10_000
+def reverse_direction(setting: WordTranslationSetting, forward: UnsupervisedResult, *,
+                      refine_iters: int = 5,
+                      max_rank: int = 15_000, align_vocab: int | None = None,
+                      criterion_words: int = 10_000
                       ) -> UnsupervisedResult:
-    """The unsupervised map of the reverse direction from a forward run: transpose, then refine this way.
+    """The unsupervised map of the reverse direction from a forward run: transpose, then refine this
+    way.
 
     An orthogonal map's inverse is its transpose, so the forward adversarial map already aligns the
     reverse direction; MUSE trains each direction separately, we reuse the forward adversarial stage
@@ -223,22 +236,24 @@ def reverse_direction(setting: WordTranslationSetting, forward: UnsupervisedResu
     """
     W_adv = np.ascontiguousarray(forward.W_adversarial.T)
     src, tgt = setting.src.vectors[:align_vocab], setting.tgt.vectors[:align_vocab]
-    ref = refine(src, tgt, W_adv, n_iter=refine_iters, max_rank=max_rank, criterion_words=criterion_words)
+    ref = refine(src, tgt, W_adv, n_iter=refine_iters, max_rank=max_rank,
+                 criterion_words=criterion_words)
     records = [{"restart": forward.chosen, "start": "transposed forward map", "chosen": True,
                 "refined_criterion": max(h["criterion"] for h in ref.history)}]
     return UnsupervisedResult(ref.W, W_adv, forward.chosen, records, forward.adversarial, ref)
 
 
-def monitored_run(setting: WordTranslationSetting, config: AdversarialConfig, monitor: Monitor, *, seed: int = 0,
+def monitored_run(setting: WordTranslationSetting, config: AdversarialConfig, monitor: Monitor, *,
+                  seed: int = 0,
                   refine_iters: int = 3, max_rank: int = 15_000, align_vocab: int | None = None,
                   device: str | torch.device = "cpu") -> list[dict]:
-    """One unsupervised run with the test P@1 recorded after every adversarial epoch and refinement step.
+    """One unsupervised run with the test P@1 recorded after every adversarial epoch and refinement
+    step.
 
-    For Figure 4.2: each record has ``stage`` (``adversarial`` / ``refinement``), ``step`` (a running
-    index), the unsupervised criterion and what ``monitor(W)`` returns (the test P@1: never used to
-    select anything). Refinement follows
-    :func:`~xsent_lib.align.refinement.refine` step by step (mutual CSLS dictionary, Procrustes),
-    starting from the adversarial stage's selected map.
+    For Figure 4.2: each record has ``stage`` (``adversarial`` / ``refinement``), ``step`` (a
+    running index), the unsupervised criterion and what ``monitor(W)`` returns (the test P@1: never
+    used to select anything). Refinement follows :func:`~xsent_lib.align.refinement.refine` step by
+    step (mutual CSLS dictionary, Procrustes), starting from the adversarial stage's selected map.
     Book: chapter 5 (Word translation without parallel data).
     """
     dev = torch.device(device) if not isinstance(device, torch.device) else device
@@ -248,7 +263,8 @@ def monitored_run(setting: WordTranslationSetting, config: AdversarialConfig, mo
     records = [{"stage": "adversarial", **h} for h in adv.history]
     W = adv.W
     for it in range(1, refine_iters + 1):
-        dico = mutual_nn_dictionary(apply_map(src, W), tgt, max_rank=max_rank, k_neighbors=config.k_neighbors)
+        dico = mutual_nn_dictionary(apply_map(src, W), tgt, max_rank=max_rank,
+                                    k_neighbors=config.k_neighbors)
         if len(dico) < 2:
             break
         W = procrustes(src[dico[:, 0]], tgt[dico[:, 1]])
@@ -264,8 +280,9 @@ def monitored_run(setting: WordTranslationSetting, config: AdversarialConfig, mo
 def rotate_every_plane(W: np.ndarray, degrees: float, seed: int = 0) -> np.ndarray:
     """``R W`` where the rotation ``R`` turns every vector by ``degrees`` (random planes, seeded).
 
-    ``R = Q B Q^T`` with ``B`` block-diagonal 2x2 rotations by ``degrees`` and ``Q`` random orthogonal,
-    so no direction stays close to where it was (an odd dimension leaves one axis fixed).
+    ``R = Q B Q^T`` with ``B`` block-diagonal 2x2 rotations by ``degrees`` and ``Q`` random
+    orthogonal, so no direction stays close to where it was (an odd dimension leaves one axis
+    fixed).
     Book: chapter 5 (Word translation without parallel data).
     """
     W = np.asarray(W, dtype=np.float64)
@@ -281,20 +298,23 @@ def rotate_every_plane(W: np.ndarray, degrees: float, seed: int = 0) -> np.ndarr
 
 def refinement_basin(setting: WordTranslationSetting, W: np.ndarray, angles: Sequence[float],
                      monitor: Monitor, *,
-                     refine_iters: int = 2, max_rank: int = 10_000, align_vocab: int | None = 10_000,
+                     refine_iters: int = 2, max_rank: int = 10_000,
+                     align_vocab: int | None = 10_000,
                      criterion_words: int = 5_000, seed: int = 0) -> list[dict]:
     """How far from a good map refinement can start and still find it: one record per angle.
 
-    Every plane of ``W`` (e.g. the supervised map) is turned by ``angle`` (:func:`rotate_every_plane`),
-    then refined without any dictionary; the record holds what ``monitor(W)`` returns (e.g. the test
-    P@1 with CSLS) and the criterion, before and after. This is the target the adversarial stage has to hit: a map inside this basin.
+    Every plane of ``W`` (e.g. the supervised map) is turned by ``angle``
+    (:func:`rotate_every_plane`), then refined without any dictionary; the record holds what
+    ``monitor(W)`` returns (e.g. the test P@1 with CSLS) and the criterion, before and after. This
+    is the target the adversarial stage has to hit: a map inside this basin.
     Book: chapter 5 (Word translation without parallel data).
     """
     src, tgt = setting.src.vectors[:align_vocab], setting.tgt.vectors[:align_vocab]
     out = []
     for angle in angles:
         start = rotate_every_plane(W, angle, seed)
-        ref = refine(src, tgt, start, n_iter=refine_iters, max_rank=max_rank, criterion_words=criterion_words)
+        ref = refine(src, tgt, start, n_iter=refine_iters, max_rank=max_rank,
+                     criterion_words=criterion_words)
         before, after = monitor(start), monitor(ref.W)
         out.append({"angle": float(angle), **{f"start {k}": v for k, v in before.items()},
                     **{f"refined {k}": v for k, v in after.items()},

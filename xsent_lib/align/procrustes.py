@@ -1,10 +1,10 @@
 """Linear maps between embedding spaces from paired rows: orthogonal Procrustes and least squares.
 
-Rows are examples: ``X`` and ``Y`` are ``(n, d)`` with row ``i`` of ``X`` paired with row ``i`` of ``Y``
-(a dictionary entry, or a sentence and its translation). A map ``W`` is ``(d_out, d_in)`` and acts on
-column vectors as in the thesis (``W x ~ y``), so on rows it is ``X @ W.T`` (:func:`apply_map`). With
-the thesis' column matrices, Procrustes is ``W = U V^T`` where ``U S V^T = SVD(Y X^T)``; with our row
-matrices that is the SVD of ``Y.T @ X``.
+Rows are examples: ``X`` and ``Y`` are ``(n, d)`` with row ``i`` of ``X`` paired with row ``i`` of
+``Y`` (a dictionary entry, or a sentence and its translation). A map ``W`` is ``(d_out, d_in)`` and
+acts on column vectors as in the thesis (``W x ~ y``), so on rows it is ``X @ W.T``
+(:func:`apply_map`). With the thesis' column matrices, Procrustes is ``W = U V^T`` where ``U S V^T =
+SVD(Y X^T)``; with our row matrices that is the SVD of ``Y.T @ X``.
 
 :class:`SentenceMapping` is Aldarmaki & Diab's post-hoc "sentence mapping": an orthogonal (or plain
 linear) map fitted on the sentence vectors of a parallel corpus.
@@ -23,7 +23,8 @@ import numpy as np
 
 
 class RankDeficientMapWarning(UserWarning):
-    """The pairs do not span the space: the fitted orthogonal map is not unique on the missing directions.
+    """The pairs do not span the space: the fitted orthogonal map is not unique on the missing
+    directions.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -34,22 +35,25 @@ def _pair(X: np.ndarray, Y: np.ndarray, same_dim: bool) -> tuple[np.ndarray, np.
     X, Y = np.asarray(X), np.asarray(Y)
     for name, a in (("X", X), ("Y", Y)):
         if a.ndim != 2 or not np.issubdtype(a.dtype, np.number):
-            raise ValueError(f"{name} must be a numeric 2-D array (n_pairs, dim), got shape {a.shape} {a.dtype}.")
+            raise ValueError(f"{name} must be a numeric 2-D array (n_pairs, dim), got shape "
+                             f"{a.shape} {a.dtype}.")
         if not np.isfinite(a).all():
             raise ValueError(f"{name} contains NaN or infinite values.")
     if X.shape[0] != Y.shape[0]:
-        raise ValueError(f"X and Y must have one row per pair: got {X.shape[0]} and {Y.shape[0]} rows.")
+        raise ValueError(f"X and Y must have one row per pair: got {X.shape[0]} and "
+                         f"{Y.shape[0]} rows.")
     if X.shape[0] == 0:
         raise ValueError("X and Y are empty; a map needs at least one pair.")
     if same_dim and X.shape[1] != Y.shape[1]:
-        raise ValueError(f"an orthogonal map needs equal dimensions, got {X.shape[1]} and {Y.shape[1]}; "
-                         f"use least_squares_map for a rectangular map.")
+        raise ValueError(f"an orthogonal map needs equal dimensions, got {X.shape[1]} and "
+                         f"{Y.shape[1]}; use least_squares_map for a rectangular map.")
     return X.astype(np.float64), Y.astype(np.float64)
 
 
 def _out_dtype(*arrays: np.ndarray) -> np.dtype:
     """float32 when every input is float32, else float64."""
-    return np.dtype(np.float32) if all(np.asarray(a).dtype == np.float32 for a in arrays) else np.dtype(np.float64)
+    return np.dtype(np.float32) if all(np.asarray(a).dtype == np.float32 for a in arrays) \
+        else np.dtype(np.float64)
 
 
 def procrustes(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -68,22 +72,25 @@ def procrustes(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
     M = Yd.T @ Xd
     U, S, Vt = np.linalg.svd(M)
     d = M.shape[0]
-    rank = int((S > S[0] * d * np.finfo(np.float64).eps).sum())  # numpy's matrix_rank tolerance; 0 for M = 0
+    # numpy's matrix_rank tolerance; 0 for M = 0
+    rank = int((S > S[0] * d * np.finfo(np.float64).eps).sum())
     if rank < d:
         warnings.warn(
             f"procrustes: the cross-covariance Y^T X has rank {rank} of {d} ({Xd.shape[0]} pairs, "
-            f"{len(np.unique(Xd, axis=0))} distinct): the orthogonal map is not unique on the {d - rank} missing "
-            "directions, where it is an arbitrary rotation. Use more distinct pairs (at least as many "
-            "independent ones as dimensions) for a well-defined map.", RankDeficientMapWarning, stacklevel=2)
+            f"{len(np.unique(Xd, axis=0))} distinct): the orthogonal map is not unique on the "
+            f"{d - rank} missing directions, where it is an arbitrary rotation. Use more distinct "
+            "pairs (at least as many independent ones as dimensions) for a well-defined map.",
+            RankDeficientMapWarning, stacklevel=2)
     return (U @ Vt).astype(_out_dtype(X, Y))
 
 
 def least_squares_map(X: np.ndarray, Y: np.ndarray, *, ridge: float = 0.0) -> np.ndarray:
-    """Unconstrained ``W`` minimising ``||X W^T - Y||_F^2 + ridge ||W||_F^2`` (Mikolov et al., thesis eq. 4.1).
+    """Unconstrained ``W`` minimising ``||X W^T - Y||_F^2 + ridge ||W||_F^2`` (Mikolov et al.,
+    thesis eq. 4.1).
 
-    ``W`` is ``(d_y, d_x)``, so the two spaces may differ in size. ``ridge = 0`` is the paper's plain
-    least squares (minimum-norm solution when under-determined); a NaN, infinite or negative ``ridge``
-    raises a ValueError.
+    ``W`` is ``(d_y, d_x)``, so the two spaces may differ in size. ``ridge = 0`` is the paper's
+    plain least squares (minimum-norm solution when under-determined); a NaN, infinite or negative
+    ``ridge`` raises a ValueError.
     Book: chapter 5 (Word translation without parallel data).
     """
     Xd, Yd = _pair(X, Y, same_dim=False)
@@ -92,8 +99,8 @@ def least_squares_map(X: np.ndarray, Y: np.ndarray, *, ridge: float = 0.0) -> np
     except (TypeError, ValueError):
         raise ValueError(f"ridge must be a finite number >= 0, got {ridge!r}.") from None
     if not math.isfinite(ridge) or ridge < 0:
-        raise ValueError(f"ridge must be a finite number >= 0, got {ridge!r}: a NaN or infinite penalty gives a "
-                         "map of NaN (0 is plain least squares).")
+        raise ValueError(f"ridge must be a finite number >= 0, got {ridge!r}: a NaN or infinite "
+                         "penalty gives a map of NaN (0 is plain least squares).")
     if ridge == 0:
         Wt = np.linalg.lstsq(Xd, Yd, rcond=None)[0]
     else:
@@ -105,21 +112,22 @@ def _check_finite_rows(X: np.ndarray, name: str) -> None:
     """Raise a ValueError naming the first row of ``X`` that holds a NaN or infinite value."""
     bad = np.flatnonzero(~np.isfinite(X).all(1))
     if bad.size:
-        raise ValueError(f"{name} row {bad[0]} holds NaN or infinite values ({bad.size} of {X.shape[0]} rows); a map "
-                         "would pass them through. Check the encoder output.")
+        raise ValueError(f"{name} row {bad[0]} holds NaN or infinite values ({bad.size} of "
+                         f"{X.shape[0]} rows); a map would pass them through. Check the "
+                         "encoder output.")
 
 
 def apply_map(X: np.ndarray, W: np.ndarray, *, name: str = "X") -> np.ndarray:
     """Map the rows of ``X`` with ``W`` (``(d_out, d_in)``): returns ``X @ W.T``.
 
-    A NaN or infinite value in ``X`` raises a ValueError naming its first row (``name`` says what ``X`` is);
-    one in ``W`` raises too.
+    A NaN or infinite value in ``X`` raises a ValueError naming its first row (``name`` says what
+    ``X`` is); one in ``W`` raises too.
     Book: chapter 5 (Word translation without parallel data).
     """
     X, W = np.asarray(X), np.asarray(W)
     if W.ndim != 2 or X.ndim != 2 or X.shape[1] != W.shape[1]:
-        raise ValueError(f"cannot map rows of shape {X.shape} with W of shape {W.shape}: need X (n, d_in) "
-                         f"and W (d_out, d_in).")
+        raise ValueError(f"cannot map rows of shape {X.shape} with W of shape {W.shape}: need "
+                         f"X (n, d_in) and W (d_out, d_in).")
     if not np.isfinite(W).all():
         raise ValueError(f"W (shape {W.shape}) holds NaN or infinite values; refit the map.")
     _check_finite_rows(X, name)
@@ -143,13 +151,15 @@ def _unit_rows(X: np.ndarray) -> np.ndarray:
 
 @dataclass
 class SentenceMapping:
-    """Aldarmaki & Diab's sentence mapping: a map fitted on parallel sentence vectors, applied post hoc.
+    """Aldarmaki & Diab's sentence mapping: a map fitted on parallel sentence vectors, applied post
+    hoc.
 
-    ``method="orthogonal"`` (the paper, after Smith et al. 2017) uses :func:`procrustes`; ``"linear"``
-    uses :func:`least_squares_map`. The paper does not say how vectors are prepared; like Smith et al.
-    we L2-normalise rows and then subtract each side's mean (``unit_norm``, ``center``), which lets
-    a rotation align clouds that are not centred at the origin. Use :meth:`transform` for the source
-    side and :meth:`transform_target` for the target side before comparing them.
+    ``method="orthogonal"`` (the paper, after Smith et al. 2017) uses :func:`procrustes`;
+    ``"linear"`` uses :func:`least_squares_map`. The paper does not say how vectors are prepared;
+    like Smith et al. we L2-normalise rows and then subtract each side's mean (``unit_norm``,
+    ``center``), which lets a rotation align clouds that are not centred at the origin. Use
+    :meth:`transform` for the source side and :meth:`transform_target` for the target side before
+    comparing them.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
 
@@ -163,13 +173,15 @@ class SentenceMapping:
     def _prepare(self, X: np.ndarray, mean: np.ndarray | None, name: str) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2:
-            raise ValueError(f"{name} must be a 2-D array (n, dim) of sentence vectors, got shape {X.shape}.")
+            raise ValueError(f"{name} must be a 2-D array (n, dim) of sentence vectors, got "
+                             f"shape {X.shape}.")
         _check_finite_rows(X, name)
         X = _unit_rows(X) if self.unit_norm else X
         return X - mean if mean is not None else X
 
     def fit(self, src: np.ndarray, tgt: np.ndarray) -> SentenceMapping:
-        """Fit the map on paired sentence vectors ``src`` ``(n, d_s)`` and ``tgt`` ``(n, d_t)``; returns self.
+        """Fit the map on paired sentence vectors ``src`` ``(n, d_s)`` and ``tgt`` ``(n, d_t)``;
+        returns self.
 
         Book: chapter 7 (Joint vs transfer vs mapping).
         """
@@ -189,7 +201,8 @@ class SentenceMapping:
         return self.W
 
     def transform(self, src: np.ndarray) -> np.ndarray:
-        """Prepare and map source sentence vectors into the target space; a NaN or infinite row raises, named.
+        """Prepare and map source sentence vectors into the target space; a NaN or infinite row
+        raises, named.
 
         Book: chapter 7 (Joint vs transfer vs mapping).
         """
@@ -210,14 +223,16 @@ Encode = Callable[[list[str]], np.ndarray]
 
 def mapped_encoders(english: Encode, targets: Mapping[str, Encode],
                     maps: Mapping[str, SentenceMapping]) -> dict[str, tuple[Encode, Encode]]:
-    """Encoders into the spaces of fitted sentence maps, per target language: ``(English side, target side)``, the
-    English encoder prepared as that language's map prepared its English side when it was fitted
-    (:meth:`SentenceMapping.transform_target`: unit rows, that map's English mean removed) and the target encoder
-    mapped (:meth:`SentenceMapping.transform`). Book: chapter 7 (Joint vs transfer vs mapping).
+    """Encoders into the spaces of fitted sentence maps, per target language: ``(English side,
+    target side)``, the English encoder prepared as that language's map prepared its English side
+    when it was fitted (:meth:`SentenceMapping.transform_target`: unit rows, that map's English mean
+    removed) and the target encoder mapped (:meth:`SentenceMapping.transform`).
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     missing = set(targets) - set(maps)
     if missing:
-        raise ValueError(f"no fitted map for {sorted(missing)}; fit one SentenceMapping per target language.")
+        raise ValueError(f"no fitted map for {sorted(missing)}; fit one SentenceMapping per "
+                         "target language.")
 
     def side(encode: Encode, prepare: Callable[[np.ndarray], np.ndarray]) -> Encode:
         return lambda sentences: prepare(encode(list(sentences)))

@@ -21,19 +21,21 @@ DICTIONARY_RULES = ("muse", "cut")
 
 
 def mutual_nn_dictionary(mapped_src: np.ndarray, tgt: np.ndarray, *, max_rank: int = 15_000,
-                         k_neighbors: int = 10, rule: str = "muse", use_faiss: bool = True) -> np.ndarray:
-    """Pairs ``(i, j)`` of frequent words where ``j`` is ``i``'s CSLS neighbour and ``i`` is ``j``'s.
+                         k_neighbors: int = 10, rule: str = "muse",
+                         use_faiss: bool = True) -> np.ndarray:
+    """Pairs ``(i, j)`` of frequent words where ``j`` is ``i``'s CSLS neighbour and ``i`` is
+    ``j``'s.
 
     Rows must be sorted by frequency. ``rule="muse"`` follows MUSE's ``build_dictionary``
     (``S2T&T2S``): the ``max_rank`` most frequent words of each side are the queries, their CSLS
     neighbours are searched among *all* rows of the other side (CSLS terms over the full
     vocabularies), a pair is kept when the neighbour's row is at most ``max_rank`` (MUSE's ``<=``),
-    and a pair must be found in both directions. ``rule="cut"`` (this library's rule before it matched
-    MUSE) first cuts both vocabularies to their first ``max_rank`` rows and searches inside the cut,
-    so a word whose true neighbour is rarer is paired with the best frequent one instead (and may then
-    look mutual), with CSLS terms of the smaller vocabularies; the two rules coincide when neither
-    vocabulary is longer than ``max_rank`` (chapter 5 measures both). ``max_rank = 15,000`` follows
-    MUSE's code. Returns ``(n, 2)`` int64, sorted by ``i``.
+    and a pair must be found in both directions. ``rule="cut"`` (this library's rule before it
+    matched MUSE) first cuts both vocabularies to their first ``max_rank`` rows and searches inside
+    the cut, so a word whose true neighbour is rarer is paired with the best frequent one instead
+    (and may then look mutual), with CSLS terms of the smaller vocabularies; the two rules coincide
+    when neither vocabulary is longer than ``max_rank`` (chapter 5 measures both). ``max_rank =
+    15,000`` follows MUSE's code. Returns ``(n, 2)`` int64, sorted by ``i``.
     Book: chapter 5 (Word translation without parallel data).
     """
     mapped_src, tgt = np.asarray(mapped_src), np.asarray(tgt)
@@ -49,8 +51,10 @@ def mutual_nn_dictionary(mapped_src: np.ndarray, tgt: np.ndarray, *, max_rank: i
         mutual = t2s[s2t] == rows
         return np.stack([rows[mutual], s2t[mutual]], axis=1).astype(np.int64)
     n_src, n_tgt = min(max_rank, len(mapped_src)), min(max_rank, len(tgt))
-    s2t = csls_knn(mapped_src, tgt, k_neighbors, 1, queries=np.arange(n_src), use_faiss=use_faiss)[1][:, 0]
-    t2s = csls_knn(tgt, mapped_src, k_neighbors, 1, queries=np.arange(n_tgt), use_faiss=use_faiss)[1][:, 0]
+    s2t = csls_knn(mapped_src, tgt, k_neighbors, 1, queries=np.arange(n_src),
+                   use_faiss=use_faiss)[1][:, 0]
+    t2s = csls_knn(tgt, mapped_src, k_neighbors, 1, queries=np.arange(n_tgt),
+                   use_faiss=use_faiss)[1][:, 0]
     rows = np.arange(n_src)
     # (i, s2t[i]) is in T2S's candidates when s2t[i] was a T2S query (row < n_tgt) that found i
     # (i < n_src <= max_rank, so the rank cut holds on both sides).
@@ -64,7 +68,8 @@ def mutual_nn_dictionary(mapped_src: np.ndarray, tgt: np.ndarray, *, max_rank: i
 class RefinementResult:
     """The best map found, and per iteration the dictionary size and the criterion.
 
-    ``history[0]`` describes the starting map (``n_pairs`` 0); ``best_iteration`` indexes ``history``.
+    ``history[0]`` describes the starting map (``n_pairs`` 0); ``best_iteration`` indexes
+    ``history``.
     Book: chapter 5 (Word translation without parallel data).
     """
 

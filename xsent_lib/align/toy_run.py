@@ -1,4 +1,5 @@
-"""Figure 4.1: the whole method (adversarial restarts, refinement, criterion, CSLS) on 2-D toy clouds.
+"""Figure 4.1: the whole method (adversarial restarts, refinement, criterion, CSLS) on 2-D toy
+clouds.
 
 Book: chapter 5 (Word translation without parallel data).
 """
@@ -33,9 +34,10 @@ class ToyRun:
     """Every step of the method on the 2-D toy, for Figure 4.1.
 
     ``data`` holds the clouds and the planted rotation; ``W_adversarial`` / ``W_refined`` the maps;
-    ``discriminator_batch`` the source rows of one discriminator batch (the frequent words it is fed);
-    ``anchors`` the mutual-CSLS pairs of the first refinement step; ``top1`` the target each source
-    point retrieves with ``nn`` and ``csls`` after refinement; ``restarts`` one record per restart.
+    ``discriminator_batch`` the source rows of one discriminator batch (the frequent words it is
+    fed); ``anchors`` the mutual-CSLS pairs of the first refinement step; ``top1`` the target each
+    source point retrieves with ``nn`` and ``csls`` after refinement; ``restarts`` one record per
+    restart.
     Book: chapter 5 (Word translation without parallel data).
     """
 
@@ -49,29 +51,32 @@ class ToyRun:
     chosen: int
 
 
-def toy_run(*, n_points: int = 300, angle_degrees: float = 60.0, noise: float = 0.05, n_restarts: int = 6,
-            config: AdversarialConfig | None = None, seed: int = 0) -> ToyRun:
+def toy_run(*, n_points: int = 300, angle_degrees: float = 60.0, noise: float = 0.05,
+            n_restarts: int = 6, config: AdversarialConfig | None = None, seed: int = 0) -> ToyRun:
     """Run adversarial training, refinement and CSLS retrieval on :func:`figure_4_1_toy` clouds.
 
     Restarts (seed ``seed + r``, the first from the identity, the others from random rotations) are
-    ranked by the refined map's unsupervised criterion, as in :func:`unsupervised_align`. The default
-    ``config`` is a small discriminator (64 units) fed with every point, 4 epochs of 100 rounds.
+    ranked by the refined map's unsupervised criterion, as in :func:`unsupervised_align`. The
+    default ``config`` is a small discriminator (64 units) fed with every point, 4 epochs of 100
+    rounds.
     Book: chapter 5 (Word translation without parallel data).
     """
     data = figure_4_1_toy(n_points, angle_degrees=angle_degrees, noise=noise, seed=seed)
-    cfg = config or AdversarialConfig(dis_hidden=64, batch_size=32, dis_steps=3, epoch_size=3200, n_epochs=4,
+    cfg = config \
+        or AdversarialConfig(dis_hidden=64, batch_size=32, dis_steps=3, epoch_size=3200, n_epochs=4,
                                       most_frequent=n_points, criterion_words=n_points)
     runs, records = [], []
     with single_thread():
         for r in range(n_restarts):
             start = starting_map("identity" if r == 0 else "random", 2, seed + r)
             adv = run_adversarial(data.src, data.tgt, cfg, seed=seed + r, device="cpu", init=start)
-            ref = refine(data.src, data.tgt, adv.W, n_iter=3, max_rank=n_points, criterion_words=n_points,
-                         k_neighbors=cfg.k_neighbors)
+            ref = refine(data.src, data.tgt, adv.W, n_iter=3, max_rank=n_points,
+                         criterion_words=n_points, k_neighbors=cfg.k_neighbors)
             crit = max(h["criterion"] for h in ref.history)
             error = (rotation_angle(ref.W) - angle_degrees + 180.0) % 360.0 - 180.0
             records.append({"restart": r, "start angle": rotation_angle(start),
-                            "adversarial angle": rotation_angle(adv.W), "refined angle": rotation_angle(ref.W),
+                            "adversarial angle": rotation_angle(adv.W),
+                            "refined angle": rotation_angle(ref.W),
                             "angle error": abs(error), "refined_criterion": crit})
             runs.append((adv, ref))
     chosen = int(np.argmax([rec["refined_criterion"] for rec in records]))

@@ -1,6 +1,8 @@
-"""Masks over padded batches, masked mean / max pooling, and the check every batch of token ids passes.
+"""Masks over padded batches, masked mean / max pooling, and the check every batch of token ids
+passes.
 
-Padding never changes a sentence's vector: pooling here only ever reads the first ``length`` positions.
+Padding never changes a sentence's vector: pooling here only ever reads the first ``length``
+positions.
 Book: chapter 3 (InferSent: sentence encoders).
 """
 from __future__ import annotations
@@ -20,7 +22,8 @@ def length_mask(lengths: torch.Tensor, max_len: int) -> torch.Tensor:
 
 
 def masked_mean(states: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-    """Mean over the first ``lengths[b]`` time steps of ``states[B, T, D]`` (divides by the true length).
+    """Mean over the first ``lengths[b]`` time steps of ``states[B, T, D]`` (divides by the true
+    length).
 
     Book: chapter 3 (InferSent: BiLSTM-mean).
     """
@@ -41,18 +44,22 @@ def masked_max(states: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
 
 
 def check_batch(token_ids: torch.Tensor, lengths: torch.Tensor, min_length: int = 1) -> None:
-    """Raise a clear error unless ``token_ids[B, T]`` and ``lengths[B]`` are a consistent padded batch.
+    """Raise a clear error unless ``token_ids[B, T]`` and ``lengths[B]`` are a consistent padded
+    batch.
 
     Book: chapter 3 (InferSent: sentence encoders).
     """
     if not isinstance(token_ids, torch.Tensor) or not isinstance(lengths, torch.Tensor):
-        raise TypeError("forward(token_ids, lengths) takes two torch tensors; use pad_batch(...) to build them.")
+        raise TypeError("forward(token_ids, lengths) takes two torch tensors; use pad_batch(...) "
+                        "to build them.")
     if token_ids.dim() != 2 or lengths.dim() != 1 or lengths.shape[0] != token_ids.shape[0]:
         raise ValueError(
-            f"expected token_ids [B, T] and lengths [B], got {tuple(token_ids.shape)} and {tuple(lengths.shape)}."
+            f"expected token_ids [B, T] and lengths [B], got {tuple(token_ids.shape)} and "
+            f"{tuple(lengths.shape)}."
         )
     if token_ids.dtype != torch.long or lengths.dtype != torch.long:
-        raise TypeError(f"token_ids and lengths must be int64 (LongTensor), got {token_ids.dtype} and {lengths.dtype}.")
+        raise TypeError(f"token_ids and lengths must be int64 (LongTensor), got {token_ids.dtype} "
+                        f"and {lengths.dtype}.")
     if token_ids.shape[0] == 0:
         raise ValueError("empty batch: token_ids has no rows.")
     lo, hi = int(lengths.min()), int(lengths.max())

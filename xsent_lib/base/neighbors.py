@@ -34,20 +34,22 @@ def _as_matrix(name: str, x: np.ndarray, dim: int | None = None) -> np.ndarray:
     if x.ndim != 2 or x.shape[0] == 0 or x.shape[1] == 0:
         raise ValueError(f"{name} must be a non-empty 2-D array (n, dim), got shape {x.shape}.")
     if dim is not None and x.shape[1] != dim:
-        raise ValueError(f"{name} has dimension {x.shape[1]} but the other side has {dim}; embed both the same way.")
+        raise ValueError(f"{name} has dimension {x.shape[1]} but the other side has {dim}; embed "
+                         "both the same way.")
     x = np.ascontiguousarray(x, dtype=np.float32)
     bad = np.flatnonzero(~np.isfinite(x).all(1))
     if bad.size:
-        raise ValueError(f"{name} row {bad[0]} holds NaN or infinite values ({bad.size} of {x.shape[0]} rows); "
-                         "check the encoder output.")
+        raise ValueError(f"{name} row {bad[0]} holds NaN or infinite values ({bad.size} of "
+                         f"{x.shape[0]} rows); check the encoder output.")
     return x
 
 
 def l2_normalize(x: np.ndarray, eps: float = 1e-12) -> np.ndarray:
     """Return a float32 copy of ``x`` with unit-length rows (all-zero rows stay zero).
 
-    A row whose float32 norm overflows (entries beyond about 1e19) is normalised in float64, so it keeps its
-    direction instead of becoming zero. Book: chapter 5 (Word translation without parallel data).
+    A row whose float32 norm overflows (entries beyond about 1e19) is normalised in float64, so it
+    keeps its direction instead of becoming zero. Book: chapter 5 (Word translation without parallel
+    data).
     """
     x = _as_matrix("x", x)
     with np.errstate(over="ignore"):  # an overflowing row is redone in float64 below
@@ -75,9 +77,11 @@ def _check_block(block: int) -> int:
 
 
 def default_nlist(n_keys: int) -> int:
-    """Number of IVF cells used when ``nlist`` is not given: ``4*sqrt(n)``, at least 39 keys per cell.
+    """Number of IVF cells used when ``nlist`` is not given: ``4*sqrt(n)``, at least 39 keys per
+    cell.
 
-    The faiss guidelines suggest 4..16 sqrt(n) cells and ~39 training points per cell; we take the low end.
+    The faiss guidelines suggest 4..16 sqrt(n) cells and ~39 training points per cell; we take the
+    low end.
     Book: chapter 5 (Word translation without parallel data).
     """
     return int(max(1, min(round(4 * math.sqrt(n_keys)), n_keys // 39)))
@@ -98,8 +102,10 @@ def _faiss_ivf(
     index = faiss.IndexIVFFlat(quantizer, dim, nlist, faiss.METRIC_INNER_PRODUCT)
     index.cp.seed = int(seed)
     rng = np.random.default_rng(seed)
-    n_train = min(keys.shape[0], 64 * nlist)  # faiss asks for 39..256 points per cell; 64 keeps training quick
-    train = keys if n_train == keys.shape[0] else keys[np.sort(rng.choice(keys.shape[0], n_train, replace=False))]
+    # faiss asks for 39..256 points per cell; 64 keeps training quick
+    n_train = min(keys.shape[0], 64 * nlist)
+    train = (keys if n_train == keys.shape[0]
+             else keys[np.sort(rng.choice(keys.shape[0], n_train, replace=False))])
     index.train(train)
     index.add(keys)
     index.nprobe = int(nprobe)
@@ -128,7 +134,8 @@ def _torch_blocked(
                 s, i = sim.topk(min(k, sim.shape[1]), dim=1)
                 i = i + k0
                 if best_s is not None:
-                    s, pos = torch.cat([best_s, s], 1).topk(min(k, best_s.shape[1] + s.shape[1]), dim=1)
+                    s, pos = torch.cat([best_s, s], 1).topk(min(k, best_s.shape[1] + s.shape[1]),
+                                                            dim=1)
                     i = torch.cat([best_i, i], 1).gather(1, pos)
                 best_s, best_i = s, i
             out_s[q0 : q0 + block] = best_s.cpu().numpy()
@@ -150,15 +157,17 @@ def knn(
     seed: int = 0,
     device: str | torch.device = "cpu",
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return the ``k`` best keys for each query by inner product: ``(scores, indices)``, each ``(n_q, k)``.
+    """Return the ``k`` best keys for each query by inner product: ``(scores, indices)``, each
+    ``(n_q, k)``.
 
     With ``normalize=True`` rows are L2-normalised first, so scores are cosines. Rows come sorted by
-    decreasing score. ``use_faiss`` picks faiss's exact ``IndexFlatIP`` when faiss is installed; otherwise
-    (or with ``use_faiss=False``) a torch loop over ``block x block`` tiles on ``device`` gives the same
-    answers without ever holding the full matrix. ``use_ivf=True`` switches to the approximate
-    ``IndexIVFFlat`` (``nlist`` cells, default :func:`default_nlist`; ``nprobe`` visited per query;
-    k-means seeded by ``seed``); a query whose visited cells hold fewer than ``k`` keys gets index -1 and
-    score -inf in the missing slots. Measure its recall against the exact search with :func:`knn_recall`.
+    decreasing score. ``use_faiss`` picks faiss's exact ``IndexFlatIP`` when faiss is installed;
+    otherwise (or with ``use_faiss=False``) a torch loop over ``block x block`` tiles on ``device``
+    gives the same answers without ever holding the full matrix. ``use_ivf=True`` switches to the
+    approximate ``IndexIVFFlat`` (``nlist`` cells, default :func:`default_nlist`; ``nprobe`` visited
+    per query; k-means seeded by ``seed``); a query whose visited cells hold fewer than ``k`` keys
+    gets index -1 and score -inf in the missing slots. Measure its recall against the exact search
+    with :func:`knn_recall`.
     Book: chapter 5 (Word translation without parallel data).
     """
     queries = _as_matrix("queries", queries)
@@ -173,7 +182,8 @@ def knn(
                              "the exact fallback has no approximate mode.")
         n_cells = default_nlist(keys.shape[0]) if nlist is None else int(nlist)
         if not 1 <= n_cells <= keys.shape[0]:
-            raise ValueError(f"nlist must be between 1 and the number of keys ({keys.shape[0]}), got {nlist!r}.")
+            raise ValueError(f"nlist must be between 1 and the number of keys ({keys.shape[0]}), "
+                             f"got {nlist!r}.")
         if not isinstance(nprobe, (int, np.integer)) or nprobe < 1:
             raise ValueError(f"nprobe must be a positive integer, got {nprobe!r}.")
         return _faiss_ivf(queries, keys, k, n_cells, min(int(nprobe), n_cells), seed)
@@ -183,14 +193,15 @@ def knn(
 
 
 def knn_recall(approx_idx: np.ndarray, exact_idx: np.ndarray, at: int = 1) -> float:
-    """Fraction of queries whose exact nearest neighbour is among the first ``at`` approximate ones (R@at).
+    """Fraction of queries whose exact nearest neighbour is among the first ``at`` approximate ones
+    (R@at).
 
     Book: chapter 5 (Word translation without parallel data).
     """
     approx_idx, exact_idx = np.asarray(approx_idx), np.asarray(exact_idx)
     if approx_idx.ndim != 2 or exact_idx.ndim != 2 or approx_idx.shape[0] != exact_idx.shape[0]:
-        raise ValueError(f"approx_idx and exact_idx must be (n, k) with the same n, got {approx_idx.shape} "
-                         f"and {exact_idx.shape}.")
+        raise ValueError("approx_idx and exact_idx must be (n, k) with the same n, got "
+                         f"{approx_idx.shape} and {exact_idx.shape}.")
     at = _check_k(at, approx_idx.shape[1], "at")
     return float((approx_idx[:, :at] == exact_idx[:, :1]).any(axis=1).mean())
 
@@ -205,12 +216,14 @@ def mean_topk_similarity(
     block: int = 8192,
     device: str | torch.device = "cpu",
 ) -> np.ndarray:
-    """Mean similarity of each query to its ``k`` nearest keys: the neighbourhood term ``r_T`` of CSLS.
+    """Mean similarity of each query to its ``k`` nearest keys: the neighbourhood term ``r_T`` of
+    CSLS.
 
     Computed through :func:`knn`, tile by tile, so the full similarity matrix is never held.
     Book: chapter 5 (Word translation without parallel data).
     """
-    scores, _ = knn(queries, keys, k, normalize=normalize, use_faiss=use_faiss, block=block, device=device)
+    scores, _ = knn(queries, keys, k, normalize=normalize, use_faiss=use_faiss, block=block,
+                    device=device)
     return scores.mean(axis=1, dtype=np.float64).astype(np.float32)
 
 
@@ -219,9 +232,11 @@ def _query_rows(n: int, queries: np.ndarray | None) -> np.ndarray:
         return np.arange(n)
     rows = np.asarray(queries)
     if rows.ndim != 1 or not np.issubdtype(rows.dtype, np.integer):
-        raise TypeError("queries must be a 1-D integer array of row indices into the source matrix.")
+        raise TypeError(
+            "queries must be a 1-D integer array of row indices into the source matrix.")
     if rows.size and (rows.min() < 0 or rows.max() >= n):
-        raise ValueError(f"query indices must lie in [0, {n}), got range [{rows.min()}, {rows.max()}].")
+        raise ValueError(f"query indices must lie in [0, {n}), got range [{rows.min()}, "
+                         f"{rows.max()}].")
     return rows
 
 
@@ -247,10 +262,11 @@ def csls_knn(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Best ``topk`` targets for each source by CSLS: ``2 cos(x, y) - r_T(x) - r_S(y)``.
 
-    ``r_T(x)`` is the mean cosine of ``x`` to its ``k_neighbors`` nearest targets and ``r_S(y)`` that of
-    ``y`` to its nearest sources, both over the *whole* vocabularies, so pass every word as ``src`` and
-    ``tgt`` and restrict the searched rows with ``queries`` (indices into ``src``). Exact: the search
-    over all targets uses the bias trick, never the full matrix. Returns ``(scores, indices)``.
+    ``r_T(x)`` is the mean cosine of ``x`` to its ``k_neighbors`` nearest targets and ``r_S(y)``
+    that of ``y`` to its nearest sources, both over the *whole* vocabularies, so pass every word as
+    ``src`` and ``tgt`` and restrict the searched rows with ``queries`` (indices into ``src``).
+    Exact: the search over all targets uses the bias trick, never the full matrix. Returns
+    ``(scores, indices)``.
     Book: chapter 5 (Word translation without parallel data).
     """
     src = _as_matrix("src", src)
@@ -279,9 +295,9 @@ def inverted_softmax_knn(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Best ``topk`` targets by the inverted softmax of Smith et al. (2017): ``P(x | y)``.
 
-    ``log P(x_i | y_j) = beta cos(x_i, y_j) - log sum_{i'} exp(beta cos(x_{i'}, y_j))``, the sum over
-    all sources; ``beta=30`` as in the MUSE evaluation. The per-target normaliser is a blocked log-sum-exp
-    over the source vocabulary; returned scores are these log-probabilities.
+    ``log P(x_i | y_j) = beta cos(x_i, y_j) - log sum_{i'} exp(beta cos(x_{i'}, y_j))``, the sum
+    over all sources; ``beta=30`` as in the MUSE evaluation. The per-target normaliser is a blocked
+    log-sum-exp over the source vocabulary; returned scores are these log-probabilities.
     Book: chapter 5 (Word translation without parallel data).
     """
     src = _as_matrix("src", src)
@@ -291,13 +307,16 @@ def inverted_softmax_knn(
     if not np.isfinite(beta) or beta <= 0:
         raise ValueError(f"beta must be a positive number, got {beta!r}.")
     log_z = column_logsumexp(src, tgt, beta, block=_check_block(block), device=device)
-    return _biased_knn(src[rows], tgt, float(beta), log_z, topk, use_faiss=use_faiss, block=block, device=device)
+    return _biased_knn(src[rows], tgt, float(beta), log_z, topk, use_faiss=use_faiss, block=block,
+                       device=device)
 
 
 def column_logsumexp(
-    src: np.ndarray, tgt: np.ndarray, beta: float, *, block: int = 8192, device: str | torch.device = "cpu"
+    src: np.ndarray, tgt: np.ndarray, beta: float, *, block: int = 8192,
+    device: str | torch.device = "cpu"
 ) -> np.ndarray:
-    """``log sum_i exp(beta * src_i . tgt_j)`` for every target ``j``, over source tiles (inverted softmax).
+    """``log sum_i exp(beta * src_i . tgt_j)`` for every target ``j``, over source tiles (inverted
+    softmax).
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -320,11 +339,12 @@ def column_logsumexp(
 def margin_scores(
     sim: np.ndarray, r_x: np.ndarray, r_y: np.ndarray, mode: str = "ratio"
 ) -> np.ndarray:
-    """Artetxe & Schwenk (2019) margin of cosines ``sim`` given the neighbourhood means ``r_x``, ``r_y``.
+    """Artetxe & Schwenk (2019) margin of cosines ``sim`` given the neighbourhood means ``r_x``,
+    ``r_y``.
 
-    ``ratio``: ``sim / ((r_x + r_y) / 2)``; ``distance``: ``sim - (r_x + r_y) / 2``, where ``r_x`` is the
-    mean cosine of ``x`` to its k nearest ``y`` and vice versa. Inputs broadcast with numpy rules
-    (e.g. ``sim`` (n, c), ``r_x`` (n, 1), ``r_y`` (n, c)).
+    ``ratio``: ``sim / ((r_x + r_y) / 2)``; ``distance``: ``sim - (r_x + r_y) / 2``, where ``r_x``
+    is the mean cosine of ``x`` to its k nearest ``y`` and vice versa. Inputs broadcast with numpy
+    rules (e.g. ``sim`` (n, c), ``r_x`` (n, 1), ``r_y`` (n, c)).
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if mode not in MARGIN_MODES:
@@ -349,10 +369,11 @@ def margin_knn(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Best ``topk`` ``y`` for each ``x`` by margin score, LASER-style: ``(scores, indices)``.
 
-    The candidates are each ``x``'s ``max(k, topk)`` nearest ``y`` by cosine (the same search that gives
-    ``r_x``), re-scored with :func:`margin_scores` and re-sorted, as in Artetxe & Schwenk (2019) and the
-    LASER mining code (``k=4``): a pair outside the cosine candidates is never proposed. For an
-    exhaustive search by the distance margin use :func:`csls_knn`, since ``distance = CSLS / 2``.
+    The candidates are each ``x``'s ``max(k, topk)`` nearest ``y`` by cosine (the same search that
+    gives ``r_x``), re-scored with :func:`margin_scores` and re-sorted, as in Artetxe & Schwenk
+    (2019) and the LASER mining code (``k=4``): a pair outside the cosine candidates is never
+    proposed. For an exhaustive search by the distance margin use :func:`csls_knn`, since
+    ``distance = CSLS / 2``.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if mode not in MARGIN_MODES:
@@ -383,9 +404,10 @@ def bidirectional_margin_knn(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Best partner by margin in both directions from two k-NN passes: ``(s_xy, i_xy, s_yx, i_yx)``.
 
-    Equivalent to ``margin_knn(x, y, k, mode)`` and ``margin_knn(y, x, k, mode)`` (top-1 each) but shares
-    the two searches, which give both the neighbourhood means and the candidates. This is the input of
-    BUCC-style mining (LASER's ``forward`` / ``backward`` / ``max`` / ``intersect`` strategies).
+    Equivalent to ``margin_knn(x, y, k, mode)`` and ``margin_knn(y, x, k, mode)`` (top-1 each) but
+    shares the two searches, which give both the neighbourhood means and the candidates. This is the
+    input of BUCC-style mining (LASER's ``forward`` / ``backward`` / ``max`` / ``intersect``
+    strategies).
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if mode not in MARGIN_MODES:

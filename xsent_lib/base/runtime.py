@@ -11,33 +11,41 @@ import numpy as np
 import torch
 
 _DEVICE_NAMES = ("auto", "cpu", "cuda", "mps")
-# The seed a user gives a chapter: the chapters derive further seeds from it (seed + 1, seed + fold, seed + restart,
-# seed * 7919 + epoch, gensim's seed + crc32 % 10000), and each derived seed must stay in its consumer's range.
+# The seed a user gives a chapter: the chapters derive further seeds from it (seed + 1, seed + fold,
+# seed + restart, seed * 7919 + epoch, gensim's seed + crc32 % 10000), and each derived seed must
+# stay in its consumer's range.
 MAX_SEED = 2**31 - 1
-# Any seed a library function takes (possibly derived from a chapter's seed): numpy's 32-bit range (RandomState,
-# gensim), which leaves room for the library's own offsets inside torch's unsigned 64-bit one.
+# Any seed a library function takes (possibly derived from a chapter's seed): numpy's 32-bit range
+# (RandomState, gensim), which leaves room for the library's own offsets inside torch's unsigned
+# 64-bit one.
 LIBRARY_MAX_SEED = 2**32 - 1
-# What torch.manual_seed takes (numpy takes any non-negative int): for internal seeds derived from a library seed.
+# What torch.manual_seed takes (numpy takes any non-negative int): for internal seeds derived from a
+# library seed.
 TORCH_MAX_SEED = 2**64 - 1
 _SEED_RANGES = {MAX_SEED: ("2**31 - 1", "a chapter's seed, leaving room for the seeds it derives"),
-                LIBRARY_MAX_SEED: ("2**32 - 1", "numpy's 32-bit seeds, leaving room for derived seeds"),
+                LIBRARY_MAX_SEED: ("2**32 - 1",
+                                   "numpy's 32-bit seeds, leaving room for derived seeds"),
                 TORCH_MAX_SEED: ("2**64 - 1", "the range torch.manual_seed accepts")}
 
 
 def check_seed(seed: object, what: str = "seed", high: int = MAX_SEED) -> int:
-    """Return ``seed`` as an int, or raise ValueError with the valid range ``[0, high]`` in the message.
+    """Return ``seed`` as an int, or raise ValueError with the valid range ``[0, high]`` in the
+    message.
 
-    The default range ``[0, 2**31 - 1]`` (:data:`MAX_SEED`) is that of a chapter's seed: it leaves room for the
-    seeds the chapters derive from it, so a seed accepted here never fails later as ``seed + 1``. Library functions,
-    which may receive such derived seeds, check ``high=LIBRARY_MAX_SEED`` (``[0, 2**32 - 1]``), and internal
-    ones derived from those ``high=TORCH_MAX_SEED`` (``[0, 2**64 - 1]``).
-    Booleans, floats and strings are refused rather than converted, so a typo never becomes a seed.
-    ``what`` names the argument in the message (e.g. ``"params['seed']"``).
+    The default range ``[0, 2**31 - 1]`` (:data:`MAX_SEED`) is that of a chapter's seed: it leaves
+    room for the seeds the chapters derive from it, so a seed accepted here never fails later as
+    ``seed + 1``. Library functions, which may receive such derived seeds, check
+    ``high=LIBRARY_MAX_SEED`` (``[0, 2**32 - 1]``), and internal ones derived from those
+    ``high=TORCH_MAX_SEED`` (``[0, 2**64 - 1]``). Booleans, floats and strings are refused rather
+    than converted, so a typo never becomes a seed. ``what`` names the argument in the message (e.g.
+    ``"params['seed']"``).
     Book: chapter 0 (Reproducibility).
     """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= high:
+    if (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+            or not 0 <= int(seed) <= high):
         shown, why = _SEED_RANGES.get(high, (str(high), "the range of this argument"))
-        raise ValueError(f"{what} must be a non-negative integer in [0, {shown}] ({why}), got {seed!r}.")
+        raise ValueError(f"{what} must be a non-negative integer in [0, {shown}] ({why}), got "
+                         f"{seed!r}.")
     return int(seed)
 
 
@@ -53,7 +61,8 @@ def pick_device(device: str | torch.device = "auto") -> torch.device:
     name = str(device).lower()
     base = name.split(":")[0]
     if base not in _DEVICE_NAMES:
-        raise ValueError(f"device={device!r} is not understood; use one of {_DEVICE_NAMES} (or 'cuda:N').")
+        raise ValueError(f"device={device!r} is not understood; use one of {_DEVICE_NAMES} (or "
+                         "'cuda:N').")
     if base == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if base == "cuda" and not torch.cuda.is_available():
@@ -62,7 +71,8 @@ def pick_device(device: str | torch.device = "auto") -> torch.device:
             f"(torch {torch.__version__}); pass device='auto' or 'cpu'."
         )
     if base == "mps" and not (hasattr(torch.backends, "mps") and torch.backends.mps.is_available()):
-        raise RuntimeError(f"device={device!r} was requested but MPS is not available; pass device='auto'.")
+        raise RuntimeError(f"device={device!r} was requested but MPS is not available; pass "
+                           "device='auto'.")
     return torch.device(name)
 
 
@@ -70,9 +80,9 @@ def seed_everything(seed: int) -> np.random.Generator:
     """Seed Python, NumPy and torch (CPU and CUDA) and return a fresh NumPy generator.
 
     CPU runs with the same seed are bit-identical; on a GPU cuDNN is asked to be deterministic too.
-    ``seed`` must be an integer in ``[0, 2**32 - 1]`` (:data:`LIBRARY_MAX_SEED`: training loops seed it with seeds
-    derived from a chapter's, see :func:`check_seed`), the range of ``np.random.seed`` and of ``PYTHONHASHSEED``,
-    which gets ``seed`` when not already set.
+    ``seed`` must be an integer in ``[0, 2**32 - 1]`` (:data:`LIBRARY_MAX_SEED`: training loops seed
+    it with seeds derived from a chapter's, see :func:`check_seed`), the range of ``np.random.seed``
+    and of ``PYTHONHASHSEED``, which gets ``seed`` when not already set.
     Book: chapter 0 (Reproducibility).
     """
     seed = check_seed(seed, high=LIBRARY_MAX_SEED)
@@ -87,12 +97,14 @@ def seed_everything(seed: int) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-def measure_gemm_flops(n: int = 2048, *, device: str | torch.device = "auto", dtype: torch.dtype = torch.float32,
-                       repeats: int = 5) -> float:
-    """Measure the achievable dense matrix-multiply rate (FLOP/s) of this machine: the ceiling of every benchmark.
+def measure_gemm_flops(n: int = 2048, *, device: str | torch.device = "auto",
+                       dtype: torch.dtype = torch.float32, repeats: int = 5) -> float:
+    """Measure the achievable dense matrix-multiply rate (FLOP/s) of this machine: the ceiling of
+    every benchmark.
 
     Times ``repeats`` products of two ``n x n`` matrices after one warm-up and returns the best rate
-    (``2 n^3`` floating-point operations per product). Speed sections report their kernels as a fraction of it.
+    (``2 n^3`` floating-point operations per product). Speed sections report their kernels as a
+    fraction of it.
     Book: chapter 0 (How to run this book).
     """
     import time

@@ -1,8 +1,9 @@
 """One thread limiter for small work, shared by every layer.
 
 Small problems (a 64-row batch through a 128-wide LSTM, a logistic regression on 2k examples) run
-faster on one thread: thread start-up and the barrier every step spend more than a second core gives,
-and on a busy 2-core machine two spinning threads per process slow everything many times over.
+faster on one thread: thread start-up and the barrier every step spend more than a second core
+gives, and on a busy 2-core machine two spinning threads per process slow everything many times
+over.
 Book: chapter 3 (InferSent: training details).
 """
 from __future__ import annotations

@@ -1,1 +1,2 @@
-"""Data: the offline corpora catalogue, the synthetic world and loaders for the papers' real file formats."""
+"""Data: the offline corpora catalogue, the synthetic world and loaders for the papers' real file
+formats."""

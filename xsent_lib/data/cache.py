@@ -2,27 +2,29 @@
 
 Layout under the cache root (never inside the repository, never committed)::
 
-    raw/<source>-<version>/      the unpacked archive, plus .xsent-source.json once complete (with the
-                                 sha256 of every unpacked file, taken from the verified archive)
+    raw/<source>-<version>/      the unpacked archive, plus .xsent-source.json once complete
+                                 (with the sha256 of every unpacked file, taken from the verified
+                                 archive)
     norm/<dataset>/              the normalised files and manifest.json
     models/                      things trained from the data (e.g. models/wordvecs/)
     tmp/, norm/.xsent-tmp-*      work folders of a fetch in progress (named .xsent-tmp-<pid>-...)
-    .xsent-fetch.lock            locked (``flock``) by the fetch in progress, which writes its pid in it
+    .xsent-fetch.lock            locked (``flock``) by the fetch in progress, which writes its pid
+                                 in it
 
 An unpacked file that no longer matches its recorded sha256 is never normalised: fetch downloads its
 archive again (:func:`raw_problem`), and :func:`~xsent_lib.data.fetch.build_dataset` refuses it.
 Every normalised file is recorded in its manifest when it is built: its size (``files``) and its
 sha256 (``sha256``). Loading checks the sizes every time and the hashes once per process and file
-(:func:`verify_dataset`; a file is hashed again when its size, mtime, inode or ctime changed, so bytes
-rewritten in place are caught even with the old mtime restored); a damaged file stops the load with
-:class:`CorruptCacheError`, naming the file and the command that rebuilds it. ``xsent-data status`` and
-``xsent-data fetch`` hash every file again, and fetch rebuilds what is damaged. Entries built before
-checksums were recorded are rebuilt by the next fetch; loading them only warns
-(:class:`UncheckedCacheWarning`) since their sizes still match, so a chapter does not stop on data that
-was fine yesterday.
+(:func:`verify_dataset`; a file is hashed again when its size, mtime, inode or ctime changed, so
+bytes rewritten in place are caught even with the old mtime restored); a damaged file stops the load
+with :class:`CorruptCacheError`, naming the file and the command that rebuilds it. ``xsent-data
+status`` and ``xsent-data fetch`` hash every file again, and fetch rebuilds what is damaged. Entries
+built before checksums were recorded are rebuilt by the next fetch; loading them only warns
+(:class:`UncheckedCacheWarning`) since their sizes still match, so a chapter does not stop on data
+that was fine yesterday.
 
-The root is, in order: the ``cache_dir`` argument, the environment variable ``XSENT_DATA_CACHE``,
-or ``platformdirs.user_cache_dir("xsent")`` (``~/.cache/xsent`` on Linux). A fetch holds an exclusive
+The root is, in order: the ``cache_dir`` argument, the environment variable ``XSENT_DATA_CACHE``, or
+``platformdirs.user_cache_dir("xsent")`` (``~/.cache/xsent`` on Linux). A fetch holds an exclusive
 lock on it (:func:`fetch_lock`): a second fetch of the same cache waits, then finds the data ready.
 A root that cannot be created or written stops a fetch with :class:`CacheLocationError` naming it.
 Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -46,12 +48,14 @@ from pathlib import Path
 from xsent_lib.data.catalogue import CATALOGUE, Catalogue, Dataset, Source
 
 ENV_VAR = "XSENT_DATA_CACHE"
-#: every dataset this process asked the cache for (found or not): provenance.json lists them per chapter run
+#: every dataset this process asked the cache for (found or not): provenance.json lists them per
+#: chapter run
 DATASETS_READ: set[str] = set()
 MANIFEST = "manifest.json"
 RAW_MARKER = ".xsent-source.json"
 FETCH_HINT = "run `xsent-data fetch {name}` (or `make data`) first"
-REBUILD_HINT = "run `xsent-data fetch {name}` to rebuild it (or delete the folder {folder} and fetch again)"
+REBUILD_HINT = ("run `xsent-data fetch {name}` to rebuild it (or delete the folder {folder} and "
+                "fetch again)")
 REFETCH_HINT = "run `xsent-data fetch {name} --force` to download and unpack it again"
 TMP_PREFIX = ".xsent-tmp-"
 LOCK_FILE = ".xsent-fetch.lock"
@@ -68,20 +72,23 @@ class CorruptCacheError(RuntimeError):
 
 
 class CacheLocationError(RuntimeError):
-    """The cache root cannot be created or written; the message names it and how to choose another one.
+    """The cache root cannot be created or written; the message names it and how to choose another
+    one.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
 
 class UncheckedCacheWarning(UserWarning):
-    """A cache entry was built before checksums were recorded: its sizes were checked, its contents not.
+    """A cache entry was built before checksums were recorded: its sizes were checked, its contents
+    not.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
 
-# path -> (size, mtime_ns, inode, ctime_ns) of files whose sha256 matched the manifest in this process
+# path -> (size, mtime_ns, inode, ctime_ns) of files whose sha256 matched the manifest in this
+# process
 _HASHED: dict[str, tuple[int, int, int, int]] = {}
 _WARNED: set[str] = set()
 
@@ -99,11 +106,13 @@ def sha256_of(path: Path) -> str:
 
 
 def _stat_key(st: os.stat_result) -> tuple[int, int, int, int]:
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)  # ctime: utime cannot set it back
+    # ctime: utime cannot set it back
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
 def remember_verified(path: Path) -> None:
-    """Record that ``path`` was hashed (at build time) so this process does not hash it again unchanged.
+    """Record that ``path`` was hashed (at build time) so this process does not hash it again
+    unchanged.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -112,12 +121,13 @@ def remember_verified(path: Path) -> None:
 
 def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False,
                  made: str = "built") -> str | None:
-    """What is wrong with the files of a normalised folder against its manifest, or None when they match.
+    """What is wrong with the files of a normalised folder against its manifest, or None when they
+    match.
 
     Sizes are compared every call; a file's sha256 is computed only when this process has not yet
     seen it unchanged (same size, mtime, inode and ctime) or when ``rehash``. A manifest without a
-    ``sha256`` record (an older build) is checked on sizes only. ``made`` words the message ("built",
-    "unpacked").
+    ``sha256`` record (an older build) is checked on sizes only. ``made`` words the message
+    ("built", "unpacked").
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     sizes = manifest.get("files")
@@ -131,19 +141,22 @@ def file_problem(folder: Path, manifest: dict[str, object], rehash: bool = False
         except OSError:
             return f"file {path} is missing"
         if name in sizes and st.st_size != sizes[name]:
-            return f"file {path} has {st.st_size} bytes, {sizes[name]} when it was {made} (truncated or overwritten)"
+            return (f"file {path} has {st.st_size} bytes, {sizes[name]} when it was {made} "
+                    "(truncated or overwritten)")
         if name in hashes:
             if not rehash and _HASHED.get(str(path)) == _stat_key(st):
                 continue
             if sha256_of(path) != hashes[name]:
                 _HASHED.pop(str(path), None)
-                return f"file {path} does not match the sha256 recorded when it was {made} (its bytes changed)"
+                return (f"file {path} does not match the sha256 recorded when it was {made} "
+                        "(its bytes changed)")
             _HASHED[str(path)] = _stat_key(st)
     return None
 
 
 def verify_dataset(name: str, folder: Path, manifest: dict[str, object]) -> None:
-    """Raise CorruptCacheError when a file of dataset ``name`` does not match its manifest; warn on old entries.
+    """Raise CorruptCacheError when a file of dataset ``name`` does not match its manifest; warn on
+    old entries.
 
     The message names the file and how to rebuild it. An entry without checksums (built by an older
     version) gets one :class:`UncheckedCacheWarning` per process.
@@ -155,13 +168,15 @@ def verify_dataset(name: str, folder: Path, manifest: dict[str, object]) -> None
                                 f"{REBUILD_HINT.format(name=name, folder=folder)}.")
     if not isinstance(manifest.get("sha256"), dict) and str(folder) not in _WARNED:
         _WARNED.add(str(folder))
-        warnings.warn(f"dataset {name!r} was built by an older xsent that recorded no checksums: its file sizes "
-                      f"were checked, not its contents; {REBUILD_HINT.format(name=name, folder=folder)} "
-                      "with checksums.", UncheckedCacheWarning, stacklevel=3)
+        warnings.warn(f"dataset {name!r} was built by an older xsent that recorded no checksums: "
+                      "its file sizes were checked, not its contents; "
+                      f"{REBUILD_HINT.format(name=name, folder=folder)} with checksums.",
+                      UncheckedCacheWarning, stacklevel=3)
 
 
 def make_temp_dir(parent: Path, name: str) -> Path:
-    """Create a work folder ``parent/.xsent-tmp-<pid>-<name>-XXXX`` that :func:`clean_stale_temp` can recognise.
+    """Create a work folder ``parent/.xsent-tmp-<pid>-<name>-XXXX`` that :func:`clean_stale_temp`
+    can recognise.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -182,7 +197,8 @@ def _pid_alive(pid: int) -> bool:
 
 
 def clean_stale_temp(root: Path) -> list[Path]:
-    """Delete the work folders a killed fetch left in ``root/tmp`` and ``root/norm``; return what was removed.
+    """Delete the work folders a killed fetch left in ``root/tmp`` and ``root/norm``; return what
+    was removed.
 
     Only folders named ``.xsent-tmp-<pid>-...`` are considered, and only those older than this
     process whose ``pid`` is no longer running (or is this process, i.e. a recycled pid): a fetch
@@ -198,7 +214,8 @@ def clean_stale_temp(root: Path) -> list[Path]:
             if match is None or entry.is_symlink() or not entry.is_dir():
                 continue
             pid = int(match.group(1))
-            if entry.stat().st_mtime >= _PROCESS_STARTED or (pid != os.getpid() and _pid_alive(pid)):
+            if entry.stat().st_mtime >= _PROCESS_STARTED or (pid != os.getpid()
+                                                             and _pid_alive(pid)):
                 continue
             shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)
@@ -206,7 +223,8 @@ def clean_stale_temp(root: Path) -> list[Path]:
 
 
 def remove_path(path: Path) -> None:
-    """Remove a cache folder, or the file or link found where a cache folder should be; nothing if absent.
+    """Remove a cache folder, or the file or link found where a cache folder should be; nothing if
+    absent.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -224,7 +242,8 @@ def _not_a_folder(folder: Path) -> str | None:
 
 
 def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """Return the cache root: ``cache_dir``, else ``$XSENT_DATA_CACHE``, else the user cache dir for ``xsent``.
+    """Return the cache root: ``cache_dir``, else ``$XSENT_DATA_CACHE``, else the user cache dir for
+    ``xsent``.
 
     The directory is not created here; fetching creates it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -243,12 +262,13 @@ def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
 
 
 def _unusable(root: Path, why: str) -> CacheLocationError:
-    return CacheLocationError(f"the data cache folder {root} {why}: set {ENV_VAR} to a writable folder "
-                              "(or pass --cache-dir / cache_dir=) and fetch again.")
+    return CacheLocationError(f"the data cache folder {root} {why}: set {ENV_VAR} to a writable "
+                              "folder (or pass --cache-dir / cache_dir=) and fetch again.")
 
 
 def writable_root(root: Path) -> None:
-    """Create the cache root if needed; raise :class:`CacheLocationError` naming it when it cannot be written.
+    """Create the cache root if needed; raise :class:`CacheLocationError` naming it when it cannot
+    be written.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -262,11 +282,12 @@ def writable_root(root: Path) -> None:
 
 @contextmanager
 def fetch_lock(root: Path, waiting: Callable[[str], None]) -> Iterator[None]:
-    """Hold the exclusive lock of the cache ``root`` (``flock`` on ``.xsent-fetch.lock``) for one fetch.
+    """Hold the exclusive lock of the cache ``root`` (``flock`` on ``.xsent-fetch.lock``) for one
+    fetch.
 
-    The root is checked first (:func:`writable_root`). When another fetch holds the lock, ``waiting`` is
-    told so with its pid, and this one waits until it is done. The lock goes with the process, so a
-    killed fetch never leaves the cache locked.
+    The root is checked first (:func:`writable_root`). When another fetch holds the lock,
+    ``waiting`` is told so with its pid, and this one waits until it is done. The lock goes with the
+    process, so a killed fetch never leaves the cache locked.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     writable_root(root)
@@ -279,7 +300,8 @@ def fetch_lock(root: Path, waiting: Callable[[str], None]) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             fh.seek(0)
-            waiting(f"waiting for another fetch (pid {fh.read().strip() or '?'}) to finish with the data cache {root}")
+            waiting(f"waiting for another fetch (pid {fh.read().strip() or '?'}) to finish with "
+                    f"the data cache {root}")
             fcntl.flock(fh, fcntl.LOCK_EX)
         fh.truncate(0)
         fh.write(str(os.getpid()))  # "a+" appends: at 0 after the truncation
@@ -292,7 +314,8 @@ def fetch_lock(root: Path, waiting: Callable[[str], None]) -> Iterator[None]:
 
 
 def raw_dir(source: Source, root: Path) -> Path:
-    """The folder an archive is unpacked into: ``raw/<name>-<version>`` (``:`` in Debian epochs becomes ``_``).
+    """The folder an archive is unpacked into: ``raw/<name>-<version>`` (``:`` in Debian epochs
+    becomes ``_``).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -316,7 +339,8 @@ def models_dir(root: Path, kind: str) -> Path:
 
 
 def read_json(path: Path) -> dict[str, object] | None:
-    """Read a JSON object, or return None when the file is missing or unreadable (a half-written cache entry).
+    """Read a JSON object, or return None when the file is missing or unreadable (a half-written
+    cache entry).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -333,7 +357,8 @@ def write_json(path: Path, data: dict[str, object]) -> None:
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+                   encoding="utf-8")
     tmp.replace(path)
 
 
@@ -347,7 +372,8 @@ def raw_is_complete(source: Source, root: Path) -> bool:
 
 
 def tree_sha256(folder: Path) -> dict[str, str]:
-    """Relative path -> sha256 of every regular file under ``folder`` (links not followed, the marker left out).
+    """Relative path -> sha256 of every regular file under ``folder`` (links not followed, the
+    marker left out).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -359,16 +385,19 @@ def tree_sha256(folder: Path) -> dict[str, str]:
 
 
 def raw_problem(folder: Path, rehash: bool = False, unchecked: bool = True) -> str | None:
-    """What is wrong with an unpacked archive against the per-file sha256 of its marker, or None when it matches.
+    """What is wrong with an unpacked archive against the per-file sha256 of its marker, or None
+    when it matches.
 
-    A folder whose files cannot be checked (no marker: not unpacked by fetch; or a marker written before
-    per-file checksums were recorded) is a problem when ``unchecked``, and passes otherwise. Hashes are
-    remembered per process as for normalised files (:func:`file_problem`), unless ``rehash``.
+    A folder whose files cannot be checked (no marker: not unpacked by fetch; or a marker written
+    before per-file checksums were recorded) is a problem when ``unchecked``, and passes otherwise.
+    Hashes are remembered per process as for normalised files (:func:`file_problem`), unless
+    ``rehash``.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     files = (read_json(folder / RAW_MARKER) or {}).get("files")
     if not isinstance(files, dict):
-        return f"{folder} has no per-file checksums (unpacked by an older xsent, or by hand)" if unchecked else None
+        return (f"{folder} has no per-file checksums (unpacked by an older xsent, or by hand)"
+                if unchecked else None)
     problem = file_problem(folder, {"sha256": files}, rehash=rehash, made="unpacked")
     return None if problem is None else f"its unpacked {problem}"
 
@@ -405,8 +434,10 @@ def dataset_problem(dataset: Dataset, root: Path, format_version: int,
         missing = [s for s in dataset.sources if not raw_is_complete(catalogue.sources[s], root)]
         if missing:
             return f"missing its unpacked source(s) {', '.join(missing)}"
-        for s in dataset.sources:  # an older unpacking without checksums is still used, until a rebuild needs it
-            problem = raw_problem(raw_dir(catalogue.sources[s], root), rehash=rehash, unchecked=False)
+        # an older unpacking without checksums is still used, until a rebuild needs it
+        for s in dataset.sources:
+            problem = raw_problem(raw_dir(catalogue.sources[s], root), rehash=rehash,
+                                  unchecked=False)
             if problem is not None:
                 return f"damaged: source {s}: {problem}"
     problem = file_problem(folder, manifest, rehash=rehash)
@@ -419,7 +450,8 @@ def dataset_problem(dataset: Dataset, root: Path, format_version: int,
 
 def dataset_is_ready(dataset: Dataset, root: Path, format_version: int,
                      catalogue: Catalogue = CATALOGUE) -> bool:
-    """Whether the normalised files of ``dataset`` exist, are intact, and were built from the pinned archives by this format version.
+    """Whether the normalised files of ``dataset`` exist, are intact, and were built from the pinned
+    archives by this format version.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -428,11 +460,12 @@ def dataset_is_ready(dataset: Dataset, root: Path, format_version: int,
 
 def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
                     catalogue: Catalogue = CATALOGUE) -> Path:
-    """Return the verified normalised folder of dataset ``name``, or raise FileNotFoundError saying how to fetch it.
+    """Return the verified normalised folder of dataset ``name``, or raise FileNotFoundError saying
+    how to fetch it.
 
-    The files are checked against the manifest first (:func:`verify_dataset`): a damaged file, or a file
-    where the dataset's folder should be, raises :class:`CorruptCacheError` naming it and the command that
-    rebuilds it.
+    The files are checked against the manifest first (:func:`verify_dataset`): a damaged file, or a
+    file where the dataset's folder should be, raises :class:`CorruptCacheError` naming it and the
+    command that rebuilds it.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -442,8 +475,9 @@ def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
     folder = norm_dir(name, root)
     wrong = _not_a_folder(folder)
     if wrong is not None:
-        raise CorruptCacheError(f"dataset {name!r} in the data cache is damaged: {wrong}; run `xsent-data fetch "
-                                f"{name}` to replace it with the dataset (fetch removes the file).")
+        raise CorruptCacheError(f"dataset {name!r} in the data cache is damaged: {wrong}; run "
+                                f"`xsent-data fetch {name}` to replace it with the dataset (fetch "
+                                "removes the file).")
     manifest = read_json(folder / MANIFEST)
     if manifest is None:
         raise FileNotFoundError(
@@ -454,7 +488,8 @@ def require_dataset(name: str, cache_dir: str | os.PathLike[str] | None = None,
 
 
 def dir_size(path: Path, seen: set[tuple[int, int]] | None = None) -> int:
-    """Total bytes of the regular files under ``path`` (0 when it does not exist); links are not followed.
+    """Total bytes of the regular files under ``path`` (0 when it does not exist); links are not
+    followed.
 
     With ``seen``, a file hard-linked elsewhere (GloVe's vectors are linked from ``raw/`` into
     ``norm/``) is counted only the first time its inode is met, so sizes add up to the disk used.
@@ -477,11 +512,12 @@ def dir_size(path: Path, seen: set[tuple[int, int]] | None = None) -> int:
 
 @dataclass(frozen=True)
 class CacheEntry:
-    """One dataset as the cache holds it: whether it is ready, its normalised size and its statistics.
+    """One dataset as the cache holds it: whether it is ready, its normalised size and its
+    statistics.
 
-    ``problem`` is empty, or says which file does not have the size or sha256 recorded when it was built
-    (``ready`` keeps meaning "built from the pinned archives", so a damaged entry is not silently
-    skipped as absent: loading it raises :class:`CorruptCacheError`).
+    ``problem`` is empty, or says which file does not have the size or sha256 recorded when it was
+    built (``ready`` keeps meaning "built from the pinned archives", so a damaged entry is not
+    silently skipped as absent: loading it raises :class:`CorruptCacheError`).
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
 
@@ -497,11 +533,11 @@ def cache_status(cache_dir: str | os.PathLike[str] | None = None, catalogue: Cat
                  contents: bool = True) -> tuple[Path, list[CacheEntry], int]:
     """Every catalogue dataset found in the cache, and the bytes the raw unpacked archives take.
 
-    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. With ``contents`` (what
-    ``xsent-data status`` shows) every file is hashed again, not trusted from an earlier check in this
-    process, so a changed byte shows as a problem even when the size and mtime were kept; without it only
-    the sizes are compared, at once (for tables that only list what is cached). A hard-linked file counts
-    once, with the first dataset that holds it.
+    Returns ``(root, entries, raw_bytes)``; datasets never fetched are left out. With ``contents``
+    (what ``xsent-data status`` shows) every file is hashed again, not trusted from an earlier check
+    in this process, so a changed byte shows as a problem even when the size and mtime were kept;
+    without it only the sizes are compared, at once (for tables that only list what is cached). A
+    hard-linked file counts once, with the first dataset that holds it.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     root = cache_root(cache_dir)

@@ -10,9 +10,9 @@ folders of an interrupted fetch. ``status`` hashes every cached file again and m
 files lost their recorded size or sha256 DAMAGED. Exit status of ``fetch``: 0 when every requested
 dataset is ready, 1 when some were lost (the report says which and why), 2 on a checksum mismatch;
 of ``status``: 0, or 1 when a dataset is DAMAGED. A fetch waits for another fetch of the same cache
-("waiting for another fetch (pid N)"), then finds its work done. An error that stops a command (a cache
-folder that cannot be written, a file that cannot be read) is one line on stderr naming the path,
-with exit status 1, never a traceback.
+("waiting for another fetch (pid N)"), then finds its work done. An error that stops a command (a
+cache folder that cannot be written, a file that cannot be read) is one line on stderr naming the
+path, with exit status 1, never a traceback.
 Book: chapter 0 (Preface: how to run this book).
 """
 from __future__ import annotations
@@ -36,10 +36,11 @@ def _list(profile: str | None, kind: str | None) -> int:
     for d in datasets:
         size = sum(CATALOGUE.sources[s].size for s in d.sources)
         chapters = ",".join(map(str, d.chapters))
-        print(f"{d.name:22s} {d.kind:11s} {'/'.join(d.profiles):15s} ch {chapters:14s} {_mb(size)}  {d.what_for}")
+        print(f"{d.name:22s} {d.kind:11s} {'/'.join(d.profiles):15s} ch {chapters:14s} {_mb(size)} "
+              f" {d.what_for}")
     sources = CATALOGUE.sources_of(datasets)
-    print(f"{len(datasets)} datasets from {len(sources)} archives, {sum(s.size for s in sources) / 1e6:.0f} MB "
-          "to download")
+    print(f"{len(datasets)} datasets from {len(sources)} archives, "
+          f"{sum(s.size for s in sources) / 1e6:.0f} MB to download")
     return 0
 
 
@@ -47,7 +48,8 @@ def _status(cache_dir: str | None) -> int:
     root, entries, raw_bytes = cache_status(cache_dir)
     print(f"data cache: {root}")
     if not entries:
-        print("nothing cached yet: run `xsent-data fetch` (the book profile) or `xsent-data fetch NAME`.")
+        print("nothing cached yet: run `xsent-data fetch` (the book profile) or `xsent-data fetch "
+              "NAME`.")
     for e in entries:
         counts = ", ".join(f"{k}={v}" for k, v in e.stats.items() if isinstance(v, int))
         state = "DAMAGED" if e.problem else "ready" if e.ready else "STALE"
@@ -59,7 +61,8 @@ def _status(cache_dir: str | None) -> int:
     return 1 if any(e.problem for e in entries) else 0
 
 
-def _fetch(names: list[str], profile: str | None, chapter: int | None, cache_dir: str | None, force: bool) -> int:
+def _fetch(names: list[str], profile: str | None, chapter: int | None, cache_dir: str | None,
+           force: bool) -> int:
     try:
         report = fetch(names, profile=profile, chapter=chapter, cache_dir=cache_dir, force=force,
                        progress=lambda msg: print(msg, flush=True))
@@ -77,18 +80,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Book: chapter 0 (Preface: how to run this book).
     """
-    parser = argparse.ArgumentParser(prog="xsent-data", description="Offline corpora for the xsent book.")
+    parser = argparse.ArgumentParser(prog="xsent-data",
+                                     description="Offline corpora for the xsent book.")
     sub = parser.add_subparsers(dest="command", required=True)
     p_list = sub.add_parser("list", help="show the datasets of the catalogue")
     p_list.add_argument("--profile", choices=PROFILES[1:])
     p_list.add_argument("--kind", choices=sorted({d.kind for d in CATALOGUE.datasets.values()}))
     p_fetch = sub.add_parser("fetch", help="download, verify, unpack and normalise datasets")
-    p_fetch.add_argument("names", nargs="*", help="dataset (or source) names; see `xsent-data list`")
+    p_fetch.add_argument("names", nargs="*",
+                         help="dataset (or source) names; see `xsent-data list`")
     p_fetch.add_argument("--profile", choices=PROFILES)
     p_fetch.add_argument("--chapter", type=int, help="only the datasets this chapter uses")
-    p_fetch.add_argument("--cache-dir", help="cache root (default: $XSENT_DATA_CACHE or the user cache dir)")
+    p_fetch.add_argument("--cache-dir", help="cache root (default: $XSENT_DATA_CACHE or the user "
+                                             "cache dir)")
     p_fetch.add_argument("--force", action="store_true", help="download and normalise again")
-    p_status = sub.add_parser("status", help="show what the cache holds and its size; hash every file and "
+    p_status = sub.add_parser("status", help="show what the cache holds and its size; hash every "
+                                             "file and "
                               "mark damaged datasets DAMAGED (exit status 1)")
     p_status.add_argument("--cache-dir")
     args = parser.parse_args(argv)

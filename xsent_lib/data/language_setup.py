@@ -1,5 +1,6 @@
-"""Per-language inputs of small sentence encoders: a text pipeline and a lookup table started from the language's
-own monolingual word vectors, one table shared by several languages, and seeded random tables.
+"""Per-language inputs of small sentence encoders: a text pipeline and a lookup table started from
+the language's own monolingual word vectors, one table shared by several languages, and seeded
+random tables.
 
 Book: chapter 7 (Joint vs transfer vs mapping).
 """
@@ -16,9 +17,9 @@ from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, TextPipeline, WordTokenizer
 
 @dataclass
 class LanguageSetup:
-    """One language's text pipeline (``<s>``/``</s>`` added) and word vectors: CBOW vectors trained on its
-    monolingual text (the paper's per-language fastText), which start every lookup table of that language
-    (``weights``, one row per vocabulary entry) and feed the SIF baselines.
+    """One language's text pipeline (``<s>``/``</s>`` added) and word vectors: CBOW vectors trained
+    on its monolingual text (the paper's per-language fastText), which start every lookup table of
+    that language (``weights``, one row per vocabulary entry) and feed the SIF baselines.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
 
@@ -28,8 +29,10 @@ class LanguageSetup:
 
 
 def random_table(n_words: int, dim: int, seed: int | Sequence[int]) -> np.ndarray:
-    """A float32 ``[n_words, dim]`` lookup table drawn from N(0, 0.1²) with ``np.random.default_rng(seed)``, the
-    padding row 0 zero. Book: chapter 7 (Joint vs transfer vs mapping).
+    """A float32 ``[n_words, dim]`` lookup table drawn from N(0, 0.1²) with
+    ``np.random.default_rng(seed)``, the padding row 0 zero.
+
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if n_words < 1 or dim < 1:
         raise ValueError(f"need n_words >= 1 and dim >= 1, got {n_words} and {dim}.")
@@ -38,10 +41,12 @@ def random_table(n_words: int, dim: int, seed: int | Sequence[int]) -> np.ndarra
     return weights.astype(np.float32)
 
 
-def language_setup(lang: str, texts: Sequence[str], mono: Sequence[str], dim: int, seed: int) -> LanguageSetup:
-    """``lang``'s pipeline over ``texts`` (everything the language's encoders will read), ``dim``-d CBOW vectors
-    trained on ``mono`` (``seed``, 5 epochs, every word kept), and a lookup table that holds a word's CBOW vector
-    where it has one and a seeded random row (:func:`random_table`) elsewhere.
+def language_setup(lang: str, texts: Sequence[str], mono: Sequence[str], dim: int,
+                   seed: int) -> LanguageSetup:
+    """``lang``'s pipeline over ``texts`` (everything the language's encoders will read), ``dim``-d
+    CBOW vectors trained on ``mono`` (``seed``, 5 epochs, every word kept), and a lookup table that
+    holds a word's CBOW vector where it has one and a seeded random row (:func:`random_table`)
+    elsewhere.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     pipeline = TextPipeline.fit(list(texts), WordTokenizer(), bos=BOS_TOKEN, eos=EOS_TOKEN)
@@ -56,9 +61,9 @@ def language_setup(lang: str, texts: Sequence[str], mono: Sequence[str], dim: in
 
 
 def shared_setup(setups: Mapping[str, LanguageSetup], texts: Sequence[str]) -> LanguageSetup:
-    """One pipeline over ``texts`` (every language's) and one lookup table holding each language's rows side by side
-    (a word in several vocabularies takes the last language's row; a word in none a random one), for an encoder
-    shared by all languages; its word space is the first language's.
+    """One pipeline over ``texts`` (every language's) and one lookup table holding each language's
+    rows side by side (a word in several vocabularies takes the last language's row; a word in none
+    a random one), for an encoder shared by all languages; its word space is the first language's.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if not setups:
@@ -77,14 +82,17 @@ def shared_setup(setups: Mapping[str, LanguageSetup], texts: Sequence[str]) -> L
 
 def random_setups(texts: Mapping[str, Sequence[str]], max_vocab: int, dim: int,
                   seed: int) -> dict[str, tuple[TextPipeline, np.ndarray]]:
-    """Per key of ``texts`` (a language), a pipeline over its texts (``<s>``/``</s>`` added, at most ``max_vocab``
-    entries) and a random lookup table (:func:`random_table` with seed ``[seed, vocabulary size]``); under
-    ``"shared"`` the same over all the texts with twice the entries, for an encoder shared by every language.
+    """Per key of ``texts`` (a language), a pipeline over its texts (``<s>``/``</s>`` added, at most
+    ``max_vocab`` entries) and a random lookup table (:func:`random_table` with seed ``[seed,
+    vocabulary size]``); under ``"shared"`` the same over all the texts with twice the entries, for
+    an encoder shared by every language.
     Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
     def fit(sentences: Sequence[str], size: int) -> TextPipeline:
-        return TextPipeline.fit(list(sentences), WordTokenizer(), max_size=size, bos=BOS_TOKEN, eos=EOS_TOKEN)
+        return TextPipeline.fit(list(sentences), WordTokenizer(), max_size=size, bos=BOS_TOKEN,
+                                eos=EOS_TOKEN)
 
     pipelines = {key: fit(sentences, max_vocab) for key, sentences in texts.items()}
     pipelines["shared"] = fit([s for sentences in texts.values() for s in sentences], 2 * max_vocab)
-    return {key: (p, random_table(len(p.vocab), dim, [seed, len(p.vocab)])) for key, p in pipelines.items()}
+    return {key: (p, random_table(len(p.vocab), dim, [seed, len(p.vocab)]))
+            for key, p in pipelines.items()}

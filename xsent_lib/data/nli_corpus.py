@@ -15,7 +15,8 @@ from xsent_lib.data.synthetic import SyntheticWorld
 
 @dataclass
 class NLICorpus:
-    """Train / dev / test NLI pairs (labels 0 entailment, 1 neutral, 2 contradiction) and where they come from.
+    """Train / dev / test NLI pairs (labels 0 entailment, 1 neutral, 2 contradiction) and where they
+    come from.
 
     Book: chapter 3 (InferSent).
     """
@@ -31,7 +32,8 @@ class NLICorpus:
 
 
 def synthetic_nli(world: SyntheticWorld, n_train: int, n_dev: int, n_test: int) -> NLICorpus:
-    """English NLI pairs of the synthetic world, labels exact under the logical forms (stands in for SNLI).
+    """English NLI pairs of the synthetic world, labels exact under the logical forms (stands in for
+    SNLI).
 
     Book: chapter 3 (InferSent).
     """
@@ -39,15 +41,20 @@ def synthetic_nli(world: SyntheticWorld, n_train: int, n_dev: int, n_test: int) 
         raise TypeError(f"world must be a SyntheticWorld, got {type(world).__name__}.")
     if min(n_train, n_dev, n_test) < 1:
         raise ValueError(f"every split needs at least one pair, got {n_train}, {n_dev}, {n_test}.")
-    sets = {s: world.nli(n, s, "en") for s, n in (("train", n_train), ("dev", n_dev), ("test", n_test))}
-    data = {s: NLIData(list(d.premise), list(d.hypothesis), np.asarray(d.label, np.int64)) for s, d in sets.items()}
+    sets = {s: world.nli(n, s, "en") for s, n in (("train", n_train), ("dev", n_dev),
+                                                  ("test", n_test))}
+    data = {s: NLIData(list(d.premise), list(d.hypothesis), np.asarray(d.label, np.int64))
+            for s, d in sets.items()}
     return NLICorpus(**data, source=f"synthetic world (seed {world.seed}) English NLI")
 
 
-def snli_corpus(data_dir: str | Path, max_train: int | None = None, max_eval: int | None = None) -> NLICorpus:
-    """SNLI 1.0 train / dev / test from ``data_dir/snli_1.0/`` (pairs without a gold label are dropped).
+def snli_corpus(data_dir: str | Path, max_train: int | None = None,
+                max_eval: int | None = None) -> NLICorpus:
+    """SNLI 1.0 train / dev / test from ``data_dir/snli_1.0/`` (pairs without a gold label are
+    dropped).
 
-    ``max_train`` / ``max_eval`` keep the first pairs of the training / of each evaluation file (``None``: all).
+    ``max_train`` / ``max_eval`` keep the first pairs of the training / of each evaluation file
+    (``None``: all).
     Book: chapter 3 (InferSent).
     """
     return NLICorpus(load_snli(data_dir, "train", max_train), load_snli(data_dir, "dev", max_eval),

@@ -1,17 +1,19 @@
-"""Which of the papers' real data sets a chapter found in ``data_dir``, which it used, and which fell back.
+"""Which of the papers' real data sets a chapter found in ``data_dir``, which it used, and which
+fell back.
 
-A chapter names the data sets it can use (``start_chapter(..., uses=("snli", "senteval"))``); every name is a
-:class:`RealDataSet` of :data:`REAL_DATA`, whose ``markers`` are the files (globs, relative to ``data_dir``) of
-the papers' own layout that show it is there. :class:`DataSources` looks them up once, prints one line per data
-set on the chapter's first output (``found`` with the folder, or ``stand-in`` with the reason), and collects
-what the chapter then decides: :meth:`DataSources.use` (the real files are read) or
-:meth:`DataSources.fallback` (a stand-in replaces them, with the reason). Every file that the loaders of
-:mod:`xsent_lib.data.formats` opened under ``data_dir`` is recorded (see :func:`files_read`) and listed in the
-chapter's provenance with its size and sha256 by :meth:`DataSources.report`, beside each data set's final status:
-``real`` (read), ``stand-in`` (missing, or fell back) or ``unused`` (found, but not needed by this profile).
+A chapter names the data sets it can use (``start_chapter(..., uses=("snli", "senteval"))``); every
+name is a :class:`RealDataSet` of :data:`REAL_DATA`, whose ``markers`` are the files (globs,
+relative to ``data_dir``) of the papers' own layout that show it is there. :class:`DataSources`
+looks them up once, prints one line per data set on the chapter's first output (``found`` with the
+folder, or ``stand-in`` with the reason), and collects what the chapter then decides:
+:meth:`DataSources.use` (the real files are read) or :meth:`DataSources.fallback` (a stand-in
+replaces them, with the reason). Every file that the loaders of :mod:`xsent_lib.data.formats` opened
+under ``data_dir`` is recorded (see :func:`files_read`) and listed in the chapter's provenance with
+its size and sha256 by :meth:`DataSources.report`, beside each data set's final status: ``real``
+(read), ``stand-in`` (missing, or fell back) or ``unused`` (found, but not needed by this profile).
 
-Sizes follow the profile (:meth:`DataSources.limit`): ``smoke`` reads a few hundred examples of each data set,
-``book`` the chapter's book sizes, ``full`` everything.
+Sizes follow the profile (:meth:`DataSources.limit`): ``smoke`` reads a few hundred examples of each
+data set, ``book`` the chapter's book sizes, ``full`` everything.
 Book: chapter 0 (How to run this book: your own data).
 """
 from __future__ import annotations
@@ -27,7 +29,8 @@ from typing import Any
 from xsent_lib.data.formats._io import files_read
 from xsent_lib.text.tokenizers import WordTokenizer
 
-#: examples of each real data set that the ``smoke`` profile reads (the first ones of each file / split)
+#: examples of each real data set that the ``smoke`` profile reads (the first ones of each file /
+#: split)
 SMOKE_EXAMPLES = 300
 STATUSES = ("real", "stand-in", "unused")
 
@@ -36,8 +39,9 @@ STATUSES = ("real", "stand-in", "unused")
 class RealDataSet:
     """One of the papers' data sets in its published layout under ``data_dir``.
 
-    ``markers``: relative paths (``glob`` patterns allowed) of which ``need`` must match at least one file for
-    the data set to count as present (``need="all"``: every marker); ``where``: where to get it.
+    ``markers``: relative paths (``glob`` patterns allowed) of which ``need`` must match at least
+    one file for the data set to count as present (``need="all"``: every marker); ``where``: where
+    to get it.
     Book: chapter 0 (How to run this book: your own data).
     """
 
@@ -48,7 +52,8 @@ class RealDataSet:
     need: str = "any"
 
     def present(self, root: Path) -> list[Path]:
-        """The marker files found under ``root`` (empty when the data set is not there, or is incomplete)."""
+        """The marker files found under ``root`` (empty when the data set is not there, or is
+        incomplete)."""
         found = [sorted(p for p in root.glob(m) if p.is_file()) for m in self.markers]
         if self.need == "all" and not all(found):
             return []
@@ -56,7 +61,8 @@ class RealDataSet:
 
 
 def _vec(lang: str) -> RealDataSet:
-    return RealDataSet(f"fasttext-{lang}", f"fastText Wikipedia vectors ({lang})", (f"wiki.{lang}.vec",),
+    return RealDataSet(f"fasttext-{lang}", f"fastText Wikipedia vectors ({lang})",
+                       (f"wiki.{lang}.vec",),
                        "https://fasttext.cc/docs/en/pretrained-vectors.html")
 
 
@@ -64,33 +70,43 @@ def _muse(a: str, b: str) -> RealDataSet:
     files = tuple(f"crosslingual/dictionaries/{x}-{y}.{s}.txt" for x, y in ((a, b), (b, a))
                   for s in ("0-5000", "5000-6500"))
     return RealDataSet(f"muse-{a}-{b}", f"MUSE dictionaries {a}-{b}, both directions", files,
-                       "MUSE's get_evaluation.sh (https://github.com/facebookresearch/MUSE)", need="all")
+                       "MUSE's get_evaluation.sh (https://github.com/facebookresearch/MUSE)",
+                       need="all")
 
 
-_SENTEVAL = "SentEval's data/downstream (https://github.com/facebookresearch/SentEval, get_transfer_data.bash)"
+_SENTEVAL = ("SentEval's data/downstream (https://github.com/facebookresearch/SentEval, "
+             "get_transfer_data.bash)")
 #: every real data set a chapter may name in ``uses``
 REAL_DATA: dict[str, RealDataSet] = {d.name: d for d in [
-    RealDataSet("snli", "SNLI 1.0", ("snli_1.0/snli_1.0_train.jsonl",), "https://nlp.stanford.edu/projects/snli/"),
+    RealDataSet("snli", "SNLI 1.0", ("snli_1.0/snli_1.0_train.jsonl",),
+                "https://nlp.stanford.edu/projects/snli/"),
     RealDataSet("multinli", "MultiNLI 1.0", ("multinli_1.0/multinli_1.0_train.jsonl",),
                 "https://cims.nyu.edu/~sbowman/multinli/"),
-    RealDataSet("senteval", "SentEval transfer tasks", ("downstream/*/*", "downstream/*/*/*"), _SENTEVAL),
+    RealDataSet("senteval", "SentEval transfer tasks", ("downstream/*/*", "downstream/*/*/*"),
+                _SENTEVAL),
     RealDataSet("sts", "STS 2012-2016 and STS Benchmark", ("downstream/STS/*/*",), _SENTEVAL),
     RealDataSet("probing", "SentEval probing tasks", ("probing/*.txt",),
-                "SentEval's data/probing (https://github.com/facebookresearch/SentEval/tree/main/data/probing)"),
-    RealDataSet("glove-840b", "GloVe 840B 300d", ("glove.840B.300d.txt",), "https://nlp.stanford.edu/projects/glove/"),
+                "SentEval's data/probing "
+                "(https://github.com/facebookresearch/SentEval/tree/main/data/probing)"),
+    RealDataSet("glove-840b", "GloVe 840B 300d", ("glove.840B.300d.txt",),
+                "https://nlp.stanford.edu/projects/glove/"),
     RealDataSet("fasttext-crawl", "fastText Common Crawl 300d", ("crawl-300d-2M.vec",),
                 "https://fasttext.cc/docs/en/english-vectors.html"),
     *[_vec(lang) for lang in ("en", "fr", "de", "es", "ru", "zh")],
     *[_muse("en", lang) for lang in ("fr", "de", "es", "ru")],
     RealDataSet("xnli", "XNLI 1.0", ("XNLI-1.0/xnli.dev.tsv", "XNLI-1.0/xnli.test.tsv"),
                 "https://github.com/facebookresearch/XNLI", need="all"),
-    RealDataSet("xnli-mt", "XNLI-MT 1.0 (machine-translated MultiNLI)", ("XNLI-MT-1.0/multinli/multinli.train.*.tsv",),
+    RealDataSet("xnli-mt", "XNLI-MT 1.0 (machine-translated MultiNLI)",
+                ("XNLI-MT-1.0/multinli/multinli.train.*.tsv",),
                 "https://github.com/facebookresearch/XNLI"),
-    RealDataSet("bucc", "BUCC 2018 shared task", ("bucc2018/*/*",), "https://comparable.limsi.fr/bucc2018/"),
+    RealDataSet("bucc", "BUCC 2018 shared task", ("bucc2018/*/*",),
+                "https://comparable.limsi.fr/bucc2018/"),
     RealDataSet("bitext", "Moses-format parallel text (e.g. Europarl)", ("bitext/*.en",),
-                "https://www.statmt.org/europarl/ (bitext/<name>.<lang> files, one sentence a line)"),
+                "https://www.statmt.org/europarl/ (bitext/<name>.<lang> files, one sentence "
+                "a line)"),
     RealDataSet("monolingual", "monolingual text, one sentence a line", ("monolingual/*.txt",),
-                "any sentence-per-line text, e.g. monolingual/en.txt (Toronto BookCorpus style, in document order)"),
+                "any sentence-per-line text, e.g. monolingual/en.txt (Toronto BookCorpus style, in "
+                "document order)"),
 ]}
 
 
@@ -108,7 +124,8 @@ def sha256_file(path: str | os.PathLike[str], chunk: int = 1 << 20) -> str:
 
 @dataclass
 class DataSources:
-    """The real data of one chapter run: what was found in ``root``, used, or replaced by a stand-in.
+    """The real data of one chapter run: what was found in ``root``, used, or replaced by a
+    stand-in.
 
     Book: chapter 0 (How to run this book: your own data).
     """
@@ -124,24 +141,29 @@ class DataSources:
     def __post_init__(self) -> None:
         unknown = [n for n in self.uses if n not in REAL_DATA]
         if unknown:
-            raise ValueError(f"unknown real data set(s) {unknown}; the known ones are {sorted(REAL_DATA)} "
-                             "(add a RealDataSet to xsent_lib.data.sources.REAL_DATA for a new one).")
+            raise ValueError(f"unknown real data set(s) {unknown}; the known ones are "
+                             f"{sorted(REAL_DATA)} (add a RealDataSet to "
+                             "xsent_lib.data.sources.REAL_DATA for a new one).")
         if self.root is not None and not self.root.is_dir():
-            raise FileNotFoundError(f"data_dir {self.root} is not a folder; point it at the folder holding the "
-                                    "papers' data in their published layout (see book/how_to_use.md), or pass None.")
+            raise FileNotFoundError(f"data_dir {self.root} is not a folder; point it at the folder "
+                                    "holding the papers' data in their published layout (see "
+                                    "book/how_to_use.md), or pass None.")
         self._seen_before = frozenset(files_read())
         for name in self.uses:
             self.found[name] = REAL_DATA[name].present(self.root) if self.root is not None else []
             if not self.found[name]:
                 why = "no data_dir given" if self.root is None else \
-                    f"not in data_dir (expected {', '.join(REAL_DATA[name].markers)}; get it from {REAL_DATA[name].where})"
+                    (f"not in data_dir (expected {', '.join(REAL_DATA[name].markers)}; "
+                     f"get it from {REAL_DATA[name].where})")
                 self.status[name] = {"status": "stand-in", "note": why}
 
     def lines(self) -> list[str]:
-        """One line per named data set: found (read by the chapter, at the profile's size) or replaced by a stand-in
-        (and why). A found data set the chapter cannot use after all gets a note (:meth:`fallback`)."""
-        out = [f"data_dir: {self.root if self.root is not None else 'none'} · profile '{self.profile}' reads "
-               f"{self.limit_text()} of each real data set found (a later note says when one falls back)"]
+        """One line per named data set: found (read by the chapter, at the profile's size) or
+        replaced by a stand-in (and why). A found data set the chapter cannot use after all gets a
+        note (:meth:`fallback`)."""
+        out = [f"data_dir: {self.root if self.root is not None else 'none'} · profile "
+               f"'{self.profile}' reads {self.limit_text()} of each real data set found (a later "
+               "note says when one falls back)"]
         for name in self.uses:
             title = REAL_DATA[name].title
             if self.found[name]:
@@ -155,29 +177,34 @@ class DataSources:
                 "full": "all"}[self.profile]
 
     def available(self, name: str) -> bool:
-        """Whether data set ``name`` (declared in ``uses``) is in ``data_dir`` in its published layout."""
+        """Whether data set ``name`` (declared in ``uses``) is in ``data_dir`` in its published
+        layout."""
         if name not in self.found:
-            raise ValueError(f"{name!r} is not among the data sets this chapter declared ({list(self.uses)}); "
-                             f"add it to start_chapter(..., uses=...).")
+            raise ValueError(f"{name!r} is not among the data sets this chapter declared "
+                             f"({list(self.uses)}); add it to start_chapter(..., uses=...).")
         return bool(self.found[name])
 
     def use(self, name: str, what: str = "") -> Path:
-        """Mark ``name`` as read from ``data_dir`` (``what`` says how much) and return ``data_dir``."""
+        """Mark ``name`` as read from ``data_dir`` (``what`` says how much) and return
+        ``data_dir``."""
         if not self.available(name):
-            raise FileNotFoundError(f"{name} is not in data_dir {self.root}: {self.status[name]['note']}.")
+            raise FileNotFoundError(f"{name} is not in data_dir {self.root}: "
+                                    f"{self.status[name]['note']}.")
         self.status[name] = {"status": "real", "note": what}
         assert self.root is not None
         return self.root
 
     def fallback(self, name: str, reason: str) -> None:
-        """Record (and print) that ``name`` was found but a stand-in replaced it, e.g. after a format error."""
+        """Record (and print) that ``name`` was found but a stand-in replaced it, e.g. after a
+        format error."""
         self.available(name)
         self.status[name] = {"status": "stand-in", "note": reason}
         print(f"note: {name} falls back to its stand-in: {reason}")
 
     def limit(self, book: int | None, smoke: int = SMOKE_EXAMPLES) -> int | None:
-        """How many examples of a real data set this profile reads: ``smoke`` at most ``smoke`` (a few hundred),
-        ``book`` the chapter's ``book`` size (``None``: all), ``full`` all (``None``)."""
+        """How many examples of a real data set this profile reads: ``smoke`` at most ``smoke`` (a
+        few hundred), ``book`` the chapter's ``book`` size (``None``: all), ``full`` all
+        (``None``)."""
         if self.profile == "smoke":
             return smoke if book is None else min(smoke, book)
         return book if self.profile == "book" else None
@@ -189,12 +216,14 @@ class DataSources:
         return sorted(p for p in files_read() - self._seen_before if p.is_relative_to(self.root))
 
     def report(self) -> dict[str, Any]:
-        """For provenance.json: ``data_dir``, each named data set's status, and every file read (path relative to
-        ``data_dir``, bytes, sha256). A data set found but never marked used nor fallen back counts as unused."""
+        """For provenance.json: ``data_dir``, each named data set's status, and every file read
+        (path relative to ``data_dir``, bytes, sha256). A data set found but never marked used nor
+        fallen back counts as unused."""
         sets = {}
         for name in self.uses:
-            st = self.status.get(name) or {"status": "unused", "note": "found in data_dir, not read: this profile "
-                                                                        "does not need it, or another data set served"}
+            st = self.status.get(name) or {"status": "unused",
+                                           "note": "found in data_dir, not read: this profile "
+                                                   "does not need it, or another data set served"}
             sets[name] = dict(st)
         cache = _load_cache(self.checksum_cache)
         files = []
@@ -203,17 +232,22 @@ class DataSources:
             key = f"{p}\0{stat.st_size}\0{stat.st_mtime_ns}"
             digest = cache.get(key) or sha256_file(p)
             cache[key] = digest
-            files.append({"path": p.relative_to(self.root).as_posix(), "bytes": stat.st_size, "sha256": digest})
+            files.append({"path": p.relative_to(self.root).as_posix(), "bytes": stat.st_size,
+                          "sha256": digest})
         _save_cache(self.checksum_cache, cache)
-        return {"data_dir": None if self.root is None else str(self.root), "profile_limit": self.limit_text(),
+        return {"data_dir": None if self.root is None else str(self.root),
+                "profile_limit": self.limit_text(),
                 "datasets": sets, "files": files}
 
 
 def vocabulary_of(sentences: Iterable[str]) -> set[str]:
-    """Every word form of ``sentences`` under the book's tokenisers, cased and lower-cased: the rows to keep when
-    streaming a large vector file (``load_glove_txt(..., vocabulary=vocabulary_of(texts))``).
+    """Every word form of ``sentences`` under the book's tokenisers, cased and lower-cased: the rows
+    to keep when streaming a large vector file (``load_glove_txt(...,
+    vocabulary=vocabulary_of(texts))``).
 
-    Book: chapter 0 (How to run this book: your own data); used by chapters 2 and 3 for GloVe 840B / fastText.
+    Used by chapters 2 and 3 for GloVe 840B / fastText.
+
+    Book: chapter 0 (How to run this book: your own data).
     """
     cased, lower = WordTokenizer(lowercase=False), WordTokenizer(lowercase=True)
     words: set[str] = set()

@@ -1,4 +1,5 @@
-"""Where chapter 5's bilingual data comes from: FreeDict pairs, MUSE's fastText files, what the cache lacks.
+"""Where chapter 5's bilingual data comes from: FreeDict pairs, MUSE's fastText files, what the
+cache lacks.
 
 Book: chapter 5 (Word translation without parallel data).
 """
@@ -10,11 +11,12 @@ from collections.abc import Iterable
 
 def freedict_pairs(src_lang: str, tgt_lang: str, cache_dir: str | os.PathLike[str] | None = None
                    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], str]:
-    """FreeDict train and test word pairs for ``src_lang -> tgt_lang``: ``(train, test, description)``.
+    """FreeDict train and test word pairs for ``src_lang -> tgt_lang``: ``(train, test,
+    description)``.
 
-    Uses ``freedict-<src>-<tgt>`` when it is cached; otherwise flips ``freedict-<tgt>-<src>`` (its test
-    words become the targets of the flipped test pairs; the setting builder then drops every training
-    pair whose source word is a test source word, so the split stays disjoint).
+    Uses ``freedict-<src>-<tgt>`` when it is cached; otherwise flips ``freedict-<tgt>-<src>`` (its
+    test words become the targets of the flipped test pairs; the setting builder then drops every
+    training pair whose source word is a test source word, so the split stays disjoint).
     Book: chapter 5 (Word translation without parallel data).
     """
     from xsent_lib.data.corpora import load_dictionary
@@ -31,13 +33,14 @@ def freedict_pairs(src_lang: str, tgt_lang: str, cache_dir: str | os.PathLike[st
     try:
         return pairs(reverse, "train", True), pairs(reverse, "test", True), f"{reverse} (flipped)"
     except (FileNotFoundError, KeyError, ValueError) as exc:
-        raise FileNotFoundError(f"neither {direct} nor {reverse} is cached: run `xsent-data fetch {direct}` "
-                                f"(or {reverse}).") from exc
+        raise FileNotFoundError(f"neither {direct} nor {reverse} is cached: run `xsent-data fetch "
+                                f"{direct}` (or {reverse}).") from exc
 
 
 def missing_real_data(langs: Iterable[str], pairs: Iterable[tuple[str, str]],
                       cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
-    """Datasets the real-data path of chapter 5 needs and the cache lacks (empty: everything is there).
+    """Datasets the real-data path of chapter 5 needs and the cache lacks (empty: everything is
+    there).
 
     A language needs every dataset of its default monolingual text; a pair needs its FreeDict
     dictionary in either direction.
@@ -60,8 +63,10 @@ def missing_real_data(langs: Iterable[str], pairs: Iterable[tuple[str, str]],
     return sorted(set(missing))
 
 
-def fasttext_files(data_dir: str | os.PathLike[str] | None, pairs: Iterable[tuple[str, str]]) -> bool:
-    """Whether ``data_dir`` holds MUSE's setting for every pair: ``wiki.<lang>.vec`` and both dictionaries.
+def fasttext_files(data_dir: str | os.PathLike[str] | None,
+                   pairs: Iterable[tuple[str, str]]) -> bool:
+    """Whether ``data_dir`` holds MUSE's setting for every pair: ``wiki.<lang>.vec`` and both
+    dictionaries.
 
     Expected layout: ``<data_dir>/wiki.<lang>.vec`` (fastText Wikipedia vectors) and
     ``<data_dir>/crosslingual/dictionaries/<src>-<tgt>.{0-5000,5000-6500}.txt`` in both directions.

@@ -1,21 +1,23 @@
-"""Offline machine translation for real text: word by word from bilingual dictionaries (FreeDict), with a
-coverage report, and the Apertium rule-based system where it is installed.
+"""Offline machine translation for real text: word by word from bilingual dictionaries (FreeDict),
+with a coverage report, and the Apertium rule-based system where it is installed.
 
-FreeDict is always available from the data cache: translate-train / translate-test on real text replace each
-word by a dictionary translation and keep the source word order, as cheap dictionary-based MT does.
-Apertium (:class:`ApertiumTranslator`) is a real MT system (analysis, lexical transfer, reordering rules,
-generation), but it is a system package (``apt-get install apertium apertium-eng-spa``), absent from most
-machines, and Debian packages few English pairs (eng-spa, eng-cat, en-gl, ...; no English-French or
-English-German): :func:`apertium_pairs` says which directions are installed.
+FreeDict is always available from the data cache: translate-train / translate-test on real text
+replace each word by a dictionary translation and keep the source word order, as cheap
+dictionary-based MT does. Apertium (:class:`ApertiumTranslator`) is a real MT system (analysis,
+lexical transfer, reordering rules, generation), but it is a system package (``apt-get install
+apertium apertium-eng-spa``), absent from most machines, and Debian packages few English pairs
+(eng-spa, eng-cat, en-gl, ...; no English-French or English-German): :func:`apertium_pairs` says
+which directions are installed.
 
-FreeDict choices: the cached FreeDict pairs are sorted alphabetically, so "the first listed translation" would be an
-arbitrary one (``the -> au``). :func:`choose_translations` picks, for every source word, the candidate that
-co-occurs with it most often in a bitext (Dice coefficient over sentence pairs; ties and unseen words keep
-the alphabetical first). English words missing from the dictionary are retried without a regular inflection
-suffix (``turtles -> turtle``, ``kicked -> kick``, ``patiently -> patient``, see :func:`english_stems`);
-irregular forms (``wrote``) and words of no entry pass through unchanged. :class:`WordByWordTranslator`
-counts each of those cases (:meth:`WordByWordTranslator.coverage`), so a table row can say how much of its
-input was really translated.
+FreeDict choices: the cached FreeDict pairs are sorted alphabetically, so "the first listed
+translation" would be an arbitrary one (``the -> au``). :func:`choose_translations` picks, for every
+source word, the candidate that co-occurs with it most often in a bitext (Dice coefficient over
+sentence pairs; ties and unseen words keep the alphabetical first). English words missing from the
+dictionary are retried without a regular inflection suffix (``turtles -> turtle``, ``kicked ->
+kick``, ``patiently -> patient``, see :func:`english_stems`); irregular forms (``wrote``) and words
+of no entry pass through unchanged. :class:`WordByWordTranslator` counts each of those cases
+(:meth:`WordByWordTranslator.coverage`), so a table row can say how much of its input was really
+translated.
 Book: chapter 6 (XNLI and aligned encoders).
 """
 from __future__ import annotations
@@ -31,15 +33,18 @@ from xsent_lib.text.tokenizers import WordTokenizer
 Stemmer = Callable[[str], list[str]]
 _TOKENIZER = WordTokenizer()
 _VOWELS = set("aeiou")
-#: two-letter codes -> the three-letter codes most Apertium pairs use (Debian: eng-spa, eng-cat, hbs-eng, ...)
-APERTIUM_CODES = {"en": "eng", "es": "spa", "ca": "cat", "fr": "fra", "de": "deu", "it": "ita", "pt": "por",
+#: two-letter codes -> the three-letter codes most Apertium pairs use (Debian: eng-spa, eng-cat,
+#: hbs-eng, ...)
+APERTIUM_CODES = {"en": "eng", "es": "spa", "ca": "cat", "fr": "fra", "de": "deu", "it": "ita",
+                  "pt": "por",
                   "gl": "glg", "eu": "eus", "eo": "epo", "is": "isl", "ru": "rus", "bg": "bul"}
-_APERTIUM_MISSING = ("Apertium is not installed (`which apertium` finds nothing): run `apt-get install apertium "
-                     "apertium-eng-spa` (or another pair), or use FreeDict.")
+_APERTIUM_MISSING = ("Apertium is not installed (`which apertium` finds nothing): run `apt-get "
+                     "install apertium apertium-eng-spa` (or another pair), or use FreeDict.")
 
 
 def apertium_available() -> bool:
-    """Whether the ``apertium`` program is on ``PATH`` (the rule-based MT the offline-data survey names).
+    """Whether the ``apertium`` program is on ``PATH`` (the rule-based MT the offline-data survey
+    names).
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -47,7 +52,8 @@ def apertium_available() -> bool:
 
 
 def apertium_pairs() -> list[str]:
-    """The translation directions (Apertium "modes", e.g. ``"eng-spa"``) installed here; ``[]`` without Apertium.
+    """The translation directions (Apertium "modes", e.g. ``"eng-spa"``) installed here; ``[]``
+    without Apertium.
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -58,9 +64,11 @@ def apertium_pairs() -> list[str]:
 
 
 def apertium_mode(src: str, tgt: str) -> str:
-    """The installed Apertium direction that translates ``src`` into ``tgt`` (two- or three-letter codes:
-    ``apertium_mode("en", "es") == "eng-spa"``). Raises ``FileNotFoundError`` naming the package to install
-    when Apertium or the pair is missing. Book: chapter 6 (XNLI and aligned encoders).
+    """The installed Apertium direction that translates ``src`` into ``tgt`` (two- or three-letter
+    codes: ``apertium_mode("en", "es") == "eng-spa"``). Raises ``FileNotFoundError`` naming the
+    package to install when Apertium or the pair is missing.
+
+    Book: chapter 6 (XNLI and aligned encoders).
     """
     if not apertium_available():
         raise FileNotFoundError(_APERTIUM_MISSING)
@@ -70,8 +78,9 @@ def apertium_mode(src: str, tgt: str) -> str:
         if f"{a}-{b}" in installed:
             return f"{a}-{b}"
     a, b = names[0]
-    raise FileNotFoundError(f"Apertium has no {src}->{tgt} direction installed (installed: {installed}); "
-                            f"`apt-cache search apertium-{a}` lists the pair packages, e.g. apertium-{a}-{b}.")
+    raise FileNotFoundError(f"Apertium has no {src}->{tgt} direction installed (installed: "
+                            f"{installed}); `apt-cache search apertium-{a}` lists the pair "
+                            f"packages, e.g. apertium-{a}-{b}.")
 
 
 def _apertium_codes(lang: str) -> list[str]:
@@ -81,12 +90,14 @@ def _apertium_codes(lang: str) -> list[str]:
 
 
 def apertium_translate(texts: Sequence[str], mode: str) -> list[str]:
-    """Translate ``texts`` with Apertium direction ``mode`` (e.g. ``"eng-spa"``) in one call of the ``apertium``
-    program: the texts go in one per paragraph (a blank line between two texts, so that no reordering rule
-    moves a word from one text into the next) and come back one output per input, stripped. Unknown words
-    pass through unmarked (``-u``); empty texts stay empty. Raises ``ValueError`` for a text with a line
-    break, ``FileNotFoundError`` when Apertium or ``mode`` is not installed, ``RuntimeError`` when Apertium
-    fails or returns another number of texts. Book: chapter 6 (XNLI and aligned encoders).
+    """Translate ``texts`` with Apertium direction ``mode`` (e.g. ``"eng-spa"``) in one call of the
+    ``apertium`` program: the texts go in one per paragraph (a blank line between two texts, so that
+    no reordering rule moves a word from one text into the next) and come back one output per input,
+    stripped. Unknown words pass through unmarked (``-u``); empty texts stay empty. Raises
+    ``ValueError`` for a text with a line break, ``FileNotFoundError`` when Apertium or ``mode`` is
+    not installed, ``RuntimeError`` when Apertium fails or returns another number of texts.
+
+    Book: chapter 6 (XNLI and aligned encoders).
     """
     if isinstance(texts, str):
         raise TypeError("apertium_translate expects a list of texts, not one string.")
@@ -95,20 +106,23 @@ def apertium_translate(texts: Sequence[str], mode: str) -> list[str]:
         raise TypeError("apertium_translate expects str texts.")
     broken = next((t for t in texts if "\n" in t or "\r" in t), None)
     if broken is not None:
-        raise ValueError(f"a text holds a line break, so its translation could not be told apart: {broken!r}; "
-                         "join its lines first.")
+        raise ValueError("a text holds a line break, so its translation could not be told apart: "
+                         f"{broken!r}; join its lines first.")
     if not apertium_available():
         raise FileNotFoundError(_APERTIUM_MISSING)
     if mode not in apertium_pairs():
-        raise FileNotFoundError(f"Apertium has no direction {mode!r} installed (installed: {apertium_pairs()}).")
+        raise FileNotFoundError(f"Apertium has no direction {mode!r} installed (installed: "
+                                f"{apertium_pairs()}).")
     todo = [i for i, t in enumerate(texts) if t.strip()]
     out = [""] * len(texts)
     if not todo:
         return out
-    done = subprocess.run(["apertium", "-u", mode], input="\n\n".join(texts[i].strip() for i in todo) + "\n",
+    done = subprocess.run(["apertium", "-u", mode],
+                          input="\n\n".join(texts[i].strip() for i in todo) + "\n",
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise RuntimeError(f"apertium {mode} failed ({done.returncode}): {done.stderr.strip()[:500]}")
+        raise RuntimeError(f"apertium {mode} failed ({done.returncode}): "
+                           f"{done.stderr.strip()[:500]}")
     lines = done.stdout.strip("\n").split("\n\n")
     if len(lines) != len(todo):
         raise RuntimeError(f"apertium {mode} returned {len(lines)} texts for {len(todo)} inputs.")
@@ -118,13 +132,16 @@ def apertium_translate(texts: Sequence[str], mode: str) -> list[str]:
 
 
 class ApertiumTranslator:
-    """``translate(texts, src, tgt)`` with Apertium, for the directions between English and ``lang`` that are
-    installed (checked when built: ``FileNotFoundError`` otherwise). ``name`` says which system and pair, for
-    table rows. Book: chapter 6 (XNLI and aligned encoders).
+    """``translate(texts, src, tgt)`` with Apertium, for the directions between English and ``lang``
+    that are installed (checked when built: ``FileNotFoundError`` otherwise). ``name`` says which
+    system and pair, for table rows.
+
+    Book: chapter 6 (XNLI and aligned encoders).
     """
 
     def __init__(self, lang: str) -> None:
-        self.modes = {("en", lang): apertium_mode("en", lang), (lang, "en"): apertium_mode(lang, "en")}
+        self.modes = {("en", lang): apertium_mode("en", lang),
+                      (lang, "en"): apertium_mode(lang, "en")}
         self.name = f"Apertium {self.modes[('en', lang)]} / {self.modes[(lang, 'en')]}"
 
     def __call__(self, texts: list[str], src: str, tgt: str) -> list[str]:
@@ -140,9 +157,10 @@ class ApertiumTranslator:
 def english_stems(word: str) -> list[str]:
     """Candidate lemmas of an inflected English word by regular suffix rules, most specific first.
 
-    ``"turtles" -> ["turtle"]``, ``"watches" -> ["watche", "watch"]``: plural and 3rd-person ``-s``/``-es``/``-ies``, past
-    ``-ed`` (with ``-e`` restored and doubled consonants undone), ``-ing``, adverbs in ``-ly`` and comparatives
-    are stripped; a translator tries each candidate in turn. Irregular forms are not handled.
+    ``"turtles" -> ["turtle"]``, ``"watches" -> ["watche", "watch"]``: plural and 3rd-person
+    ``-s``/``-es``/``-ies``, past ``-ed`` (with ``-e`` restored and doubled consonants undone),
+    ``-ing``, adverbs in ``-ly`` and comparatives are stripped; a translator tries each candidate in
+    turn. Irregular forms are not handled.
     Book: chapter 6 (XNLI and aligned encoders).
     """
     if not isinstance(word, str):
@@ -176,14 +194,17 @@ def english_stems(word: str) -> list[str]:
     return out
 
 
-def choose_translations(pairs: Iterable[tuple[str, str]], bitext: tuple[Sequence[str], Sequence[str]] | None = None
+def choose_translations(pairs: Iterable[tuple[str, str]],
+                        bitext: tuple[Sequence[str], Sequence[str]] | None = None
                         ) -> tuple[dict[str, str], int]:
     """One translation per source word of ``pairs`` (``(source, target)`` words, lower-cased).
 
-    With a ``bitext`` (source sentences, target sentences, line-aligned) the candidate with the highest Dice
-    coefficient ``2 c(s, t) / (c(s) + c(t))`` over sentence pairs wins; without one, or when no candidate ever
-    co-occurs with the word, the first candidate in ``pairs`` order. Returns the table and how many words
-    were decided by the bitext. Book: chapter 6 (XNLI and aligned encoders).
+    With a ``bitext`` (source sentences, target sentences, line-aligned) the candidate with the
+    highest Dice coefficient ``2 c(s, t) / (c(s) + c(t))`` over sentence pairs wins; without one, or
+    when no candidate ever co-occurs with the word, the first candidate in ``pairs`` order. Returns
+    the table and how many words were decided by the bitext.
+
+    Book: chapter 6 (XNLI and aligned encoders).
     """
     candidates: dict[str, list[str]] = {}
     for s, t in pairs:
@@ -212,20 +233,24 @@ def choose_translations(pairs: Iterable[tuple[str, str]], bitext: tuple[Sequence
             joint[s].update(t for t in sb if t in candidates[s])
     decided = 0
     for s in ambiguous:
-        scores = {t: 2 * joint[s][t] / (count_s[s] + count_t[t]) for t in candidates[s] if joint[s][t] > 0}
+        scores = {t: 2 * joint[s][t] / (count_s[s] + count_t[t]) for t in candidates[s]
+                  if joint[s][t] > 0}
         if scores:
-            table[s] = max(candidates[s], key=lambda t: (scores.get(t, 0.0), -candidates[s].index(t)))
+            table[s] = max(candidates[s], key=lambda t: (scores.get(t, 0.0),
+                                                         -candidates[s].index(t)))
             decided += 1
     return table, decided
 
 
 class WordByWordTranslator:
-    """``translate(texts, src, tgt)``: each token replaced by its dictionary translation, order kept.
+    """``translate(texts, src, tgt)``: each token replaced by its dictionary translation, order
+    kept.
 
-    ``tables[(src, tgt)]`` maps lower-cased words to one translation; ``stemmers[src]`` (optional) proposes
-    lemmas for words not in the table. Unknown words pass through unchanged. :meth:`coverage` reports, for
-    some texts, the share of word tokens translated directly, through a stem, or passed through
-    (punctuation is not counted). ``name`` says which dictionaries it uses, for table rows.
+    ``tables[(src, tgt)]`` maps lower-cased words to one translation; ``stemmers[src]`` (optional)
+    proposes lemmas for words not in the table. Unknown words pass through unchanged.
+    :meth:`coverage` reports, for some texts, the share of word tokens translated directly, through
+    a stem, or passed through (punctuation is not counted). ``name`` says which dictionaries it
+    uses, for table rows.
     Book: chapter 6 (XNLI and aligned encoders).
     """
 
@@ -258,11 +283,14 @@ class WordByWordTranslator:
         if src == tgt:
             return list(texts)
         table, stem = self._table(src, tgt), self.stemmers.get(src)
-        return [" ".join(self._word(w, table, stem)[0] for w in toks) for toks in _TOKENIZER.tokenize_batch(texts)]
+        return [" ".join(self._word(w, table, stem)[0] for w in toks)
+                for toks in _TOKENIZER.tokenize_batch(texts)]
 
     def coverage(self, texts: Sequence[str], src: str, tgt: str) -> dict[str, float]:
-        """Shares of the word tokens of ``texts`` translated ``direct``-ly, through a ``stem``, or ``passed``
-        through untranslated, and the number of ``tokens`` counted. Book: chapter 6 (XNLI and aligned encoders).
+        """Shares of the word tokens of ``texts`` translated ``direct``-ly, through a ``stem``, or
+        ``passed`` through untranslated, and the number of ``tokens`` counted.
+
+        Book: chapter 6 (XNLI and aligned encoders).
         """
         table, stem = self._table(src, tgt), self.stemmers.get(src)
         counts: Counter = Counter()
@@ -299,5 +327,6 @@ def freedict_translator(lang: str, bitext: tuple[Sequence[str], Sequence[str]] |
     en_x = forward + [(b, a) for a, b in backward]
     x_en = backward + [(b, a) for a, b in forward]
     flipped = (bitext[1], bitext[0]) if bitext is not None else None
-    tables = {("en", lang): choose_translations(en_x, bitext)[0], (lang, "en"): choose_translations(x_en, flipped)[0]}
+    tables = {("en", lang): choose_translations(en_x, bitext)[0],
+              (lang, "en"): choose_translations(x_en, flipped)[0]}
     return WordByWordTranslator(tables, f"FreeDict en<->{lang} word by word", {"en": english_stems})

@@ -1,4 +1,5 @@
-"""Our own skip-gram word vectors, trained per language with gensim on the cached monolingual text, and cached.
+"""Our own skip-gram word vectors, trained per language with gensim on the cached monolingual text,
+and cached.
 
 No registry ships fastText/MUSE-style vectors for several languages, so chapter 5 trains them:
 skip-gram with negative sampling on ``load_monolingual(lang)`` tokenised by
@@ -25,7 +26,14 @@ from pathlib import Path
 
 import numpy as np
 
-from xsent_lib.data.cache import MANIFEST, cache_root, models_dir, read_json, require_dataset, write_json
+from xsent_lib.data.cache import (
+    MANIFEST,
+    cache_root,
+    models_dir,
+    read_json,
+    require_dataset,
+    write_json,
+)
 from xsent_lib.data.corpora.monolingual import MONOLINGUAL_SOURCES, load_monolingual
 from xsent_lib.data.corpora.tables import read_lines, write_lines
 from xsent_lib.data.formats.vectors import WordVectors
@@ -40,7 +48,8 @@ def _key(params: dict[str, object]) -> str:
     return hashlib.sha256(json.dumps(params, sort_keys=True).encode("utf-8")).hexdigest()[:16]
 
 
-def _train(sentences: Sequence[str], dim: int, window: int, min_count: int, epochs: int, negative: int,
+def _train(sentences: Sequence[str], dim: int, window: int, min_count: int, epochs: int,
+           negative: int,
            sample: float, seed: int, workers: int) -> tuple[list[str], np.ndarray]:
     from gensim.models import Word2Vec  # heavy import, only when training
 
@@ -53,36 +62,45 @@ def _train(sentences: Sequence[str], dim: int, window: int, min_count: int, epoc
 
 
 def train_wordvecs(lang: str, sources: Sequence[tuple[str, str]] | None = None,
-                   sentences: Sequence[str] | None = None, dim: int = 300, window: int = 5, min_count: int = 5,
-                   epochs: int = 5, negative: int = 10, sample: float = 1e-4, seed: int = 0, workers: int = 1,
+                   sentences: Sequence[str] | None = None, dim: int = 300, window: int = 5,
+                   min_count: int = 5,
+                   epochs: int = 5, negative: int = 10, sample: float = 1e-4, seed: int = 0,
+                   workers: int = 1,
                    cache_dir: str | os.PathLike[str] | None = None) -> WordVectors:
-    """Skip-gram vectors for ``lang``, trained once and then loaded from the cache; words in frequency order.
+    """Skip-gram vectors for ``lang``, trained once and then loaded from the cache; words in
+    frequency order.
 
     The text is ``sentences`` when given (e.g. a chapter's own slice), else
     ``load_monolingual(lang, sources)``. ``seed`` seeds gensim; ``workers=1`` makes the result
     bit-reproducible (see the module docstring).
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
-    for name, value in (("dim", dim), ("window", window), ("min_count", min_count), ("epochs", epochs),
+    for name, value in (("dim", dim), ("window", window), ("min_count", min_count),
+                        ("epochs", epochs),
                         ("negative", negative), ("workers", workers)):
         if not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a positive int, got {value!r}.")
     if not 0 <= sample < 1:
         raise ValueError(f"sample must be in [0, 1), got {sample!r}.")
     params: dict[str, object] = {"lang": lang, "dim": dim, "window": window, "min_count": min_count,
-                                 "epochs": epochs, "negative": negative, "sample": sample, "seed": seed,
-                                 "workers": workers, "algorithm": "gensim skip-gram, negative sampling"}
+                                 "epochs": epochs, "negative": negative, "sample": sample,
+                                 "seed": seed,
+                                 "workers": workers,
+                                 "algorithm": "gensim skip-gram, negative sampling"}
     chosen = list(sources) if sources is not None else list(MONOLINGUAL_SOURCES.get(lang, ()))
     if sentences is not None:
         text = list(sentences)
         params["text_sha256"] = hashlib.sha256("\n".join(text).encode("utf-8")).hexdigest()
     elif not chosen:
-        raise ValueError(f"no default text for language {lang!r} (known: {sorted(MONOLINGUAL_SOURCES)}); "
-                         "pass sources=[(dataset, side), ...] or sentences=[...].")
+        raise ValueError(f"no default text for language {lang!r} (known: "
+                         f"{sorted(MONOLINGUAL_SOURCES)}); pass sources=[(dataset, side), ...] or "
+                         "sentences=[...].")
     else:
         params["sources"] = [list(s) for s in chosen]
-        manifests = {name: read_json(require_dataset(name, cache_dir) / MANIFEST) or {} for name, _ in chosen}
-        params["text_from"] = {name: [m.get("sources"), m.get("format_version")] for name, m in manifests.items()}
+        manifests = {name: read_json(require_dataset(name, cache_dir) / MANIFEST) or {}
+                     for name, _ in chosen}
+        params["text_from"] = {name: [m.get("sources"), m.get("format_version")]
+                               for name, m in manifests.items()}
     folder = models_dir(cache_root(cache_dir), "wordvecs") / f"{lang}-{_key(params)}"
     if read_json(folder / PARAMS_FILE) == params:
         words = read_lines(folder / WORDS_FILE)
@@ -101,7 +119,8 @@ def train_wordvecs(lang: str, sources: Sequence[tuple[str, str]] | None = None,
             shutil.rmtree(folder, ignore_errors=True)
         try:
             staging.rename(folder)
-        except OSError:  # another process (a chapter run beside this one) put the same vectors there meanwhile
+        # another process (a chapter run beside this one) put the same vectors there meanwhile
+        except OSError:
             if read_json(folder / PARAMS_FILE) != params:
                 raise
     finally:

@@ -52,11 +52,12 @@ def is_synthetic(lang: str) -> bool:
     return True
 
 
-#: the XNLI language column each invented language of the synthetic world stands beside in the thesis's
-#: tables (closest typology; a stand-in, not a translation of that language): Romance-like -> fr,
-#: Germanic-like -> de, Turkic-like (SOV, suffixes) -> tr, Celtic-like (VSO) -> ar (VSO), Japonic-like
-#: (SOV, postpositions, case particles) -> hi. Chapters 6 and 10 use it.
-PAPER_COLUMN: dict[str, str] = {"en": "en", "xa": "fr", "xe": "de", "xd": "tr", "xc": "ar", "xb": "hi"}
+#: the XNLI language column each invented language of the synthetic world stands beside in the
+#: thesis's tables (closest typology; a stand-in, not a translation of that language): Romance-like
+#: -> fr, Germanic-like -> de, Turkic-like (SOV, suffixes) -> tr, Celtic-like (VSO) -> ar (VSO),
+#: Japonic-like (SOV, postpositions, case particles) -> hi. Chapters 6 and 10 use it.
+PAPER_COLUMN: dict[str, str] = {"en": "en", "xa": "fr", "xe": "de", "xd": "tr", "xc": "ar",
+                                "xb": "hi"}
 
 @dataclass(frozen=True)
 class LanguageGroups:

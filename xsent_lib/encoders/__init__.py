@@ -1,4 +1,5 @@
-"""Sentence encoders: the shared contract, bags of vectors, RNNs, attention, ConvNets, Transformers, decoders, heads.
+"""Sentence encoders: the shared contract, bags of vectors, RNNs, attention, ConvNets, Transformers,
+decoders, heads.
 
 Book: chapter 3 (InferSent: sentence encoders).
 """
@@ -32,8 +33,9 @@ NLI_ENCODERS = (*ARCHITECTURES, "inner-attention", "hconvnet", "gated-convnet")
 
 
 def build_encoder(name: str, vocab_size: int, **kwargs: object) -> SentenceEncoder:
-    """Build an encoder by its thesis name: ``"lstm"``, ``"gru"``, ``"bigru-last"``, ``"bilstm-last"``,
-    ``"bilstm-mean"``, ``"bilstm-max"``, ``"inner-attention"``, ``"hconvnet"`` or ``"gated-convnet"``.
+    """Build an encoder by its thesis name: ``"lstm"``, ``"gru"``, ``"bigru-last"``,
+    ``"bilstm-last"``, ``"bilstm-mean"``, ``"bilstm-max"``, ``"inner-attention"``, ``"hconvnet"`` or
+    ``"gated-convnet"``.
 
     Extra keyword arguments go to the encoder's constructor (sizes, embeddings, pipeline, ...).
     Book: chapter 3 (InferSent: the seven encoders).

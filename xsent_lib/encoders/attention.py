@@ -17,7 +17,8 @@ from xsent_lib.text.pipeline import TextPipeline
 
 
 class InnerAttentionEncoder(SentenceEncoder):
-    """BiLSTM followed by ``num_views`` attention-weighted sums of its states (Lin et al. 2017 style).
+    """BiLSTM followed by ``num_views`` attention-weighted sums of its states (Lin et al. 2017
+    style).
 
     We implement the thesis formula (keys with a bias, values = the raw BiLSTM states, no
     temperature); the released code instead projects values without bias and divides logits by a
@@ -55,8 +56,10 @@ class InnerAttentionEncoder(SentenceEncoder):
         if pipeline is not None:
             self.attach_pipeline(pipeline)
 
-    def attend(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """BiLSTM states ``[B, T, 2H]`` and attention weights ``[B, K, T]`` (rows sum to 1, 0 on padding).
+    def attend(self, token_ids: torch.Tensor,
+               lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """BiLSTM states ``[B, T, 2H]`` and attention weights ``[B, K, T]`` (rows sum to 1, 0 on
+        padding).
 
         The weights also serve Lin et al.'s penalty ``||A Aᵀ - I||²`` when training with many views.
         Book: chapter 3 (InferSent: inner-attention encoder).
@@ -70,6 +73,7 @@ class InnerAttentionEncoder(SentenceEncoder):
         return states, alphas
 
     def forward(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """Concatenated attention views ``[B, num_views * 2H]``. Book: chapter 3 (InferSent: inner-attention encoder)."""
+        """Concatenated attention views ``[B, num_views * 2H]``. Book: chapter 3 (InferSent:
+        inner-attention encoder)."""
         states, alphas = self.attend(token_ids, lengths)
         return torch.bmm(alphas, states).reshape(states.shape[0], self.output_dim)

@@ -1,9 +1,9 @@
 """Bag-of-vectors encoders: mean, sum and SIF-weighted averages of token embeddings.
 
-The units are whatever the pipeline yields (words, character trigrams, sentencepieces), so one
-class covers Wieting et al.'s Word / Trigram / SP encoders, the "random encoder" rows (N(0, 1)
-vectors, never trained), X-CBOW, the vecmap mean/sum baselines and the SIF baselines. Encoding is
-one fused ``embedding_bag`` call per chunk over a CSR (flat ids + offsets) batch, never a padded tensor.
+The units are whatever the pipeline yields (words, character trigrams, sentencepieces), so one class
+covers Wieting et al.'s Word / Trigram / SP encoders, the "random encoder" rows (N(0, 1) vectors,
+never trained), X-CBOW, the vecmap mean/sum baselines and the SIF baselines. Encoding is one fused
+``embedding_bag`` call per chunk over a CSR (flat ids + offsets) batch, never a padded tensor.
 Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
 """
 from __future__ import annotations
@@ -29,7 +29,8 @@ def sif_weights(probabilities: np.ndarray, a: float = 1e-3) -> np.ndarray:
     """
     p = np.asarray(probabilities, dtype=np.float64)
     if p.ndim != 1 or (p < 0).any() or not np.isfinite(p).all():
-        raise ValueError("probabilities must be a one-dimensional array of non-negative finite numbers.")
+        raise ValueError("probabilities must be a one-dimensional array of non-negative finite "
+                         "numbers.")
     if not a > 0:
         raise ValueError(f"SIF parameter a must be positive, got {a!r}.")
     return a / (a + p)
@@ -89,13 +90,15 @@ class BagOfVectorsEncoder(SentenceEncoder):
         self.pooling = pooling
         self.dropout = float(dropout)
         self.output_dim = int(dim)
-        self.embedding = build_embedding(vocab_size, dim, embeddings, freeze=freeze, init_std=init_std)
+        self.embedding = build_embedding(vocab_size, dim, embeddings, freeze=freeze,
+                                         init_std=init_std)
         self.register_buffer("token_weights", torch.ones(vocab_size))
         self.register_buffer("principal_component", torch.zeros(dim))
         if pooling == "sif":
             if sif_probabilities is None:
                 if pipeline is None:
-                    raise ValueError("pooling='sif' needs sif_probabilities or a pipeline whose vocabulary has counts.")
+                    raise ValueError("pooling='sif' needs sif_probabilities or a pipeline whose "
+                                     "vocabulary has counts.")
                 sif_probabilities = pipeline.vocab.probabilities()
             self.set_sif_weights(sif_probabilities, a=sif_a)
         if pipeline is not None:
@@ -107,10 +110,12 @@ class BagOfVectorsEncoder(SentenceEncoder):
         Book: chapter 7 (Joint vs transfer vs mapping: SIF baselines).
         """
         if self.pooling != "sif":
-            raise ValueError(f"SIF weights only apply to pooling='sif', this encoder pools with {self.pooling!r}.")
+            raise ValueError("SIF weights only apply to pooling='sif', this encoder pools with "
+                             f"{self.pooling!r}.")
         w = sif_weights(probabilities, a)
         if w.shape != (self.embedding.num_embeddings,):
-            raise ValueError(f"need one probability per vocabulary entry ({self.embedding.num_embeddings}), got {w.shape}.")
+            raise ValueError("need one probability per vocabulary entry "
+                             f"({self.embedding.num_embeddings}), got {w.shape}.")
         self.token_weights.copy_(torch.from_numpy(w))
 
     def forward_flat(self, flat_ids: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
@@ -119,22 +124,30 @@ class BagOfVectorsEncoder(SentenceEncoder):
         Bags must be non-empty. Returns ``[B, dim]``.
         Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
         """
-        if flat_ids.dim() != 1 or offsets.dim() != 1 or flat_ids.dtype != torch.long or offsets.dtype != torch.long:
-            raise TypeError("forward_flat takes 1-D int64 flat_ids and offsets (see TextPipeline.encode_flat).")
+        if (flat_ids.dim() != 1 or offsets.dim() != 1 or flat_ids.dtype != torch.long
+                or offsets.dtype != torch.long):
+            raise TypeError("forward_flat takes 1-D int64 flat_ids and offsets (see "
+                            "TextPipeline.encode_flat).")
         if len(offsets) < 2 or int(offsets[0]) != 0 or int(offsets[-1]) != len(flat_ids):
-            raise ValueError(f"offsets must run from 0 to len(flat_ids)={len(flat_ids)} with one entry per sentence plus one.")
+            raise ValueError(f"offsets must run from 0 to len(flat_ids)={len(flat_ids)} with one "
+                             "entry per sentence plus one.")
         starts, lengths = offsets[:-1], offsets[1:] - offsets[:-1]
         weight = self.embedding.weight
         token_w = None
         if self.pooling == "sif":
-            token_w = self.token_weights[flat_ids] / torch.repeat_interleave(lengths, lengths).to(weight.dtype)
+            token_w = (self.token_weights[flat_ids]
+                       / torch.repeat_interleave(lengths, lengths).to(weight.dtype))
         if self.training and self.dropout > 0:
-            vecs = F.dropout(F.embedding(flat_ids, weight, padding_idx=0), self.dropout, training=True)
+            vecs = F.dropout(F.embedding(flat_ids, weight, padding_idx=0), self.dropout,
+                             training=True)
             if token_w is None:
-                scale = 1.0 / lengths.to(weight.dtype) if self.pooling == "mean" else torch.ones_like(lengths, dtype=weight.dtype)
+                scale = (1.0 / lengths.to(weight.dtype) if self.pooling == "mean"
+                         else torch.ones_like(lengths, dtype=weight.dtype))
                 token_w = torch.repeat_interleave(scale, lengths)
-            segment = torch.repeat_interleave(torch.arange(len(lengths), device=flat_ids.device), lengths)
-            out = torch.zeros(len(lengths), weight.shape[1], dtype=weight.dtype, device=weight.device)
+            segment = torch.repeat_interleave(torch.arange(len(lengths), device=flat_ids.device),
+                                              lengths)
+            out = torch.zeros(len(lengths), weight.shape[1], dtype=weight.dtype,
+                              device=weight.device)
             out = out.index_add(0, segment, vecs * token_w[:, None])
         else:
             # "sum" mode is the fast (fbgemm) kernel on CPU; the mean divides afterwards.
@@ -157,19 +170,22 @@ class BagOfVectorsEncoder(SentenceEncoder):
         offsets[1:] = torch.cumsum(lengths.to(token_ids.device), 0)
         return self.forward_flat(token_ids[mask], offsets)
 
-    def encode_csr(self, flat: np.ndarray, offsets: np.ndarray, batch_size: int, device: torch.device) -> np.ndarray:
+    def encode_csr(self, flat: np.ndarray, offsets: np.ndarray, batch_size: int,
+                   device: torch.device) -> np.ndarray:
         """Encode in input order with fused lookups (no sorting or padding needed).
 
-        On the CPU all sentences go through ONE ``embedding_bag`` call whose result tensor is returned
-        as the array itself (no per-chunk copies; ``batch_size`` is irrelevant there). On an accelerator
-        ``batch_size`` sentences go per call and each chunk is copied back.
+        On the CPU all sentences go through ONE ``embedding_bag`` call whose result tensor is
+        returned as the array itself (no per-chunk copies; ``batch_size`` is irrelevant there). On
+        an accelerator ``batch_size`` sentences go per call and each chunk is copied back.
         Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
         """
         n = len(offsets) - 1
         if (np.diff(offsets) < 1).any():
-            raise ValueError("every sentence needs at least one token; TextPipeline maps empty sentences to <unk>.")
+            raise ValueError("every sentence needs at least one token; TextPipeline maps empty "
+                             "sentences to <unk>.")
         if device.type == "cpu":
-            return self.forward_flat(torch.from_numpy(flat), torch.from_numpy(offsets)).float().numpy()
+            return self.forward_flat(torch.from_numpy(flat),
+                                     torch.from_numpy(offsets)).float().numpy()
         out = np.empty((n, self.output_dim), dtype=np.float32)
         for s in range(0, n, batch_size):
             e = min(s + batch_size, n)
@@ -181,7 +197,8 @@ class BagOfVectorsEncoder(SentenceEncoder):
     def fit_principal_component(
         self, sentences: Sequence[str], batch_size: int = 1024, device: str | torch.device = "auto"
     ) -> np.ndarray:
-        """Fit (and from now on remove) the first principal component of the embeddings of ``sentences``.
+        """Fit (and from now on remove) the first principal component of the embeddings of
+        ``sentences``.
 
         Arora et al. fit it on the sentences being embedded; we fit it on whatever corpus is passed,
         typically the training side, so test sentences never influence their own embedding.

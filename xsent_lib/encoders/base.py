@@ -19,7 +19,8 @@ from xsent_lib.text.batching import length_buckets, pad_csr
 from xsent_lib.text.pipeline import TextPipeline
 from xsent_lib.text.tokenizers import check_sentences
 
-# encode(precision=...): the dtype the forward pass runs in (the returned vectors are always float32).
+# encode(precision=...): the dtype the forward pass runs in (the returned vectors are always
+# float32).
 PRECISIONS: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 
 
@@ -30,15 +31,17 @@ def build_embedding(
     freeze: bool = False,
     init_std: float = 1.0,
 ) -> nn.Embedding:
-    """An ``nn.Embedding`` with padding row 0 held at zero, random N(0, init_std^2) or copied from ``weights``.
+    """An ``nn.Embedding`` with padding row 0 held at zero, random N(0, init_std^2) or copied from
+    ``weights``.
 
-    ``weights`` (e.g. GloVe rows aligned with the vocabulary) must be ``[vocab_size, dim]``; its row 0
-    is overwritten with zeros because id 0 is padding. ``freeze=True`` keeps the vectors fixed, as
+    ``weights`` (e.g. GloVe rows aligned with the vocabulary) must be ``[vocab_size, dim]``; its row
+    0 is overwritten with zeros because id 0 is padding. ``freeze=True`` keeps the vectors fixed, as
     InferSent keeps GloVe fixed. The default N(0, 1) is Wieting et al.'s "random encoder" init.
     Book: chapter 3 (InferSent: sentence encoders).
     """
     if not isinstance(vocab_size, (int, np.integer)) or vocab_size < 2:
-        raise ValueError(f"vocab_size must be an integer >= 2 (padding + at least one token), got {vocab_size!r}.")
+        raise ValueError("vocab_size must be an integer >= 2 (padding + at least one token), got "
+                         f"{vocab_size!r}.")
     if not isinstance(dim, (int, np.integer)) or dim < 1:
         raise ValueError(f"embedding dim must be a positive integer, got {dim!r}.")
     emb = nn.Embedding(int(vocab_size), int(dim), padding_idx=0)
@@ -46,9 +49,11 @@ def build_embedding(
         if weights is None:
             emb.weight.normal_(0.0, init_std)
         else:
-            w = torch.as_tensor(np.asarray(weights) if not isinstance(weights, torch.Tensor) else weights)
+            w = torch.as_tensor(np.asarray(weights) if not isinstance(weights, torch.Tensor)
+                                else weights)
             if tuple(w.shape) != (vocab_size, dim):
-                raise ValueError(f"embedding weights must have shape ({vocab_size}, {dim}), got {tuple(w.shape)}.")
+                raise ValueError(f"embedding weights must have shape ({vocab_size}, {dim}), got "
+                                 f"{tuple(w.shape)}.")
             if not torch.isfinite(w).all():
                 raise ValueError("embedding weights contain NaN or inf.")
             emb.weight.copy_(w.to(emb.weight.dtype))
@@ -58,11 +63,13 @@ def build_embedding(
 
 
 class SentenceEncoder(nn.Module, metaclass=ABCMeta):
-    """Base of every sentence encoder: ``forward(ids, lengths) -> [B, output_dim]`` plus ``encode(strings)``.
+    """Base of every sentence encoder: ``forward(ids, lengths) -> [B, output_dim]`` plus
+    ``encode(strings)``.
 
     Subclasses set ``output_dim`` and implement :meth:`forward`. ``encode`` needs a
-    :class:`~xsent_lib.text.pipeline.TextPipeline`, given to the constructor or :meth:`attach_pipeline`;
-    encoders with a faster path than padding (bags of vectors) override :meth:`encode_csr`.
+    :class:`~xsent_lib.text.pipeline.TextPipeline`, given to the constructor or
+    :meth:`attach_pipeline`; encoders with a faster path than padding (bags of vectors) override
+    :meth:`encode_csr`.
     Book: chapter 3 (InferSent: sentence encoders).
     """
 
@@ -78,7 +85,8 @@ class SentenceEncoder(nn.Module, metaclass=ABCMeta):
     def num_embeddings(self) -> int | None:
         """Size of the input vocabulary this encoder can embed (None when unbounded).
 
-        Reads ``self.embedding`` when the subclass has one; subclasses embedding differently override it.
+        Reads ``self.embedding`` when the subclass has one; subclasses embedding differently
+        override it.
         Book: chapter 3 (InferSent: sentence encoders).
         """
         emb = getattr(self, "embedding", None)
@@ -109,22 +117,25 @@ class SentenceEncoder(nn.Module, metaclass=ABCMeta):
         n = self.num_embeddings
         if n is not None and len(pipeline.vocab) > n:
             raise ValueError(
-                f"pipeline vocabulary has {len(pipeline.vocab)} entries but this encoder embeds only {n}; "
-                "build the encoder with vocab_size=len(pipeline.vocab)."
+                f"pipeline vocabulary has {len(pipeline.vocab)} entries but this encoder embeds "
+                f"only {n}; build the encoder with vocab_size=len(pipeline.vocab)."
             )
 
     @abstractmethod
     def forward(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """Encode a padded batch ``token_ids[B, T]`` with true ``lengths[B]`` into ``[B, output_dim]``.
+        """Encode a padded batch ``token_ids[B, T]`` with true ``lengths[B]`` into
+        ``[B, output_dim]``.
 
         Book: chapter 3 (InferSent: sentence encoders).
         """
 
-    def encode_csr(self, flat: np.ndarray, offsets: np.ndarray, batch_size: int, device: torch.device) -> np.ndarray:
-        """Encode sentences given in CSR form (flat ids, ``N + 1`` offsets); rows come back in input order.
+    def encode_csr(self, flat: np.ndarray, offsets: np.ndarray, batch_size: int,
+                   device: torch.device) -> np.ndarray:
+        """Encode sentences given in CSR form (flat ids, ``N + 1`` offsets); rows come back in input
+        order.
 
-        The default pads length buckets (longest first) and calls :meth:`forward`; bag encoders override
-        it with one fused ``EmbeddingBag`` call per chunk.
+        The default pads length buckets (longest first) and calls :meth:`forward`; bag encoders
+        override it with one fused ``EmbeddingBag`` call per chunk.
         Book: chapter 3 (InferSent: sentence encoders).
         """
         out = np.empty((len(offsets) - 1, self.output_dim), dtype=np.float32)
@@ -133,18 +144,18 @@ class SentenceEncoder(nn.Module, metaclass=ABCMeta):
             out[idx] = self(token_ids.to(device), lens.to(device)).float().cpu().numpy()
         return out
 
-    def encode(self, sentences: Sequence[str], batch_size: int = 128, device: str | torch.device = "auto",
-               precision: str = "float32") -> np.ndarray:
+    def encode(self, sentences: Sequence[str], batch_size: int = 128,
+               device: str | torch.device = "auto", precision: str = "float32") -> np.ndarray:
         """Embed raw sentences into a float32 array ``[N, output_dim]`` in the ORIGINAL order.
 
-        Tokenises with ``self.pipeline``, batches by length (little padding), runs in eval mode under
-        ``torch.inference_mode()`` on ``device`` (the module is moved there), and restores the
-        previous train/eval mode afterwards. Larger ``batch_size`` values make the recurrent GEMMs of
-        big encoders more efficient on a CPU (512 is ~1.3x faster than 64 at 2 x 2048).
-        ``precision="bfloat16"`` runs the forward pass with bfloat16 weights and activations: about 2x
-        faster on CPUs with AVX512-BF16/AMX (slower elsewhere) and on recent GPUs; the vectors then
-        differ from float32 in the third significant digit (cosine to the float32 vectors > 0.9999 in our
-        benchmark). The module's own float32 weights are restored exactly afterwards.
+        Tokenises with ``self.pipeline``, batches by length (little padding), runs in eval mode
+        under ``torch.inference_mode()`` on ``device`` (the module is moved there), and restores the
+        previous train/eval mode afterwards. Larger ``batch_size`` values make the recurrent GEMMs
+        of big encoders more efficient on a CPU (512 is ~1.3x faster than 64 at 2 x 2048).
+        ``precision="bfloat16"`` runs the forward pass with bfloat16 weights and activations: about
+        2x faster on CPUs with AVX512-BF16/AMX (slower elsewhere) and on recent GPUs; the vectors
+        then differ from float32 in the third significant digit (cosine to the float32 vectors >
+        0.9999 in our benchmark). The module's own float32 weights are restored exactly afterwards.
         Book: chapter 3 (InferSent: sentence encoders).
         """
         sentences = check_sentences(sentences)
@@ -156,8 +167,8 @@ class SentenceEncoder(nn.Module, metaclass=ABCMeta):
             raise ValueError(f"precision must be one of {list(PRECISIONS)}, got {precision!r}.")
         if self.pipeline is None:
             raise ValueError(
-                f"{type(self).__name__} has no text pipeline; pass pipeline=... to the constructor or call "
-                "attach_pipeline(TextPipeline.fit(sentences, WordTokenizer()))."
+                f"{type(self).__name__} has no text pipeline; pass pipeline=... to the constructor "
+                "or call attach_pipeline(TextPipeline.fit(sentences, WordTokenizer()))."
             )
         self._check_vocab_fits(self.pipeline)
         dev = pick_device(device)
@@ -168,8 +179,10 @@ class SentenceEncoder(nn.Module, metaclass=ABCMeta):
         self.eval()
         try:
             if precision != "float32":
-                if any(t.is_floating_point() and t.dtype != torch.float32 for t in self.state_dict().values()):
-                    raise ValueError("precision='bfloat16' needs a float32 module (its weights are restored as float32).")
+                if any(t.is_floating_point() and t.dtype != torch.float32
+                       for t in self.state_dict().values()):
+                    raise ValueError("precision='bfloat16' needs a float32 module (its weights are "
+                                     "restored as float32).")
                 saved = {k: v.detach().clone() for k, v in self.state_dict().items()}
                 self.to(PRECISIONS[precision])
             with torch.inference_mode():

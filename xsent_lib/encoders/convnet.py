@@ -1,4 +1,5 @@
-"""Convolutional sentence encoders: InferSent's hierarchical ConvNet and the probing paper's gated ConvNet.
+"""Convolutional sentence encoders: InferSent's hierarchical ConvNet and the probing paper's gated
+ConvNet.
 
 Between layers every position at or beyond a sentence's length is reset to zero, so a real
 position near the end sees exactly the zeros that convolution padding would give it alone: the
@@ -26,13 +27,16 @@ def _masked_time_max(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 def _check_kernel(kernel_size: int) -> None:
     if not isinstance(kernel_size, int) or kernel_size < 1 or kernel_size % 2 == 0:
-        raise ValueError(f"kernel_size must be a positive odd integer (same-length convolutions), got {kernel_size!r}.")
+        raise ValueError("kernel_size must be a positive odd integer (same-length convolutions), "
+                         f"got {kernel_size!r}.")
 
 
 class HierarchicalConvNetEncoder(SentenceEncoder):
-    """``num_layers`` stacked Conv1d+ReLU layers; each layer is max-pooled over time; the maxima are concatenated.
+    """``num_layers`` stacked Conv1d+ReLU layers; each layer is max-pooled over time; the maxima are
+    concatenated.
 
-    Thesis/InferSent: 4 layers, kernel 3, 2 x enc_dim channels each (enc_dim 512 -> 4 x 1024 = 4096).
+    Thesis/InferSent: 4 layers, kernel 3, 2 x enc_dim channels each (enc_dim 512 -> 4 x 1024 =
+    4096).
     Book: chapter 3 (InferSent: hierarchical ConvNet).
     """
 
@@ -50,22 +54,27 @@ class HierarchicalConvNetEncoder(SentenceEncoder):
     ) -> None:
         super().__init__()
         _check_kernel(kernel_size)
-        if not isinstance(num_layers, int) or num_layers < 1 or not isinstance(channels, int) or channels < 1:
-            raise ValueError(f"channels and num_layers must be positive integers, got {channels!r}, {num_layers!r}.")
+        if (not isinstance(num_layers, int) or num_layers < 1
+                or not isinstance(channels, int) or channels < 1):
+            raise ValueError("channels and num_layers must be positive integers, got "
+                             f"{channels!r}, {num_layers!r}.")
         self.output_dim = channels * num_layers
         self.embedding = build_embedding(vocab_size, word_dim, embeddings, freeze=freeze_embeddings)
         self.input_dropout = nn.Dropout(dropout)
         self.convs = nn.ModuleList(
-            nn.Conv1d(word_dim if i == 0 else channels, channels, kernel_size, padding=kernel_size // 2)
+            nn.Conv1d(word_dim if i == 0 else channels, channels, kernel_size,
+                      padding=kernel_size // 2)
             for i in range(num_layers)
         )
         if pipeline is not None:
             self.attach_pipeline(pipeline)
 
     def forward(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """Concatenated per-layer maxima ``[B, channels * num_layers]``. Book: chapter 3 (InferSent: hierarchical ConvNet)."""
+        """Concatenated per-layer maxima ``[B, channels * num_layers]``. Book: chapter 3 (InferSent:
+        hierarchical ConvNet)."""
         check_batch(token_ids, lengths)
-        mask = length_mask(lengths.to(token_ids.device), token_ids.shape[1]).unsqueeze(1)  # [B, 1, T]
+        # [B, 1, T]
+        mask = length_mask(lengths.to(token_ids.device), token_ids.shape[1]).unsqueeze(1)
         x = self.input_dropout(self.embedding(token_ids)).transpose(1, 2).masked_fill(~mask, 0.0)
         pooled = []
         for conv in self.convs:
@@ -75,12 +84,14 @@ class HierarchicalConvNetEncoder(SentenceEncoder):
 
 
 class GatedConvNetEncoder(SentenceEncoder):
-    """Word + learned position embeddings -> gated (GLU) residual convolutions -> max over time of the last layer.
+    """Word + learned position embeddings -> gated (GLU) residual convolutions -> max over time of
+    the last layer.
 
-    Probing paper: 8 layers, 512 hidden, kernel 3, positions as in Sukhbaatar et al. (added, learned).
-    The paper does not describe residual connections or the input projection; we follow Gehring et
-    al.'s convolutional blocks: a linear map word_dim -> hidden, then ``(x + GLU(conv(x))) * sqrt(1/2)``.
-    ``max_positions`` caps sentence length (truncate with ``TextPipeline(max_len=...)``).
+    Probing paper: 8 layers, 512 hidden, kernel 3, positions as in Sukhbaatar et al. (added,
+    learned). The paper does not describe residual connections or the input projection; we follow
+    Gehring et al.'s convolutional blocks: a linear map word_dim -> hidden, then
+    ``(x + GLU(conv(x))) * sqrt(1/2)``. ``max_positions`` caps sentence length (truncate with
+    ``TextPipeline(max_len=...)``).
     Book: chapter 4 (Probing: the gated ConvNet encoder).
     """
 
@@ -99,8 +110,10 @@ class GatedConvNetEncoder(SentenceEncoder):
     ) -> None:
         super().__init__()
         _check_kernel(kernel_size)
-        if not isinstance(num_layers, int) or num_layers < 1 or not isinstance(hidden_dim, int) or hidden_dim < 1:
-            raise ValueError(f"hidden_dim and num_layers must be positive integers, got {hidden_dim!r}, {num_layers!r}.")
+        if (not isinstance(num_layers, int) or num_layers < 1
+                or not isinstance(hidden_dim, int) or hidden_dim < 1):
+            raise ValueError("hidden_dim and num_layers must be positive integers, got "
+                             f"{hidden_dim!r}, {num_layers!r}.")
         self.output_dim = hidden_dim
         self.max_positions = int(max_positions)
         self.embedding = build_embedding(vocab_size, word_dim, embeddings, freeze=freeze_embeddings)
@@ -109,18 +122,21 @@ class GatedConvNetEncoder(SentenceEncoder):
         self.input_projection = nn.Linear(word_dim, hidden_dim)
         self.dropout = nn.Dropout(dropout)
         self.convs = nn.ModuleList(
-            nn.Conv1d(hidden_dim, 2 * hidden_dim, kernel_size, padding=kernel_size // 2) for _ in range(num_layers)
+            nn.Conv1d(hidden_dim, 2 * hidden_dim, kernel_size, padding=kernel_size // 2)
+            for _ in range(num_layers)
         )
         if pipeline is not None:
             self.attach_pipeline(pipeline)
 
     def forward(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """Max over time of the last gated layer ``[B, hidden_dim]``. Book: chapter 4 (Probing: the gated ConvNet encoder)."""
+        """Max over time of the last gated layer ``[B, hidden_dim]``. Book: chapter 4 (Probing: the
+        gated ConvNet encoder)."""
         check_batch(token_ids, lengths)
         if token_ids.shape[1] > self.max_positions:
             raise ValueError(
-                f"batch is {token_ids.shape[1]} tokens wide but max_positions={self.max_positions}; "
-                "truncate with TextPipeline(max_len=...) or build the encoder with a larger max_positions."
+                f"batch is {token_ids.shape[1]} tokens wide but "
+                f"max_positions={self.max_positions}; truncate with TextPipeline(max_len=...) or "
+                "build the encoder with a larger max_positions."
             )
         mask = length_mask(lengths.to(token_ids.device), token_ids.shape[1]).unsqueeze(1)
         pos = torch.arange(token_ids.shape[1], device=token_ids.device)

@@ -1,4 +1,5 @@
-"""The LSTM decoder of the seq2seq training tasks, conditioned only on a sentence vector (no attention).
+"""The LSTM decoder of the seq2seq training tasks, conditioned only on a sentence vector (no
+attention).
 
 Conneau et al. (2018) train probing encoders with seq2seq tasks: auto-encoding, NMT (En-Fr/De/Fi),
 SkipThought next-sentence prediction and Seq2Tree (linearised parse trees); Aldarmaki & Diab
@@ -35,8 +36,10 @@ def teacher_forcing_pair(
     check_batch(targets, lengths)
     batch, width = targets.shape
     real = length_mask(lengths, width + 1)
-    body = torch.cat([targets, torch.full((batch, 1), pad_id, dtype=targets.dtype, device=targets.device)], dim=1)
-    inputs = torch.cat([torch.full((batch, 1), bos_id, dtype=targets.dtype, device=targets.device), targets], dim=1)
+    body = torch.cat([targets, torch.full((batch, 1), pad_id, dtype=targets.dtype,
+                                          device=targets.device)], dim=1)
+    inputs = torch.cat([torch.full((batch, 1), bos_id, dtype=targets.dtype, device=targets.device),
+                        targets], dim=1)
     inputs = inputs.masked_fill(~length_mask(lengths + 1, width + 1), pad_id)
     out = body.masked_fill(~real, IGNORE_INDEX)
     out = out.scatter(1, lengths.unsqueeze(1), eos_id)
@@ -71,11 +74,13 @@ class LSTMDecoder(nn.Module):
         if condition not in CONDITIONS:
             raise ValueError(f"condition must be one of {CONDITIONS}, got {condition!r}.")
         if vocab_size < 2 or sentence_dim < 1 or embed_dim < 1 or hidden_dim < 1 or n_layers < 1:
-            raise ValueError("vocab_size >= 2 and positive sentence_dim, embed_dim, hidden_dim, n_layers are required.")
+            raise ValueError("vocab_size >= 2 and positive sentence_dim, embed_dim, hidden_dim, "
+                             "n_layers are required.")
         for name, tok in (("bos_id", bos_id), ("eos_id", eos_id), ("pad_id", pad_id)):
             if not 0 <= tok < vocab_size:
                 raise ValueError(f"{name}={tok} must be an id in [0, {vocab_size}).")
-        self.vocab_size, self.sentence_dim, self.hidden_dim, self.n_layers = vocab_size, sentence_dim, hidden_dim, n_layers
+        self.vocab_size, self.sentence_dim = vocab_size, sentence_dim
+        self.hidden_dim, self.n_layers = hidden_dim, n_layers
         self.bos_id, self.eos_id, self.pad_id, self.condition = bos_id, eos_id, pad_id, condition
         self.embedding = nn.Embedding(vocab_size, embed_dim, padding_idx=pad_id)
         feeds_input = condition in ("input", "both")
@@ -86,12 +91,14 @@ class LSTMDecoder(nn.Module):
             batch_first=True,
             dropout=dropout if n_layers > 1 else 0.0,
         )
-        self.init_projection = nn.Linear(sentence_dim, n_layers * hidden_dim) if condition != "input" else None
+        self.init_projection = nn.Linear(sentence_dim,
+                                         n_layers * hidden_dim) if condition != "input" else None
         self.dropout = nn.Dropout(dropout)
         self.output = nn.Linear(hidden_dim, vocab_size)
 
     def _check_sentence(self, sentence: torch.Tensor) -> None:
-        if not isinstance(sentence, torch.Tensor) or sentence.dim() != 2 or sentence.shape[1] != self.sentence_dim:
+        if (not isinstance(sentence, torch.Tensor) or sentence.dim() != 2
+                or sentence.shape[1] != self.sentence_dim):
             raise ValueError(f"sentence vectors must be a FloatTensor [B, {self.sentence_dim}].")
 
     def initial_state(self, sentence: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | None:
@@ -102,13 +109,15 @@ class LSTMDecoder(nn.Module):
         if self.init_projection is None:
             return None
         batch = sentence.shape[0]
-        h0 = torch.tanh(self.init_projection(sentence)).view(batch, self.n_layers, self.hidden_dim).transpose(0, 1)
+        h0 = torch.tanh(self.init_projection(sentence))
+        h0 = h0.view(batch, self.n_layers, self.hidden_dim).transpose(0, 1)
         return h0.contiguous(), torch.zeros_like(h0)
 
     def _step_inputs(self, sentence: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:
         x = self.dropout(self.embedding(tokens))
         if self.condition in ("input", "both"):
-            x = torch.cat([x, sentence.unsqueeze(1).expand(-1, tokens.shape[1], -1).to(x.dtype)], dim=-1)
+            x = torch.cat([x, sentence.unsqueeze(1).expand(-1, tokens.shape[1], -1).to(x.dtype)],
+                          dim=-1)
         return x
 
     def forward(self, sentence: torch.Tensor, inputs: torch.Tensor) -> torch.Tensor:
@@ -118,15 +127,19 @@ class LSTMDecoder(nn.Module):
         """
         self._check_sentence(sentence)
         if inputs.dim() != 2 or inputs.dtype != torch.long or inputs.shape[0] != sentence.shape[0]:
-            raise ValueError(f"inputs must be a LongTensor [B={sentence.shape[0]}, T] of target ids.")
+            raise ValueError(f"inputs must be a LongTensor [B={sentence.shape[0]}, T] of target "
+                             "ids.")
         states, _ = self.lstm(self._step_inputs(sentence, inputs), self.initial_state(sentence))
         return self.output(self.dropout(states))
 
     @torch.no_grad()
-    def greedy_decode(self, sentence: torch.Tensor, max_len: int = 50) -> tuple[torch.Tensor, torch.Tensor]:
-        """Most likely token at each step until EOS or ``max_len``: ids ``[B, L]`` (no BOS/EOS) and lengths.
+    def greedy_decode(self, sentence: torch.Tensor,
+                      max_len: int = 50) -> tuple[torch.Tensor, torch.Tensor]:
+        """Most likely token at each step until EOS or ``max_len``: ids ``[B, L]`` (no BOS/EOS) and
+        lengths.
 
-        Rows are padded with ``pad_id`` after their EOS; a row that never emits EOS has length ``max_len``.
+        Rows are padded with ``pad_id`` after their EOS; a row that never emits EOS has length
+        ``max_len``.
         Book: chapter 4 (Probing: the seq2seq training tasks).
         """
         self._check_sentence(sentence)
@@ -163,12 +176,14 @@ class Seq2Seq(nn.Module):
             raise TypeError("Seq2Seq(encoder, decoder) needs a SentenceEncoder and an LSTMDecoder.")
         if encoder.output_dim != decoder.sentence_dim:
             raise ValueError(
-                f"encoder.output_dim={encoder.output_dim} but decoder.sentence_dim={decoder.sentence_dim}; "
-                "build the decoder with sentence_dim=encoder.output_dim."
+                f"encoder.output_dim={encoder.output_dim} but "
+                f"decoder.sentence_dim={decoder.sentence_dim}; build the decoder with "
+                "sentence_dim=encoder.output_dim."
             )
         self.encoder, self.decoder = encoder, decoder
 
-    def forward(self, src_ids: torch.Tensor, src_lengths: torch.Tensor, dec_inputs: torch.Tensor) -> torch.Tensor:
+    def forward(self, src_ids: torch.Tensor, src_lengths: torch.Tensor,
+                dec_inputs: torch.Tensor) -> torch.Tensor:
         """Teacher-forced logits ``[B, T, V]`` of the target given the source batch.
 
         Book: chapter 4 (Probing: the seq2seq training tasks).
@@ -187,10 +202,12 @@ class Seq2Seq(nn.Module):
 
 
 def _next_barrier(barrier: torch.Tensor) -> torch.Tensor:
-    """For each position, the index of the first barrier at or after it (``T`` when there is none)."""
+    """For each position, the index of the first barrier at or after it (``T`` when there is
+    none)."""
     width = barrier.shape[1]
     idx = torch.arange(width, device=barrier.device).expand_as(barrier)
-    return torch.where(barrier, idx, torch.full_like(idx, width)).flip(1).cummin(dim=1).values.flip(1)
+    return torch.where(barrier, idx,
+                       torch.full_like(idx, width)).flip(1).cummin(dim=1).values.flip(1)
 
 
 def sdae_noise(
@@ -217,7 +234,8 @@ def sdae_noise(
     """
     check_batch(token_ids, lengths)
     if not (0.0 <= p_drop < 1.0) or not (0.0 <= p_swap <= 1.0):
-        raise ValueError(f"need 0 <= p_drop < 1 and 0 <= p_swap <= 1, got p_drop={p_drop}, p_swap={p_swap}.")
+        raise ValueError(f"need 0 <= p_drop < 1 and 0 <= p_swap <= 1, got p_drop={p_drop}, "
+                         f"p_swap={p_swap}.")
     if shuffle_k is not None and (not isinstance(shuffle_k, int) or shuffle_k < 0):
         raise ValueError(f"shuffle_k must be None or a non-negative integer, got {shuffle_k!r}.")
     device = token_ids.device
@@ -228,7 +246,8 @@ def sdae_noise(
         return torch.rand(batch, width, generator=generator, device=gen_device).to(device)
 
     real = length_mask(lengths, width)
-    protected = torch.isin(token_ids, torch.as_tensor(list(protected_ids), dtype=torch.long, device=device)) & real
+    protected = torch.isin(token_ids, torch.as_tensor(list(protected_ids), dtype=torch.long,
+                                                      device=device)) & real
     body = real & ~protected
     drop = body & (uniform() < p_drop)
     emptied = (body.sum(1) > 0) & ((body & ~drop).sum(1) == 0)
@@ -251,9 +270,11 @@ def sdae_noise(
         key = torch.where(body, noisy, idx)
     else:
         rank = body.long().cumsum(dim=1) - 1
-        next_body = torch.cat([body[:, 1:], torch.zeros(batch, 1, dtype=torch.bool, device=device)], dim=1)
+        next_body = torch.cat([body[:, 1:], torch.zeros(batch, 1, dtype=torch.bool, device=device)],
+                              dim=1)
         start = body & (rank % 2 == 0) & next_body & (uniform() < p_swap)
-        after_start = torch.cat([torch.zeros(batch, 1, dtype=torch.bool, device=device), start[:, :-1]], dim=1)
+        after_start = torch.cat([torch.zeros(batch, 1, dtype=torch.bool, device=device),
+                                 start[:, :-1]], dim=1)
         key = idx + start.double() - after_start.double()
     key = torch.where(now_real, key, idx + width)
     perm = torch.argsort(key, dim=1, stable=True)
@@ -269,7 +290,8 @@ def next_sentence_pairs(doc_ids: Sequence[int] | np.ndarray) -> tuple[np.ndarray
     """
     docs = np.asarray(doc_ids)
     if docs.ndim != 1:
-        raise ValueError(f"doc_ids must be one document id per sentence (1-D), got shape {docs.shape}.")
+        raise ValueError("doc_ids must be one document id per sentence (1-D), got shape "
+                         f"{docs.shape}.")
     src = np.flatnonzero(docs[:-1] == docs[1:])
     return src, src + 1
 
@@ -286,7 +308,8 @@ def linearize_tree(tree: str) -> list[str]:
     Book: chapter 4 (Probing: the seq2seq training tasks).
     """
     if not isinstance(tree, str):
-        raise TypeError(f"tree must be a bracketed string like '(S (NP (DT a)) ...)', got {type(tree).__name__}.")
+        raise TypeError("tree must be a bracketed string like '(S (NP (DT a)) ...)', got "
+                        f"{type(tree).__name__}.")
     tokens = _TREE_TOKEN.findall(tree)
     out: list[str] = []
     stack: list[str] = []
@@ -295,7 +318,8 @@ def linearize_tree(tree: str) -> list[str]:
         tok = tokens[i]
         if tok == "(":
             if i + 1 >= len(tokens) or tokens[i + 1] in "()":
-                raise ValueError(f"every '(' must be followed by a label; malformed tree near token {i}: {tree[:80]!r}.")
+                raise ValueError("every '(' must be followed by a label; malformed tree near token "
+                                 f"{i}: {tree[:80]!r}.")
             label = tokens[i + 1]
             if i + 3 < len(tokens) and tokens[i + 2] not in "()" and tokens[i + 3] == ")":
                 out.append(label)
@@ -310,7 +334,8 @@ def linearize_tree(tree: str) -> list[str]:
             out.append(")" + stack.pop())
             i += 1
         else:
-            raise ValueError(f"word {tok!r} outside a pre-terminal '(TAG word)' in tree {tree[:80]!r}.")
+            raise ValueError(f"word {tok!r} outside a pre-terminal '(TAG word)' in tree "
+                             f"{tree[:80]!r}.")
     if stack or not out:
         raise ValueError(f"unbalanced or empty tree {tree[:80]!r}; every '(' needs its ')'.")
     return out

@@ -1,4 +1,5 @@
-"""Heads on top of sentence vectors: the NLI feature combiner + MLP, generic MLPs, linear classifier/regressor.
+"""Heads on top of sentence vectors: the NLI feature combiner + MLP, generic MLPs, linear
+classifier/regressor.
 
 Book: chapter 3 (InferSent: the NLI training scheme).
 """
@@ -11,7 +12,8 @@ from torch import nn
 
 from xsent_lib.encoders.base import SentenceEncoder
 
-ACTIVATIONS: dict[str, type[nn.Module] | None] = {"none": None, "tanh": nn.Tanh, "relu": nn.ReLU, "sigmoid": nn.Sigmoid}
+ACTIVATIONS: dict[str, type[nn.Module] | None] = {"none": None, "tanh": nn.Tanh, "relu": nn.ReLU,
+                                                  "sigmoid": nn.Sigmoid}
 
 
 def nli_features(u: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
@@ -20,16 +22,18 @@ def nli_features(u: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
     Book: chapter 3 (InferSent: the NLI training scheme).
     """
     if u.shape != v.shape or u.dim() != 2:
-        raise ValueError(f"u and v must both be [B, d] with the same shape, got {tuple(u.shape)} and {tuple(v.shape)}.")
+        raise ValueError(f"u and v must both be [B, d] with the same shape, got {tuple(u.shape)} "
+                         f"and {tuple(v.shape)}.")
     return torch.cat([u, v, (u - v).abs(), u * v], dim=1)
 
 
 class MLP(nn.Module):
-    """Linear layers of sizes ``input_dim -> *hidden_dims -> output_dim`` with an activation and dropout between.
+    """Linear layers of sizes ``input_dim -> *hidden_dims -> output_dim`` with an activation and
+    dropout between.
 
-    Dropout precedes every linear layer (as InferSent's ``nonlinear_fc`` classifier). ``activation="none"``
-    gives a stack of linear maps (InferSent's default classifier). Also the probing MLP (sigmoid) and
-    Wang et al.'s 512-384 classifier.
+    Dropout precedes every linear layer (as InferSent's ``nonlinear_fc`` classifier).
+    ``activation="none"`` gives a stack of linear maps (InferSent's default classifier). Also the
+    probing MLP (sigmoid) and Wang et al.'s 512-384 classifier.
     Book: chapter 4 (Probing: the probing classifier).
     """
 
@@ -43,7 +47,8 @@ class MLP(nn.Module):
     ) -> None:
         super().__init__()
         if activation not in ACTIVATIONS:
-            raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}.")
+            raise ValueError(
+                f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}.")
         if not 0.0 <= dropout < 1.0:
             raise ValueError(f"dropout must lie in [0, 1), got {dropout!r}.")
         sizes = [input_dim, *hidden_dims, output_dim]
@@ -61,7 +66,8 @@ class MLP(nn.Module):
         self.input_dim, self.output_dim = input_dim, output_dim
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """Apply the layers to ``x[B, input_dim]``. Book: chapter 4 (Probing: the probing classifier)."""
+        """Apply the layers to ``x[B, input_dim]``. Book: chapter 4 (Probing: the probing
+        classifier)."""
         return self.net(x)
 
 
@@ -85,8 +91,10 @@ class NLIClassifier(nn.Module):
     ) -> None:
         super().__init__()
         if not isinstance(num_hidden_layers, int) or num_hidden_layers < 0:
-            raise ValueError(f"num_hidden_layers must be a non-negative integer, got {num_hidden_layers!r}.")
-        self.mlp = MLP(4 * encoder_dim, [hidden_dim] * num_hidden_layers, num_classes, activation, dropout)
+            raise ValueError("num_hidden_layers must be a non-negative integer, got "
+                             f"{num_hidden_layers!r}.")
+        self.mlp = MLP(4 * encoder_dim, [hidden_dim] * num_hidden_layers, num_classes, activation,
+                       dropout)
 
     def forward(self, u: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
         """Logits ``[B, num_classes]`` for premise vectors ``u`` and hypothesis vectors ``v``.
@@ -97,7 +105,8 @@ class NLIClassifier(nn.Module):
 
 
 class NLIModel(nn.Module):
-    """A shared sentence encoder and an :class:`NLIClassifier`: premise and hypothesis never see each other.
+    """A shared sentence encoder and an :class:`NLIClassifier`: premise and hypothesis never see
+    each other.
 
     Book: chapter 3 (InferSent: the NLI training scheme).
     """
@@ -107,10 +116,12 @@ class NLIModel(nn.Module):
         if not isinstance(encoder, SentenceEncoder):
             raise TypeError(f"encoder must be a SentenceEncoder, got {type(encoder).__name__}.")
         self.encoder = encoder
-        self.classifier = classifier if classifier is not None else NLIClassifier(encoder.output_dim)
+        self.classifier = (classifier if classifier is not None
+                           else NLIClassifier(encoder.output_dim))
         if self.classifier.mlp.input_dim != 4 * encoder.output_dim:
             raise ValueError(
-                f"classifier expects {self.classifier.mlp.input_dim // 4}-d sentence vectors, encoder gives {encoder.output_dim}."
+                f"classifier expects {self.classifier.mlp.input_dim // 4}-d sentence vectors, "
+                f"encoder gives {encoder.output_dim}."
             )
 
     def forward(
@@ -124,23 +135,28 @@ class NLIModel(nn.Module):
 
         Book: chapter 3 (InferSent: the NLI training scheme).
         """
-        return self.classifier(self.encoder(premise_ids, premise_lengths), self.encoder(hypothesis_ids, hypothesis_lengths))
+        return self.classifier(self.encoder(premise_ids, premise_lengths),
+                               self.encoder(hypothesis_ids, hypothesis_lengths))
 
 
 class LinearClassifier(nn.Module):
-    """One linear layer to ``num_classes`` logits (logistic regression; Wang et al.'s linear context classifier).
+    """One linear layer to ``num_classes`` logits (logistic regression; Wang et al.'s linear context
+    classifier).
 
     Book: chapter 2 (Evaluating sentence embeddings: the SentEval classifiers).
     """
 
     def __init__(self, input_dim: int, num_classes: int) -> None:
         super().__init__()
-        if not isinstance(input_dim, int) or input_dim < 1 or not isinstance(num_classes, int) or num_classes < 1:
-            raise ValueError(f"input_dim and num_classes must be positive integers, got {input_dim!r}, {num_classes!r}.")
+        if (not isinstance(input_dim, int) or input_dim < 1
+                or not isinstance(num_classes, int) or num_classes < 1):
+            raise ValueError("input_dim and num_classes must be positive integers, got "
+                             f"{input_dim!r}, {num_classes!r}.")
         self.linear = nn.Linear(input_dim, num_classes)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """Logits ``[B, num_classes]``. Book: chapter 2 (Evaluating sentence embeddings: the SentEval classifiers)."""
+        """Logits ``[B, num_classes]``. Book: chapter 2 (Evaluating sentence embeddings: the
+        SentEval classifiers)."""
         return self.linear(x)
 
 
@@ -152,12 +168,15 @@ class LinearRegressor(nn.Module):
 
     def __init__(self, input_dim: int, output_dim: int = 1) -> None:
         super().__init__()
-        if not isinstance(input_dim, int) or input_dim < 1 or not isinstance(output_dim, int) or output_dim < 1:
-            raise ValueError(f"input_dim and output_dim must be positive integers, got {input_dim!r}, {output_dim!r}.")
+        if (not isinstance(input_dim, int) or input_dim < 1
+                or not isinstance(output_dim, int) or output_dim < 1):
+            raise ValueError("input_dim and output_dim must be positive integers, got "
+                             f"{input_dim!r}, {output_dim!r}.")
         self.linear = nn.Linear(input_dim, output_dim)
         self.output_dim = output_dim
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """Scores ``[B]`` (one output) or ``[B, output_dim]``. Book: chapter 9 (coherence regression)."""
+        """Scores ``[B]`` (one output) or ``[B, output_dim]``. Book: chapter 9 (coherence
+        regression)."""
         y = self.linear(x)
         return y.squeeze(-1) if self.output_dim == 1 else y

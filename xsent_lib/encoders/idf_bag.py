@@ -1,4 +1,5 @@
-"""Sentence vectors as idf-weighted bags of (mapped) word vectors, as in the thesis' sentence retrieval.
+"""Sentence vectors as idf-weighted bags of (mapped) word vectors, as in the thesis' sentence
+retrieval.
 
 Book: chapter 5 (Word translation without parallel data).
 """
@@ -14,7 +15,8 @@ from xsent_lib.text.tokenizers import word_tokens
 
 
 def _token_matrix(sentences: Sequence[str], space: LanguageSpace) -> sparse.csr_matrix:
-    """Sentence x vocabulary counts of the in-vocabulary word tokens (``text.tokenizers.word_tokens``)."""
+    """Sentence x vocabulary counts of the in-vocabulary word tokens
+    (``text.tokenizers.word_tokens``)."""
     rows, cols = [], []
     lookup = space.word2id.get
     for i, sentence in enumerate(sentences):
@@ -26,7 +28,8 @@ def _token_matrix(sentences: Sequence[str], space: LanguageSpace) -> sparse.csr_
 
 
 def idf_weights(sentences: Sequence[str], space: LanguageSpace) -> np.ndarray:
-    """``log(N / df(w))`` for every vocabulary word over ``sentences`` (words never seen get ``log N``).
+    """``log(N / df(w))`` for every vocabulary word over ``sentences`` (words never seen get
+    ``log N``).
 
     The thesis takes idf from 300k other Europarl sentences; pass sentences that are not evaluated.
     Book: chapter 5 (Word translation without parallel data).
@@ -40,7 +43,8 @@ def idf_weights(sentences: Sequence[str], space: LanguageSpace) -> np.ndarray:
 
 def bag_of_words(sentences: Sequence[str], space: LanguageSpace, idf: np.ndarray | None = None,
                  W: np.ndarray | None = None) -> np.ndarray:
-    """Sentence vectors: the (idf-weighted) mean of their words' vectors, mapped by ``W`` when given.
+    """Sentence vectors: the (idf-weighted) mean of their words' vectors, mapped by ``W`` when
+    given.
 
     One sparse-dense product for all sentences. A sentence with no known word gets the zero vector
     (it can match nothing). The map is linear, so averaging then mapping equals mapping each word.
@@ -50,7 +54,8 @@ def bag_of_words(sentences: Sequence[str], space: LanguageSpace, idf: np.ndarray
     if idf is not None:
         idf = np.asarray(idf, dtype=np.float32)
         if idf.shape != (len(space),):
-            raise ValueError(f"idf must have one weight per word ({len(space)}), got shape {idf.shape}.")
+            raise ValueError(f"idf must have one weight per word ({len(space)}), got shape "
+                             f"{idf.shape}.")
         counts = counts @ sparse.diags(idf)
     totals = np.asarray(counts.sum(axis=1)).ravel()
     emb = np.asarray(counts @ space.vectors) / np.maximum(totals, 1e-12)[:, None]

@@ -38,10 +38,10 @@ def make_encoder(arch: str, words: WordInputs, dim: int, conv_layers: int = 4,
                  seed: int = 0, lstm_layers: int = 1) -> SentenceEncoder:
     """A fresh seeded encoder of sentence-vector size ``dim`` on frozen word vectors.
 
-    ``bilstm-last`` / ``bilstm-max``: ``lstm_layers`` stacked BiLSTM layers of ``dim / 2``
-    units per direction (the thesis: 2 layers of 512; the full profile's plan); ``gated-convnet``: ``conv_layers`` gated
-    convolutions of ``dim`` channels, kernel 3 (the thesis: 8 layers of 512). The same
-    ``seed`` gives the same initial weights, so each trained encoder starts from its
+    ``bilstm-last`` / ``bilstm-max``: ``lstm_layers`` stacked BiLSTM layers of ``dim / 2`` units per
+    direction (the thesis: 2 layers of 512; the full profile's plan); ``gated-convnet``:
+    ``conv_layers`` gated convolutions of ``dim`` channels, kernel 3 (the thesis: 8 layers of 512).
+    The same ``seed`` gives the same initial weights, so each trained encoder starts from its
     untrained row.
     Book: chapter 4 (Probing: the encoders).
     """

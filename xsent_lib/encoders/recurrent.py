@@ -1,4 +1,5 @@
-"""Recurrent sentence encoders: LSTM / GRU (last state), BiGRU-last, BiLSTM with last / mean / max pooling.
+"""Recurrent sentence encoders: LSTM / GRU (last state), BiGRU-last, BiLSTM with last / mean / max
+pooling.
 
 Sequences are packed (``pack_padded_sequence``), so the recurrence never reads padding, and
 mean/max pooling are masked: a sentence gets the same vector alone or in any batch.
@@ -29,7 +30,8 @@ ARCHITECTURES: dict[str, dict[str, object]] = {
 }
 
 
-def run_packed(rnn: nn.RNNBase, inputs: torch.Tensor, lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def run_packed(rnn: nn.RNNBase, inputs: torch.Tensor,
+               lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Run ``rnn`` (batch_first) over padded ``inputs[B, T, d]`` without reading padding.
 
     Returns the zero-padded states ``[B, T, dirs*H]`` and the final hidden state ``h_n``
@@ -72,8 +74,10 @@ class RecurrentEncoder(SentenceEncoder):
             raise ValueError(f"cell must be one of {sorted(CELLS)}, got {cell!r}.")
         if pooling not in POOLINGS:
             raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}.")
-        if not isinstance(hidden_dim, int) or hidden_dim < 1 or not isinstance(num_layers, int) or num_layers < 1:
-            raise ValueError(f"hidden_dim and num_layers must be positive integers, got {hidden_dim!r}, {num_layers!r}.")
+        if (not isinstance(hidden_dim, int) or hidden_dim < 1
+                or not isinstance(num_layers, int) or num_layers < 1):
+            raise ValueError("hidden_dim and num_layers must be positive integers, got "
+                             f"{hidden_dim!r}, {num_layers!r}.")
         if not 0.0 <= dropout < 1.0:
             raise ValueError(f"dropout must lie in [0, 1), got {dropout!r}.")
         self.cell, self.pooling, self.bidirectional = cell, pooling, bool(bidirectional)
@@ -95,16 +99,19 @@ class RecurrentEncoder(SentenceEncoder):
 
     @classmethod
     def from_architecture(cls, name: str, vocab_size: int, **kwargs: object) -> RecurrentEncoder:
-        """Build one of the named recurrent encoders of thesis Table 3.6 (``"bilstm-max"``, ``"bigru-last"``, ...).
+        """Build one of the named recurrent encoders of thesis Table 3.6 (``"bilstm-max"``,
+        ``"bigru-last"``, ...).
 
         Book: chapter 3 (InferSent: the seven encoders).
         """
         key = name.lower()
         if key not in ARCHITECTURES:
-            raise ValueError(f"unknown recurrent architecture {name!r}; known: {sorted(ARCHITECTURES)}.")
+            raise ValueError(f"unknown recurrent architecture {name!r}; known: "
+                             f"{sorted(ARCHITECTURES)}.")
         return cls(vocab_size, **ARCHITECTURES[key], **kwargs)
 
-    def states(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def states(self, token_ids: torch.Tensor,
+               lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """All hidden states ``[B, T, dirs*H]`` (zero beyond each length) and the final ``h_n``.
 
         Book: chapter 3 (InferSent: the seven encoders).
@@ -123,7 +130,8 @@ class RecurrentEncoder(SentenceEncoder):
         return top.transpose(0, 1).reshape(h_n.shape[1], self.output_dim)
 
     def max_pool_positions(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """For each sentence and dimension, the time step that wins the max-pool: ``LongTensor[B, output_dim]``.
+        """For each sentence and dimension, the time step that wins the max-pool:
+        ``LongTensor[B, output_dim]``.
 
         Always smaller than the sentence length; this is what the max-pooling figures count.
         Book: chapter 3 (InferSent: visualising max-pooling).

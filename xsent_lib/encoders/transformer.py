@@ -38,7 +38,8 @@ def sinusoidal_positions(max_len: int, dim: int) -> torch.Tensor:
     Book: chapter 10 (Cross-lingual language models, XLM: the Transformer).
     """
     if max_len < 1 or dim < 2 or dim % 2:
-        raise ValueError(f"need max_len >= 1 and an even dim >= 2, got max_len={max_len}, dim={dim}.")
+        raise ValueError(f"need max_len >= 1 and an even dim >= 2, got max_len={max_len}, "
+                         f"dim={dim}.")
     pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)
     freq = torch.exp(-math.log(10000.0) * torch.arange(0, dim, 2, dtype=torch.float64) / dim)
     table = torch.zeros(max_len, dim, dtype=torch.float64)
@@ -81,7 +82,8 @@ class TransformerSentenceEncoder(SentenceEncoder):
         if not isinstance(vocab_size, int) or vocab_size < 2:
             raise ValueError(f"vocab_size must be an integer >= 2, got {vocab_size!r}.")
         if d_model < 2 or d_model % n_heads:
-            raise ValueError(f"d_model ({d_model}) must be a positive multiple of n_heads ({n_heads}).")
+            raise ValueError(f"d_model ({d_model}) must be a positive multiple of n_heads "
+                             f"({n_heads}).")
         if n_layers < 1 or max_len < 1 or n_langs < 0 or not (0.0 <= dropout < 1.0):
             raise ValueError("need n_layers >= 1, max_len >= 1, n_langs >= 0 and 0 <= dropout < 1.")
         if pooling not in POOLINGS:
@@ -90,7 +92,8 @@ class TransformerSentenceEncoder(SentenceEncoder):
             raise ValueError(f"positions must be one of {POSITION_KINDS}, got {positions!r}.")
         if not 0 <= pad_id < vocab_size:
             raise ValueError(f"pad_id must be an id in [0, {vocab_size}), got {pad_id}.")
-        self.vocab_size, self.d_model, self.max_len, self.n_langs = vocab_size, d_model, max_len, n_langs
+        self.vocab_size, self.d_model = vocab_size, d_model
+        self.max_len, self.n_langs = max_len, n_langs
         self.pooling, self.pad_id, self.norm_first = pooling, pad_id, norm_first
         super().__init__(pipeline)
         self.output_dim = 2 * d_model if pooling == "mean-max" else d_model
@@ -105,7 +108,8 @@ class TransformerSentenceEncoder(SentenceEncoder):
             nn.init.normal_(self.position_embedding.weight, mean=0.0, std=d_model**-0.5)
         else:
             self.position_embedding = None
-            self.register_buffer("position_table", sinusoidal_positions(max_len, d_model), persistent=False)
+            self.register_buffer("position_table", sinusoidal_positions(max_len, d_model),
+                                 persistent=False)
         self.language_embedding = nn.Embedding(n_langs, d_model) if n_langs > 0 else None
         if self.language_embedding is not None:
             nn.init.normal_(self.language_embedding.weight, mean=0.0, std=d_model**-0.5)
@@ -136,21 +140,26 @@ class TransformerSentenceEncoder(SentenceEncoder):
         """
         return self.vocab_size
 
-    def _language_ids(self, langs: torch.Tensor | None, shape: torch.Size, device: torch.device) -> torch.Tensor | None:
+    def _language_ids(self, langs: torch.Tensor | None, shape: torch.Size,
+                      device: torch.device) -> torch.Tensor | None:
         if langs is None and self.default_lang is None:
             return None
         if self.language_embedding is None:
-            raise ValueError("This encoder was built with n_langs=0; pass langs=None or rebuild with n_langs > 0.")
+            raise ValueError("This encoder was built with n_langs=0; pass langs=None or rebuild "
+                             "with n_langs > 0.")
         if langs is None:
             langs = torch.full(shape, int(self.default_lang), dtype=torch.long, device=device)
         if not isinstance(langs, torch.Tensor) or langs.dtype != torch.long:
-            raise TypeError("langs must be a LongTensor [B] (one language per sentence) or [B, T] (per token).")
+            raise TypeError("langs must be a LongTensor [B] (one language per sentence) or [B, T] "
+                            "(per token).")
         if langs.dim() == 1 and langs.shape[0] == shape[0]:
             langs = langs.unsqueeze(1).expand(shape)
         if langs.shape != shape:
-            raise ValueError(f"langs must have shape [{shape[0]}] or {list(shape)}, got {list(langs.shape)}.")
+            raise ValueError(f"langs must have shape [{shape[0]}] or {list(shape)}, got "
+                             f"{list(langs.shape)}.")
         if int(langs.min()) < 0 or int(langs.max()) >= self.n_langs:
-            raise ValueError(f"language ids must lie in [0, {self.n_langs}), got {int(langs.min())}..{int(langs.max())}.")
+            raise ValueError(f"language ids must lie in [0, {self.n_langs}), got "
+                             f"{int(langs.min())}..{int(langs.max())}.")
         return langs.to(device)
 
     def hidden_states(
@@ -170,18 +179,21 @@ class TransformerSentenceEncoder(SentenceEncoder):
         check_batch(token_ids, lengths)
         batch, width = token_ids.shape
         if int(token_ids.min()) < 0 or int(token_ids.max()) >= self.vocab_size:
-            raise ValueError(f"token ids must lie in [0, {self.vocab_size}); got {int(token_ids.min())}..{int(token_ids.max())}.")
+            raise ValueError(f"token ids must lie in [0, {self.vocab_size}); got "
+                             f"{int(token_ids.min())}..{int(token_ids.max())}.")
         device = self.token_embedding.weight.device
         token_ids, lengths = token_ids.to(device), lengths.to(device)
         if positions is None:
             positions = torch.arange(width, device=device).unsqueeze(0).expand(batch, width)
         elif positions.shape != token_ids.shape or positions.dtype != torch.long:
-            raise ValueError(f"positions must be a LongTensor shaped like token_ids {list(token_ids.shape)}.")
+            raise ValueError("positions must be a LongTensor shaped like token_ids "
+                             f"{list(token_ids.shape)}.")
         positions = positions.to(device)
         if int(positions.max()) >= self.max_len or int(positions.min()) < 0:
             raise ValueError(
-                f"positions reach {int(positions.max())} but this encoder has max_len={self.max_len}; "
-                "truncate sentences (TextPipeline(max_len=...)) or build the encoder with a larger max_len."
+                f"positions reach {int(positions.max())} but this encoder has "
+                f"max_len={self.max_len}; truncate sentences (TextPipeline(max_len=...)) or build "
+                "the encoder with a larger max_len."
             )
         x = self.token_embedding(token_ids)
         if self.position_embedding is not None:
@@ -195,14 +207,16 @@ class TransformerSentenceEncoder(SentenceEncoder):
         real = length_mask(lengths, width)
         causal_mask = None
         if causal:
-            causal_mask = torch.triu(torch.ones(width, width, dtype=torch.bool, device=device), diagonal=1)
+            causal_mask = torch.triu(torch.ones(width, width, dtype=torch.bool, device=device),
+                                     diagonal=1)
         h = self.layers(x, mask=causal_mask, src_key_padding_mask=~real, is_causal=causal)
         return h.masked_fill(~real.unsqueeze(-1), 0.0)
 
     def pool(self, hidden: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """Pool per-token states ``[B, T, d]`` into sentence vectors with this encoder's ``pooling``.
+        """Pool per-token states ``[B, T, d]`` into sentence vectors with this encoder's
+        ``pooling``.
 
-        Book: chapter 9 (Multilingual embeddings from monolingual text, Wang et al.: mean-max pooling).
+        Book: chapter 9 (Multilingual embeddings from monolingual text: mean-max pooling).
         """
         lengths = lengths.to(hidden.device)
         if self.pooling == "mean":
@@ -224,15 +238,18 @@ class TransformerSentenceEncoder(SentenceEncoder):
 
         Book: chapter 9 (Multilingual embeddings from monolingual text, Wang et al.).
         """
-        return self.pool(self.hidden_states(token_ids, lengths, langs=langs, positions=positions), lengths)
+        return self.pool(self.hidden_states(token_ids, lengths, langs=langs, positions=positions),
+                         lengths)
 
     def lm_logits(self, hidden: torch.Tensor) -> torch.Tensor:
-        """Vocabulary logits ``hidden @ E^T + b`` with ``E`` the input token embeddings (tied weights).
+        """Vocabulary logits ``hidden @ E^T + b`` with ``E`` the input token embeddings (tied
+        weights).
 
         Book: chapter 10 (Cross-lingual language models, XLM).
         """
         if hidden.shape[-1] != self.d_model:
-            raise ValueError(f"hidden states must end in d_model={self.d_model}, got {tuple(hidden.shape)}.")
+            raise ValueError(f"hidden states must end in d_model={self.d_model}, got "
+                             f"{tuple(hidden.shape)}.")
         return F.linear(hidden, self.token_embedding.weight, self.lm_bias)
 
     def encode(
@@ -243,15 +260,18 @@ class TransformerSentenceEncoder(SentenceEncoder):
         lang: int | None = None,
         precision: str = "float32",
     ) -> np.ndarray:
-        """Embed raw sentences (see :meth:`SentenceEncoder.encode`, also for ``precision``), all tagged with
-        language ``lang``.
+        """Embed raw sentences (see :meth:`SentenceEncoder.encode`, also for ``precision``), all
+        tagged with language ``lang``.
 
         Book: chapter 10 (Cross-lingual language models, XLM: language embeddings).
         """
-        if lang is not None and (self.language_embedding is None or not 0 <= int(lang) < self.n_langs):
-            raise ValueError(f"lang must be None or a language id in [0, {self.n_langs}), got {lang!r}.")
+        if lang is not None and (self.language_embedding is None
+                                 or not 0 <= int(lang) < self.n_langs):
+            raise ValueError(f"lang must be None or a language id in [0, {self.n_langs}), got "
+                             f"{lang!r}.")
         previous, self.default_lang = self.default_lang, lang
         try:
-            return super().encode(sentences, batch_size=batch_size, device=device, precision=precision)
+            return super().encode(sentences, batch_size=batch_size, device=device,
+                                  precision=precision)
         finally:
             self.default_lang = previous

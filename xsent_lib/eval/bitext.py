@@ -1,10 +1,12 @@
-"""BUCC-style bitext mining: margin-scored candidates, a threshold chosen on dev, F1 against gold pairs.
+"""BUCC-style bitext mining: margin-scored candidates, a threshold chosen on dev, F1 against gold
+pairs.
 
 Protocol (Artetxe & Schwenk 2019, as in the LASER mining code; the papers leave the details open, so
-these are our choices): each side's best partner by margin among its ``k=4`` cosine neighbours, in both
-directions; strategy ``max`` keeps the union of the two directions and makes it one-to-one greedily by
-decreasing score; a pair is proposed when its score is at least the threshold, which is the score that
-maximises F1 on the dev split (BUCC's "sample" data) and is applied unchanged to the test split.
+these are our choices): each side's best partner by margin among its ``k=4`` cosine neighbours, in
+both directions; strategy ``max`` keeps the union of the two directions and makes it one-to-one
+greedily by decreasing score; a pair is proposed when its score is at least the threshold, which is
+the score that maximises F1 on the dev split (BUCC's "sample" data) and is applied unchanged to the
+test split.
 Book: chapter 9 (Multilingual embeddings from monolingual text).
 """
 from __future__ import annotations
@@ -19,9 +21,11 @@ STRATEGIES = ("forward", "backward", "intersect", "max")
 
 
 def _as_pairs(pairs: Any, name: str) -> np.ndarray:
-    arr = np.asarray(pairs, dtype=np.int64).reshape(-1, 2) if len(pairs) else np.zeros((0, 2), np.int64)
+    arr = np.asarray(pairs, dtype=np.int64).reshape(-1, 2) if len(pairs) \
+        else np.zeros((0, 2), np.int64)
     if arr.ndim != 2 or arr.shape[1] != 2 or (arr < 0).any():
-        raise ValueError(f"{name} must be an (n, 2) array of non-negative (source, target) indices.")
+        raise ValueError(f"{name} must be an (n, 2) array of non-negative (source, "
+                         "target) indices.")
     return arr
 
 
@@ -30,17 +34,20 @@ def _pair_keys(pairs: np.ndarray, n_tgt: int) -> np.ndarray:
 
 
 def greedy_one_to_one(pairs: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """Mask of the pairs kept by greedy one-to-one matching in decreasing score (ties: first listed).
+    """Mask of the pairs kept by greedy one-to-one matching in decreasing score (ties: first
+    listed).
 
-    Computed in rounds without a Python loop over pairs: a pair is taken when it is the best remaining
-    pair of both its source and its target; pairs touching a taken side are dropped; repeat. This gives
-    exactly the sequential greedy result, since a pair that beats all its neighbours is chosen by it too.
+    Computed in rounds without a Python loop over pairs: a pair is taken when it is the best
+    remaining pair of both its source and its target; pairs touching a taken side are dropped;
+    repeat. This gives exactly the sequential greedy result, since a pair that beats all its
+    neighbours is chosen by it too.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     pairs = _as_pairs(pairs, "pairs")
     scores = np.asarray(scores, np.float64)
     if scores.shape != (pairs.shape[0],):
-        raise ValueError(f"scores must have one value per pair ({pairs.shape[0]}), got shape {scores.shape}.")
+        raise ValueError(f"scores must have one value per pair ({pairs.shape[0]}), got shape "
+                         f"{scores.shape}.")
     rank = np.empty(len(scores), np.int64)
     rank[np.lexsort((np.arange(len(scores)), -scores))] = np.arange(len(scores))
     alive = np.ones(len(scores), bool)
@@ -62,13 +69,14 @@ def greedy_one_to_one(pairs: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 
 def mine_bitext(
-    x: np.ndarray, y: np.ndarray, k: int = 4, mode: str = "ratio", strategy: str = "max", **search: Any
+    x: np.ndarray, y: np.ndarray, k: int = 4, mode: str = "ratio", strategy: str = "max",
+    **search: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """Candidate pairs ``(n, 2)`` of (x index, y index) and their margin scores, best first.
 
-    ``strategy``: ``forward`` (each x's best y), ``backward`` (each y's best x), ``intersect`` (pairs found
-    in both directions), ``max`` (union of both, greedily one-to-one by score). ``search`` goes to
-    :func:`~xsent_lib.base.neighbors.knn` (``use_faiss``, ``block``, ``device``).
+    ``strategy``: ``forward`` (each x's best y), ``backward`` (each y's best x), ``intersect``
+    (pairs found in both directions), ``max`` (union of both, greedily one-to-one by score).
+    ``search`` goes to :func:`~xsent_lib.base.neighbors.knn` (``use_faiss``, ``block``, ``device``).
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if strategy not in STRATEGIES:
@@ -94,7 +102,8 @@ def mine_bitext(
     return pairs[order], scores[order].astype(np.float64)
 
 
-def f1_at_threshold(pairs: np.ndarray, scores: np.ndarray, gold: np.ndarray, threshold: float) -> dict:
+def f1_at_threshold(pairs: np.ndarray, scores: np.ndarray, gold: np.ndarray,
+                    threshold: float) -> dict:
     """Precision, recall and F1 (percent) of the candidate pairs scoring at least ``threshold``.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
@@ -112,30 +121,36 @@ def f1_at_threshold(pairs: np.ndarray, scores: np.ndarray, gold: np.ndarray, thr
             "n_gold": int(len(np.unique(gold, axis=0))), "threshold": float(threshold)}
 
 
-def select_threshold(pairs: np.ndarray, scores: np.ndarray, gold: np.ndarray) -> tuple[float, float]:
-    """The threshold maximising F1 over all cut points of the sorted scores: ``(threshold, best F1 %)``.
+def select_threshold(pairs: np.ndarray, scores: np.ndarray,
+                     gold: np.ndarray) -> tuple[float, float]:
+    """The threshold maximising F1 over all cut points of the sorted scores: ``(threshold, best F1
+    %)``.
 
-    Precision and recall at every cut come from one cumulative sum; the threshold is the score of the
-    last pair kept (pairs with that exact score are kept too). NaN scores raise a ValueError naming the first.
+    Precision and recall at every cut come from one cumulative sum; the threshold is the score of
+    the last pair kept (pairs with that exact score are kept too). NaN scores raise a ValueError
+    naming the first.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     pairs, gold = _as_pairs(pairs, "pairs"), np.unique(_as_pairs(gold, "gold"), axis=0)
     scores = np.asarray(scores, np.float64)
     if len(pairs) == 0 or len(gold) == 0:
-        raise ValueError("need at least one candidate pair and one gold pair to choose a threshold.")
+        raise ValueError("need at least one candidate pair and one gold pair to choose "
+                         "a threshold.")
     if scores.shape != (len(pairs),):
-        raise ValueError(f"scores must hold one score per candidate pair ({len(pairs)}), got shape {scores.shape}.")
+        raise ValueError(f"scores must hold one score per candidate pair ({len(pairs)}), got shape "
+                         f"{scores.shape}.")
     nan = np.flatnonzero(np.isnan(scores))
     if nan.size:
-        raise ValueError(f"scores hold {nan.size} NaN values (the first at candidate {nan[0]}, pair "
-                         f"{pairs[nan[0]].tolist()}); a NaN cannot be ordered, so no threshold can be chosen. "
-                         "Check the embeddings and the margin scores.")
+        raise ValueError(f"scores hold {nan.size} NaN values (the first at candidate "
+                         f"{nan[0]}, pair {pairs[nan[0]].tolist()}); a NaN cannot be ordered, so "
+                         "no threshold can be chosen. Check the embeddings and the margin scores.")
     order = np.argsort(-scores, kind="stable")
     s = scores[order]
     n_tgt = int(max(pairs[:, 1].max(), gold[:, 1].max())) + 1
     hit = np.isin(_pair_keys(pairs[order], n_tgt), _pair_keys(gold, n_tgt))
     tp = np.cumsum(hit)
-    last = np.r_[s[1:] != s[:-1], True]  # a cut can only fall after the last pair of a run of equal scores
+    # a cut can only fall after the last pair of a run of equal scores
+    last = np.r_[s[1:] != s[:-1], True]
     n = np.arange(1, len(s) + 1)
     f1 = np.where(tp > 0, 2 * tp / (n + len(gold)), 0.0)
     f1 = np.where(last, f1, -1.0)
@@ -148,7 +163,8 @@ def bucc_evaluate(
     test: tuple[np.ndarray, np.ndarray, np.ndarray],
     k: int = 4, mode: str = "ratio", strategy: str = "max", **search: Any,
 ) -> dict:
-    """Mine dev and test ``(x_emb, y_emb, gold_pairs)``, choose the threshold on dev, report test P/R/F1.
+    """Mine dev and test ``(x_emb, y_emb, gold_pairs)``, choose the threshold on dev, report test
+    P/R/F1.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -160,16 +176,19 @@ def bucc_evaluate(
 
 
 class BUCCTask:
-    """Bitext mining task: two monolingual corpora per split with gold pairs hidden among unaligned sentences.
+    """Bitext mining task: two monolingual corpora per split with gold pairs hidden among unaligned
+    sentences.
 
-    ``splits`` maps ``"dev"`` and ``"test"`` to ``(source_sentences, target_sentences, gold_pairs)``.
+    ``splits`` maps ``"dev"`` and ``"test"`` to ``(source_sentences, target_sentences,
+    gold_pairs)``.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
 
     def __init__(self, splits: dict, name: str = "BUCC", k: int = 4, mode: str = "ratio",
                  strategy: str = "max") -> None:
         if not isinstance(splits, dict) or not {"dev", "test"} <= set(splits):
-            raise ValueError("BUCCTask needs splits {'dev': (src, tgt, gold), 'test': (src, tgt, gold)}.")
+            raise ValueError("BUCCTask needs splits {'dev': (src, tgt, gold), 'test': (src, "
+                             "tgt, gold)}.")
         if mode not in MARGIN_MODES or strategy not in STRATEGIES:
             raise ValueError(f"mode must be in {MARGIN_MODES} and strategy in {STRATEGIES}.")
         self.splits, self.name, self.k, self.mode, self.strategy = splits, name, k, mode, strategy
@@ -186,5 +205,6 @@ class BUCCTask:
 
         Book: chapter 9 (Multilingual embeddings from monolingual text).
         """
-        enc = {k: (ev.encode(list(s)), ev.encode(list(t)), np.asarray(g)) for k, (s, t, g) in self.splits.items()}
+        enc = {k: (ev.encode(list(s)), ev.encode(list(t)), np.asarray(g)) for k,
+               (s, t, g) in self.splits.items()}
         return bucc_evaluate(enc["dev"], enc["test"], self.k, self.mode, self.strategy)

@@ -17,6 +17,7 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[str]) -> float:
     Book: chapter 4 (Probing: training-task scores) and chapter 5 (word-by-word translation).
     """
     if len(hypotheses) != len(references) or not len(references):
-        raise ValueError(f"need one hypothesis per reference (and at least one), got {len(hypotheses)} "
-                         f"and {len(references)}.")
-    return float(sacrebleu.corpus_bleu(list(hypotheses), [list(references)], tokenize="none", force=True).score)
+        raise ValueError("need one hypothesis per reference (and at least one), got "
+                         f"{len(hypotheses)} and {len(references)}.")
+    return float(sacrebleu.corpus_bleu(list(hypotheses), [list(references)], tokenize="none",
+                                       force=True).score)

@@ -1,28 +1,30 @@
-"""Classifiers on frozen embeddings, trained many at once: every fold x penalty x size is one slice of a tensor.
+"""Classifiers on frozen embeddings, trained many at once: every fold x penalty x size is one slice
+of a tensor.
 
 SentEval fits one logistic regression (or MLP) per fold and per L2 value in a Python loop. Here the
 ``M`` models of a whole cross-validation grid share one forward pass: weights are ``(d, M, C)``
 tensors, each model sees only the rows of its own training mask, has its own L2 penalty, hidden size
 (a mask over a shared hidden layer) and dropout rate, and keeps its own early-stopping snapshot.
-Adam (``torch.optim.Adam``) is element-wise, so the models stay independent: each model's parameters are
-slices of the same tensors and its moment estimates are the same slices of Adam's state; one run replaces
-hundreds of fits.
+Adam (``torch.optim.Adam``) is element-wise, so the models stay independent: each model's parameters
+are slices of the same tensors and its moment estimates are the same slices of Adam's state; one run
+replaces hundreds of fits. Their settings, :class:`ClassifierConfig`, live in
+:mod:`~xsent_lib.eval.classifier_config` (importable from here too).
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from itertools import product
 from typing import Callable
 
 import numpy as np
 import torch
 
-from xsent_lib.base.runtime import LIBRARY_MAX_SEED, check_seed, pick_device
+from xsent_lib.base.runtime import pick_device
 from xsent_lib.base.threads import single_thread
+from xsent_lib.eval.classifier_config import ClassifierConfig, parse_optim
 
 Metric = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
-SMALL_WORK = 50_000_000  # multiply-adds per forward below which extra threads cost more than they give
+# multiply-adds per forward below which extra threads cost more than they give
+SMALL_WORK = 50_000_000
 
 
 def _threads_for(work: int):
@@ -30,177 +32,9 @@ def _threads_for(work: int):
     return single_thread(work < SMALL_WORK, blas=True)
 
 
-@dataclass(frozen=True)
-class ClassifierConfig:
-    """How the classifiers on top of frozen embeddings are trained and tuned.
-
-    ``nhid=(0,)`` is logistic regression; positive values give one Sigmoid hidden layer (the
-    thesis's choice; the SentEval README says Tanh). ``l2`` is the penalty grid (thesis/SentEval
-    PyTorch grid 10^-5..10^-2), searched together with ``nhid`` and ``dropout``. Adam with ``lr``
-    and minibatches of ``batch_size``; every "epoch" is ``epoch_size`` passes, and training stops
-    when the validation score has not improved for ``tenacity`` epochs (or after ``max_epochs``); on
-    small data an epoch is stretched to at least ``min_steps_per_epoch`` minibatch steps (our
-    choice: SentEval's smallest task has 1.5k rows, the book's toy tasks a few hundred, where a few
-    passes would leave the MLP untrained). Models not given a validation set hold out
-    ``validation_split`` of their training rows for early stopping, as SentEval does. Logistic
-    regression (all ``nhid`` 0) is solved exactly by default (``solver='exact'``, see
-    :class:`BatchedLogReg`); ``solver='adam'`` trains it like the MLP, the thesis's way;
-    ``solver='sklearn'`` (with ``penalty='C'``) is SentEval's ``usepytorch=False`` path:
-    scikit-learn's logistic regression on SentEval's folds, its lbfgs called without scikit-learn's
-    per-fit overhead (:mod:`xsent_lib.eval.sklearn_protocols`). ``loss='mse'`` trains on the squared error of the
-    softmax output (SentEval's relatedness regressor) instead of cross-entropy;
-    ``stale_count='total'`` stops after ``tenacity`` epochs without a better validation score in all
-    (SentEval's relatedness regressor), not in a row (``'consecutive'``). Use :meth:`full`
-    (the thesis's standard configuration) or :meth:`fast` (SentEval's prototyping one). Every float
-    must be finite and of the right sign (``lr`` > 0, ``l2`` >= 0, ``dropout`` in [0, 1)), and
-    ``seed`` an int in ``[0, 2**32 - 1]``; anything else raises a ValueError naming the field.
-    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
-    """
-
-    nhid: tuple[int, ...] = (0,)
-    dropout: tuple[float, ...] = (0.0,)
-    l2: tuple[float, ...] = (1e-5, 1e-4, 1e-3, 1e-2)
-    lr: float = 1e-3
-    batch_size: int = 64
-    epoch_size: int = 4
-    tenacity: int = 5
-    max_epochs: int = 50
-    min_steps_per_epoch: int = 50
-    validation_split: float = 0.1
-    kfold: int = 10
-    seed: int = 1111
-    solver: str = "exact"
-    optim: str = "adam"
-    penalty: str = "l2"
-    loss: str = "ce"
-    stale_count: str = "consecutive"
-    device: str = field(default="auto")
-
-    def __post_init__(self) -> None:
-        if not self.nhid or any((not isinstance(h, (int, np.integer))) or h < 0 for h in self.nhid):
-            raise ValueError(f"nhid must be a non-empty tuple of non-negative ints, got {self.nhid!r}.")
-        if (0 in self.nhid) and any(h > 0 for h in self.nhid):
-            raise ValueError("nhid mixes 0 (logistic regression) with hidden sizes; evaluate them as two configs.")
-        if not self.dropout or any(not _real(p) or not 0.0 <= p < 1.0 for p in self.dropout):
-            raise ValueError(f"dropout values must lie in [0, 1), got {self.dropout!r}.")
-        if not self.l2 or any(not _real(v) or not 0 <= v < np.inf for v in self.l2):
-            raise ValueError(f"l2 must be a non-empty tuple of finite non-negative penalties, got {self.l2!r}.")
-        if not _real(self.lr) or not 0 < self.lr < np.inf:
-            raise ValueError(f"lr must be a finite positive learning rate, got {self.lr!r}.")
-        check_seed(self.seed, "ClassifierConfig.seed", LIBRARY_MAX_SEED)
-        if self.kfold < 2:
-            raise ValueError(f"kfold must be at least 2, got {self.kfold}.")
-        for name in ("batch_size", "epoch_size", "tenacity", "max_epochs", "min_steps_per_epoch"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}.")
-        if self.solver not in SOLVERS:
-            raise ValueError(f"solver must be 'exact' (L-BFGS to the optimum), 'adam' (minibatch, "
-                             "early stopping) or 'sklearn' (SentEval's scikit-learn path), got "
-                             f"{self.solver!r}.")
-        if self.solver == "sklearn" and self.penalty != "C":
-            raise ValueError("solver='sklearn' is SentEval's scikit-learn logistic regression: its "
-                             "l2 values are scikit-learn's C, so it needs penalty='C'.")
-        if self.stale_count not in STALE_COUNTS:
-            raise ValueError(f"stale_count must be one of {STALE_COUNTS}, got {self.stale_count!r}.")
-        if self.loss not in LOSSES:
-            raise ValueError(f"loss must be one of {LOSSES}, got {self.loss!r}.")
-        if self.loss == "mse" and self.solver != "adam":
-            raise ValueError("loss='mse' (SentEval's relatedness regressor) needs solver='adam'.")
-        parse_optim(self.optim)
-        if self.penalty not in PENALTIES:
-            raise ValueError(f"penalty must be one of {PENALTIES} ('C': the l2 values are scikit-learn's C, as SentEval's "
-                             f"usepytorch=False runs), got {self.penalty!r}.")
-        mlp = any(h > 0 for h in self.nhid)
-        if self.penalty == "C" and (self.solver == "adam" or mlp or min(self.l2) <= 0):
-            raise ValueError("penalty='C' is scikit-learn's logistic regression: it needs "
-                             "solver='exact' or 'sklearn', nhid=(0,) and positive C values in l2.")
-        if not _real(self.validation_split) or not 0.0 < self.validation_split < 1.0:
-            raise ValueError(f"validation_split must lie in (0, 1), got {self.validation_split!r}.")
-
-    @classmethod
-    def full(cls, **overrides) -> ClassifierConfig:
-        """The thesis's standard setting: LR, Adam, batch 64, tenacity 5, epoch_size 4, 10 folds, 4 L2 values.
-
-        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
-        """
-        return replace(cls(), **overrides)
-
-    @classmethod
-    def fast(cls, **overrides) -> ClassifierConfig:
-        """SentEval's prototyping setting, smaller: batch 128, tenacity 3, epoch_size 2, 5 folds, 2 L2 values.
-
-        SentEval's prototyping config uses RMSprop; we keep Adam so that fast and full differ only in budget.
-        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
-        """
-        base = cls(l2=(1e-4, 1e-2), batch_size=128, epoch_size=2, tenacity=3, max_epochs=30, kfold=5)
-        return replace(base, **overrides)
-
-    @classmethod
-    def probe(cls, mode: str = "full", **overrides) -> ClassifierConfig:
-        """The probing MLP: Sigmoid hidden layer, nhid in {50,100,200}, dropout in {0,0.1,0.2}, L2 grid.
-
-        ``mode='fast'`` keeps nhid 50, dropout {0, 0.1} and two L2 values.
-        Book: chapter 4 (Probing).
-        """
-        if mode == "full":
-            return replace(cls(nhid=(50, 100, 200), dropout=(0.0, 0.1, 0.2)), **overrides)
-        if mode == "fast":
-            return replace(cls.fast(nhid=(50,), dropout=(0.0, 0.1)), **overrides)
-        raise ValueError(f"mode must be 'full' or 'fast', got {mode!r}.")
-
-    def grid(self) -> list[dict]:
-        """Every (nhid, dropout, l2) combination, in a fixed order.
-
-        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
-        """
-        dropouts = self.dropout if any(h > 0 for h in self.nhid) else (0.0,)
-        return [{"nhid": int(h), "dropout": float(p), "l2": float(v)}
-                for h, p, v in product(self.nhid, dropouts, self.l2)]
-
-
-def _real(value: object) -> bool:
-    """A real number (int or float, numpy's too), not a bool or a string; NaN passes here and fails the range test."""
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
-
-
-PENALTIES = ("l2", "C")
-SOLVERS = ("exact", "adam", "sklearn")
-# "ce": cross-entropy against the targets; "mse": squared error of the softmax output against them
-# (SentEval's relatedness regressor, senteval.tools.relatedness).
-LOSSES = ("ce", "mse")
-# Early stopping counts "consecutive" epochs without a better validation score (reset on a better one),
-# or the "total" of such epochs (SentEval's relatedness regressor never resets its count).
-STALE_COUNTS = ("consecutive", "total")
-OPTIMIZERS = {"adam": torch.optim.Adam, "adamax": torch.optim.Adamax, "adagrad": torch.optim.Adagrad,
-              "adadelta": torch.optim.Adadelta, "rmsprop": torch.optim.RMSprop, "sgd": torch.optim.SGD,
-              "asgd": torch.optim.ASGD, "rprop": torch.optim.Rprop}
-
-
-def parse_optim(spec: str) -> tuple[type, dict]:
-    """SentEval's optimiser string (``"adam"``, ``"rmsprop"``, ``"sgd,lr=0.1"``) -> (torch optimiser class, options).
-
-    Every optimiser listed is element-wise, so the batched models stay independent. ``sgd`` needs ``lr``.
-    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
-    """
-    if not isinstance(spec, str) or not spec:
-        raise ValueError(f"optim must be a string such as 'adam' or 'sgd,lr=0.1', got {spec!r}.")
-    name, *opts = spec.split(",")
-    if name not in OPTIMIZERS:
-        raise ValueError(f"unknown optimiser {name!r} in optim={spec!r}; SentEval's are {sorted(OPTIMIZERS)}.")
-    options = {}
-    for opt in opts:
-        key, _, value = opt.partition("=")
-        try:
-            options[key] = float(value)
-        except ValueError:
-            raise ValueError(f"optim={spec!r}: option {opt!r} must read key=number.") from None
-    if name == "sgd" and "lr" not in options:
-        raise ValueError(f"optim={spec!r}: sgd needs a learning rate, e.g. 'sgd,lr=0.1'.")
-    return OPTIMIZERS[name], options
-
-
 def accuracy_metric(probs: torch.Tensor, targets: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Per-model accuracy over the rows of ``mask``: ``probs`` (M, n, C), ``targets`` (n, C), ``mask`` (M, n).
+    """Per-model accuracy over the rows of ``mask``: ``probs`` (M, n, C), ``targets`` (n, C),
+    ``mask`` (M, n).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -233,33 +67,37 @@ def masked_pearson(pred: torch.Tensor, gold: torch.Tensor, mask: torch.Tensor) -
 class BatchedLogReg:
     """``M`` independent L2-penalised multinomial logistic regressions, solved exactly side by side.
 
-    Each model minimises the mean cross-entropy over its training rows plus ``l2/2 * ||W||^2`` (bias not
-    penalised). The answer is the penalised optimum, not an early-stopped approximation, which makes the
-    choice of penalty reproducible. Loss and gradient of all models are two float32 GEMMs in numpy,
-    minimised by :func:`batched_lbfgs` on the CPU (``config.device`` is not used). This plays the role of
-    SentEval's scikit-learn logistic regression path; the thesis's Adam-trained variant is
-    :class:`BatchedClassifier` with ``solver='adam'``.
+    Each model minimises the mean cross-entropy over its training rows plus ``l2/2 * ||W||^2`` (bias
+    not penalised). The answer is the penalised optimum, not an early-stopped approximation, which
+    makes the choice of penalty reproducible. Loss and gradient of all models are two float32 GEMMs
+    in numpy, minimised by :func:`batched_lbfgs` on the CPU (``config.device`` is not used). This
+    plays the role of SentEval's scikit-learn logistic regression path; the thesis's Adam-trained
+    variant is :class:`BatchedClassifier` with ``solver='adam'``.
 
-    Why not one scikit-learn ``LogisticRegression`` per model (``benchmarks/bench_eval.py``, both on one
-    thread, 2 loaded cores, 300-d features): nested CV (55 models per task in ``fast`` mode, 410 in
-    ``full``) is as fast or faster batched (1.06x fast and 1.08x full at 2,000 rows, 2.8x at 400 rows) with the
-    same accuracies within 0.05 points; the train/dev/test route (2-4 models) is 2-5x faster with
-    scikit-learn (0.3 s vs 0.05 s for SST2 at 2,000 rows), but its accuracies differ by a test item here and
-    there (SST5 77.8 vs 78.0, SST2 at 400 rows 91 vs 92: scikit-learn stops at gradient 1e-4, we at 1e-5),
-    and scikit-learn cannot fit the soft targets of the relatedness tasks (SICK-R, STS-B), which this class
-    fits too. So one solver serves every path, and the book's numbers do not depend on which path ran.
+    Why not one scikit-learn ``LogisticRegression`` per model (``benchmarks/bench_eval.py``, both on
+    one thread, 2 loaded cores, 300-d features): nested CV (55 models per task in ``fast`` mode, 410
+    in ``full``) is as fast or faster batched (1.06x fast and 1.08x full at 2,000 rows, 2.8x at 400
+    rows) with the same accuracies within 0.05 points; the train/dev/test route (2-4 models) is 2-5x
+    faster with scikit-learn (0.3 s vs 0.05 s for SST2 at 2,000 rows), but its accuracies differ by
+    a test item here and there (SST5 77.8 vs 78.0, SST2 at 400 rows 91 vs 92: scikit-learn stops at
+    gradient 1e-4, we at 1e-5), and scikit-learn cannot fit the soft targets of the relatedness
+    tasks (SICK-R, STS-B), which this class fits too. So one solver serves every path, and the
+    book's numbers do not depend on which path ran.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
-    def __init__(self, dim: int, n_classes: int, settings: list[dict], config: ClassifierConfig) -> None:
+    def __init__(self, dim: int, n_classes: int, settings: list[dict],
+                 config: ClassifierConfig) -> None:
         if not settings:
             raise ValueError("settings is empty: give at least one {'nhid', 'dropout', 'l2'} dict.")
         if any(int(s["nhid"]) != 0 for s in settings):
-            raise ValueError("BatchedLogReg has no hidden layer; use BatchedClassifier for nhid > 0.")
+            raise ValueError("BatchedLogReg has no hidden layer; use BatchedClassifier "
+                             "for nhid > 0.")
         self.config = config
         self.n_models, self.n_classes, self.dim = len(settings), n_classes, dim
         self.l2 = np.array([float(s["l2"]) for s in settings], dtype=np.float32)
-        self.w = np.zeros((dim, n_classes, self.n_models), np.float32)  # classes before models: fast reductions
+        # classes before models: fast reductions
+        self.w = np.zeros((dim, n_classes, self.n_models), np.float32)
         self.b = np.zeros((n_classes, 1, self.n_models), np.float32)
 
     def fit(
@@ -277,7 +115,8 @@ class BatchedLogReg:
         """
         train_mask = np.asarray(train_mask, bool)
         if train_mask.shape != (self.n_models, x.shape[0]):
-            raise ValueError(f"train_mask must be (n_models, n) = {(self.n_models, x.shape[0])}, got {train_mask.shape}.")
+            raise ValueError(f"train_mask must be (n_models, n) = {(self.n_models, x.shape[0])}, "
+                             f"got {train_mask.shape}.")
         if (train_mask.sum(1) == 0).any():
             raise ValueError("a model has no training rows; give more data or fewer folds.")
         xf = np.ascontiguousarray(x, dtype=np.float32)
@@ -286,28 +125,34 @@ class BatchedLogReg:
         m, c, d = self.n_models, self.n_classes, self.dim
         l2 = self.l2
         if self.config.penalty == "C":
-            # scikit-learn minimises ||w||^2/2 + C * sum(loss); per row that is l2 = 1/(C n). Binary scikit-learn
-            # fits one weight vector w = w1 - w0, whose penalty is twice that of our two-class softmax.
+            # scikit-learn minimises ||w||^2/2 + C * sum(loss); per row that is l2 = 1/(C n). Binary
+            # scikit-learn fits one weight vector w = w1 - w0, whose penalty is twice that of our
+            # two-class softmax.
             l2 = (2.0 if c == 2 else 1.0) / (self.l2 * train_mask.sum(1))
         l2 = np.asarray(l2, np.float32)[None, None, :]
-        tcm = np.ascontiguousarray(tf.T[:, :, None])  # (C, n, 1): classes on the leading axis keeps reductions fast
+        # (C, n, 1): classes on the leading axis keeps reductions fast
+        tcm = np.ascontiguousarray(tf.T[:, :, None])
         wcm = weight[None]  # (1, n, M)
         p_w = d * c  # weight rows per model; the C bias rows follow
 
         def loss_and_grad(theta: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            """Losses (k,) and gradients (P, k) of the models ``cols`` at their parameters theta (P, k)."""
+            """Losses (k,) and gradients (P, k) of the models ``cols`` at their parameters theta (P,
+            k)."""
             k = len(cols)
             w = theta[:p_w].reshape(d, c, k)
             b = theta[p_w:].reshape(c, 1, k)
             wk, l2k = wcm[:, :, cols], l2[:, :, cols]
-            logp = _log_softmax0((xf @ w.reshape(d, c * k)).reshape(-1, c, k).transpose(1, 0, 2) + b)
-            loss = -(logp * tcm * wk).sum((0, 1), dtype=np.float64) + 0.5 * (l2k[0, 0] * (w * w).sum((0, 1)))
+            logp = _log_softmax0(
+                (xf @ w.reshape(d, c * k)).reshape(-1, c, k).transpose(1, 0, 2) + b)
+            loss = -(logp * tcm * wk).sum((0, 1), dtype=np.float64) \
+                + 0.5 * (l2k[0, 0] * (w * w).sum((0, 1)))
             resid = (np.exp(logp) - tcm) * wk  # (C, n, k)
             g_w = (xf.T @ resid.transpose(1, 0, 2).reshape(-1, c * k)).reshape(d, c, k) + l2k * w
             return loss, np.concatenate([g_w.reshape(p_w, k), resid.sum(1)])
 
         with _threads_for(x.shape[0] * p_w * m):
-            theta, self.n_iter = batched_lbfgs(loss_and_grad, np.zeros((p_w + c, m), np.float32), max_iter)
+            theta, self.n_iter = batched_lbfgs(loss_and_grad, np.zeros((p_w + c, m), np.float32),
+                                               max_iter)
         self.w = theta[:p_w].reshape(d, c, m)
         self.b = theta[p_w:].reshape(c, 1, m)
         if val_mask is not None:
@@ -323,7 +168,8 @@ class BatchedLogReg:
         """
         xf = np.asarray(x, dtype=np.float32)
         m, c = self.n_models, self.n_classes
-        logits = (xf @ self.w.reshape(self.dim, c * m)).reshape(-1, c, m).transpose(1, 0, 2) + self.b
+        logits = (xf @ self.w.reshape(self.dim, c * m)).reshape(-1, c, m).transpose(1, 0, 2) \
+            + self.b
         return np.exp(_log_softmax0(logits)).transpose(2, 1, 0)
 
 
@@ -339,13 +185,14 @@ def batched_lbfgs(
 ) -> tuple[np.ndarray, int]:
     """Minimise ``M`` independent smooth functions at once: L-BFGS with a step size per model.
 
-    ``theta`` is (P, M), one column per model; ``loss_and_grad(theta_cols, cols)`` returns the losses
-    (k,) and gradients (P, k) of the models ``cols`` (so a failed step re-evaluates only those). Each model has its own two-loop recursion, Armijo backtracking step and stopping test
-    (largest gradient entry below ``tol``, scikit-learn's lbfgs uses 1e-4); a converged model is frozen,
-    and so is one whose backtracking finds no decrease within float32 precision.
-    The work per iteration is one batched evaluation, and the iteration count is that of the slowest
-    model, not that of a joint problem whose shared line search would serve all models at once.
-    Returns the solution and the number of iterations.
+    ``theta`` is (P, M), one column per model; ``loss_and_grad(theta_cols, cols)`` returns the
+    losses (k,) and gradients (P, k) of the models ``cols`` (so a failed step re-evaluates only
+    those). Each model has its own two-loop recursion, Armijo backtracking step and stopping test
+    (largest gradient entry below ``tol``, scikit-learn's lbfgs uses 1e-4); a converged model is
+    frozen, and so is one whose backtracking finds no decrease within float32 precision. The work
+    per iteration is one batched evaluation, and the iteration count is that of the slowest model,
+    not that of a joint problem whose shared line search would serve all models at once. Returns the
+    solution and the number of iterations.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     every = np.arange(theta.shape[1])
@@ -402,7 +249,8 @@ def batched_lbfgs(
 
 
 def make_classifier(dim: int, n_classes: int, settings: list[dict], config: ClassifierConfig):
-    """The exact batched logistic regression when no setting has a hidden layer, else the batched Adam MLP.
+    """The exact batched logistic regression when no setting has a hidden layer, else the batched
+    Adam MLP.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -414,15 +262,17 @@ def make_classifier(dim: int, n_classes: int, settings: list[dict], config: Clas
 class BatchedClassifier:
     """``M`` independent logistic regressions or one-hidden-layer MLPs trained in one loop.
 
-    Ours rather than scikit-learn: the probing grid gives every model its own hidden size (a mask over a
-    shared layer), dropout rate, L2 penalty, training rows and early-stopping snapshot on its validation
-    rows, which ``MLPClassifier`` has no batched form for (nor a per-model dropout); and it runs on the GPU
-    when there is one. Optimiser: ``torch.optim.Adam`` (element-wise, so the models stay independent).
+    Ours rather than scikit-learn: the probing grid gives every model its own hidden size (a mask
+    over a shared layer), dropout rate, L2 penalty, training rows and early-stopping snapshot on its
+    validation rows, which ``MLPClassifier`` has no batched form for (nor a per-model dropout); and
+    it runs on the GPU when there is one. Optimiser: ``torch.optim.Adam`` (element-wise, so the
+    models stay independent).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
-    def __init__(self, dim: int, n_classes: int, settings: list[dict], config: ClassifierConfig) -> None:
+    def __init__(self, dim: int, n_classes: int, settings: list[dict],
+                 config: ClassifierConfig) -> None:
         if not settings:
             raise ValueError("settings is empty: give at least one {'nhid', 'dropout', 'l2'} dict.")
         self.config = config
@@ -458,7 +308,8 @@ class BatchedClassifier:
             return (x @ w.reshape(w.shape[0], m * c)).reshape(-1, m, c).transpose(0, 1) + b[:, None]
         w1, b1, w2, b2 = params
         h = self.hidden
-        z = torch.sigmoid((x @ w1.reshape(w1.shape[0], m * h)).reshape(-1, m, h) + b1) * self.unit_mask
+        z = torch.sigmoid((x @ w1.reshape(w1.shape[0], m * h)).reshape(-1, m, h)
+                          + b1) * self.unit_mask
         if train and bool((self.dropout > 0).any()):
             keep = 1.0 - self.dropout[None, :, None]
             u = torch.rand(z.shape, generator=self._gen).to(z.device)
@@ -473,26 +324,31 @@ class BatchedClassifier:
         val_mask: np.ndarray | None = None,
         metric: Metric = accuracy_metric,
     ) -> BatchedClassifier:
-        """Train every model on its rows of ``x``; early-stop each on its validation rows by ``metric``.
+        """Train every model on its rows of ``x``; early-stop each on its validation rows by
+        ``metric``.
 
-        ``targets`` is (n, C): one-hot labels or soft distributions (relatedness). ``train_mask`` is (M, n);
-        ``val_mask`` (M, n) or None, in which case ``validation_split`` of each model's training rows is held
-        out (seeded). Each model keeps the parameters of its best validation epoch.
+        ``targets`` is (n, C): one-hot labels or soft distributions (relatedness). ``train_mask`` is
+        (M, n); ``val_mask`` (M, n) or None, in which case ``validation_split`` of each model's
+        training rows is held out (seeded). Each model keeps the parameters of its best validation
+        epoch.
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
         """
         cfg, dev = self.config, self.device
         train_mask = np.asarray(train_mask, bool)
         if train_mask.shape != (self.n_models, x.shape[0]):
-            raise ValueError(f"train_mask must be (n_models, n) = {(self.n_models, x.shape[0])}, got {train_mask.shape}.")
+            raise ValueError(f"train_mask must be (n_models, n) = {(self.n_models, x.shape[0])}, "
+                             f"got {train_mask.shape}.")
         if val_mask is None:
             rng = np.random.default_rng(cfg.seed)
             held = rng.random(train_mask.shape) < cfg.validation_split
             val_mask, rest = train_mask & held, train_mask & ~held
-            tiny = ~val_mask.any(1) | ~rest.any(1)  # too few rows to hold any out: early-stop on the training rows
+            # too few rows to hold any out: early-stop on the training rows
+            tiny = ~val_mask.any(1) | ~rest.any(1)
             val_mask[tiny], rest[tiny] = train_mask[tiny], train_mask[tiny]
             train_mask = rest
         if (train_mask.sum(1) == 0).any() or (np.asarray(val_mask).sum(1) == 0).any():
-            raise ValueError("a model has no training or no validation rows; give more data or fewer folds.")
+            raise ValueError("a model has no training or no validation rows; give more data or "
+                             "fewer folds.")
         xt = torch.as_tensor(np.asarray(x, np.float32), device=dev)
         tt = torch.as_tensor(np.asarray(targets, np.float32), device=dev)
         tm = torch.as_tensor(train_mask, dtype=torch.float32, device=dev)
@@ -545,7 +401,8 @@ class BatchedClassifier:
         return self
 
     def _probs(self, xt: torch.Tensor, params: list[torch.Tensor]) -> torch.Tensor:
-        out = [torch.softmax(self._logits(xt[s : s + 65536], params, False), -1) for s in range(0, xt.shape[0], 65536)]
+        out = [torch.softmax(self._logits(xt[s : s + 65536], params, False), -1)
+               for s in range(0, xt.shape[0], 65536)]
         return torch.cat(out, 1)
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:

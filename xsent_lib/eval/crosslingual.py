@@ -1,11 +1,13 @@
-"""Cross-lingual evaluation: word translation, sentence translation retrieval, zero-shot transfer (XNLI).
+"""Cross-lingual evaluation: word translation, sentence translation retrieval, zero-shot transfer
+(XNLI).
 
-Word translation (MUSE protocol): every source word of a test dictionary is a query against the whole
-target vocabulary; P@k counts a hit when any gold translation is among the first k, with nearest
-neighbour (``nn``), inverted softmax (``isf``, beta 30) or CSLS (``csls``, k=10). Sentence retrieval: P@k
-in both directions with ``nn``, ``csls`` or ``margin`` (ratio, k=4). XNLI: a classifier trained on English
-pair features is tested on every language (zero-shot), on test sets translated into English
-(translate-test), or per language on a translated training set (translate-train).
+Word translation (MUSE protocol): every source word of a test dictionary is a query against the
+whole target vocabulary; P@k counts a hit when any gold translation is among the first k, with
+nearest neighbour (``nn``), inverted softmax (``isf``, beta 30) or CSLS (``csls``, k=10). Sentence
+retrieval: P@k in both directions with ``nn``, ``csls`` or ``margin`` (ratio, k=4). XNLI: a
+classifier trained on English pair features is tested on every language (zero-shot), on test sets
+translated into English (translate-test), or per language on a translated training set
+(translate-train).
 Book: chapter 5 (Word translation without parallel data).
 """
 from __future__ import annotations
@@ -43,7 +45,8 @@ def _retrieve(method: str, src: np.ndarray, tgt: np.ndarray, queries: np.ndarray
     raise ValueError(f"unknown retrieval method {method!r}.")
 
 
-def _precision_at(found: np.ndarray, hits_fn: Callable[[np.ndarray], np.ndarray], ks: tuple[int, ...]) -> dict:
+def _precision_at(found: np.ndarray, hits_fn: Callable[[np.ndarray], np.ndarray],
+                  ks: tuple[int, ...]) -> dict:
     hit = hits_fn(found)  # (n_q, topk) bool
     return {f"p@{k}": 100 * float(hit[:, :k].any(1).mean()) for k in ks}
 
@@ -55,8 +58,9 @@ def word_translation(
     """P@k (percent) of translating each dictionary source word against all target words.
 
     ``pairs`` is an ``(n, 2)`` array of (source row, target row) or a
-    :class:`~xsent_lib.data.formats.dictionaries.DictionaryIndices`; a source with several translations
-    is one query, right when any of them is retrieved. Embeddings are L2-normalised first.
+    :class:`~xsent_lib.data.formats.dictionaries.DictionaryIndices`; a source with several
+    translations is one query, right when any of them is retrieved. Embeddings are L2-normalised
+    first.
     Book: chapter 5 (Word translation without parallel data).
     """
     pairs = np.asarray(getattr(pairs, "pairs", pairs), dtype=np.int64)
@@ -75,7 +79,8 @@ def word_translation(
     def hits(found: np.ndarray) -> np.ndarray:
         return np.isin(queries[:, None] * len(tgt) + found, gold_keys)
 
-    out = {m: _precision_at(_retrieve(m, src, tgt, queries, topk, k_csls, beta, 4), hits, ks) for m in methods}
+    out = {m: _precision_at(_retrieve(m, src, tgt, queries, topk, k_csls, beta, 4), hits, ks)
+           for m in methods}
     out["n_queries"] = int(queries.size)
     return out
 
@@ -85,7 +90,8 @@ def sentence_retrieval(
     methods: tuple[str, ...] = SENTENCE_METHODS, ks: tuple[int, ...] = (1, 5, 10),
     k_csls: int = 10, k_margin: int = 4,
 ) -> dict:
-    """Translation retrieval P@k (percent): ``src_to_tgt`` for every source, ``tgt_to_src`` when aligned 1:1.
+    """Translation retrieval P@k (percent): ``src_to_tgt`` for every source, ``tgt_to_src`` when
+    aligned 1:1.
 
     ``gold[i]`` is the target row of source ``i`` (default: the same row). The reverse direction is
     evaluated only when every source has a distinct gold target and both sides have equal size.
@@ -105,23 +111,27 @@ def sentence_retrieval(
     if len(src) == len(tgt) and np.unique(gold).size == len(gold):
         inv = np.empty_like(gold)
         inv[gold] = q
-        out["tgt_to_src"] = {m: _precision_at(_retrieve(m, tgt, src, q, topk, k_csls, 30.0, k_margin),
-                                              lambda f: f == inv[:, None], ks) for m in methods}
+        out["tgt_to_src"] = {
+            m: _precision_at(_retrieve(m, tgt, src, q, topk, k_csls, 30.0, k_margin),
+                             lambda f: f == inv[:, None], ks) for m in methods}
     out["n_queries"] = int(len(src))
     return out
 
 
 class SentenceRetrievalTask:
-    """Parallel sentences (source i translates target i, or ``gold``); P@k both ways with NN / CSLS / margin.
+    """Parallel sentences (source i translates target i, or ``gold``); P@k both ways with NN / CSLS
+    / margin.
 
     Book: chapter 5 (Word translation without parallel data).
     """
 
     def __init__(self, source: list[str], target: list[str], name: str = "retrieval",
-                 gold: np.ndarray | None = None, methods: tuple[str, ...] = SENTENCE_METHODS) -> None:
+                 gold: np.ndarray | None = None,
+                 methods: tuple[str, ...] = SENTENCE_METHODS) -> None:
         if not source or not target:
             raise ValueError("source and target sentence lists must be non-empty.")
-        self.source, self.target, self.name, self.gold, self.methods = source, target, name, gold, methods
+        self.source, self.target, self.name = source, target, name
+        self.gold, self.methods = gold, methods
 
     def sentences(self) -> list[str]:
         """Both sides.
@@ -135,39 +145,46 @@ class SentenceRetrievalTask:
 
         Book: chapter 5 (Word translation without parallel data).
         """
-        return sentence_retrieval(ev.encode(list(self.source)), ev.encode(list(self.target)), self.gold,
-                                  self.methods)
+        return sentence_retrieval(ev.encode(list(self.source)), ev.encode(list(self.target)),
+                                  self.gold, self.methods)
 
 
 XNLI_MODES = ("zero-shot", "translate-test", "translate-train")
 
 
 class CrossLingualTransferTask:
-    """Train on English, test on every language: XNLI (pairs) or document classification (single texts).
+    """Train on English, test on every language: XNLI (pairs) or document classification (single
+    texts).
 
-    ``train`` / ``dev['en']`` are English; ``test`` (and optionally ``dev``) map a language code to data.
-    Pair data has ``premises`` / ``hypotheses`` / ``labels`` (XNLI's ``NLIData``) or ``first`` / ``second``;
-    single-text data has ``sentences`` / ``labels``. ``mode``: ``zero-shot``; ``translate-test`` (each
-    test set is passed through ``translate(texts, lang, "en")`` and scored by the English model);
-    ``translate-train`` (the English training and dev sets go through ``translate(texts, "en", lang)``
-    and one classifier per language is trained). The classifier is P3's: one hidden layer of 128 units,
-    dropout 0.1, Adam (P3 does not name the activation; we use SentEval's Sigmoid); the L2 value is chosen on the English dev set (``select_on="en"``) or, as P3 did
-    for its X-BiLSTMs (not strictly zero-shot), on each language's dev set (``select_on="target"``).
+    ``train`` / ``dev['en']`` are English; ``test`` (and optionally ``dev``) map a language code to
+    data. Pair data has ``premises`` / ``hypotheses`` / ``labels`` (XNLI's ``NLIData``) or ``first``
+    / ``second``; single-text data has ``sentences`` / ``labels``. ``mode``: ``zero-shot``;
+    ``translate-test`` (each test set is passed through ``translate(texts, lang, "en")`` and scored
+    by the English model); ``translate-train`` (the English training and dev sets go through
+    ``translate(texts, "en", lang)`` and one classifier per language is trained). The classifier is
+    P3's: one hidden layer of 128 units, dropout 0.1, Adam (P3 does not name the activation; we use
+    SentEval's Sigmoid); the L2 value is chosen on the English dev set (``select_on="en"``) or, as
+    P3 did for its X-BiLSTMs (not strictly zero-shot), on each language's dev set
+    (``select_on="target"``).
     Book: chapter 6 (XNLI and aligned encoders).
     """
 
-    def __init__(self, train: Any, dev: dict, test: dict, name: str = "XNLI", mode: str = "zero-shot",
-                 translate: Translate | None = None, select_on: str = "en", features: str = "full") -> None:
+    def __init__(self, train: Any, dev: dict, test: dict, name: str = "XNLI",
+                 mode: str = "zero-shot",
+                 translate: Translate | None = None, select_on: str = "en",
+                 features: str = "full") -> None:
         if mode not in XNLI_MODES:
             raise ValueError(f"mode must be one of {XNLI_MODES}, got {mode!r}.")
         if mode != "zero-shot" and not callable(translate):
-            raise ValueError(f"mode {mode!r} needs translate(texts, src_lang, tgt_lang) -> list[str].")
+            raise ValueError(f"mode {mode!r} needs translate(texts, src_lang, tgt_lang) "
+                             "-> list[str].")
         if select_on not in ("en", "target"):
             raise ValueError(f"select_on must be 'en' or 'target', got {select_on!r}.")
         if "en" not in dev:
             raise ValueError("dev must contain the English dev set under 'en'.")
         if select_on == "target" and set(test) - set(dev):
-            raise ValueError(f"select_on='target' needs a dev set for every test language; missing {sorted(set(test) - set(dev))}.")
+            raise ValueError("select_on='target' needs a dev set for every test language; missing "
+                             f"{sorted(set(test) - set(dev))}.")
         self.train, self.dev, self.test, self.name, self.mode = train, dev, test, name, mode
         self.translate, self.select_on, self.features = translate, select_on, features
         self.pairs = hasattr(train, "premises") or hasattr(train, "first")
@@ -197,27 +214,33 @@ class CrossLingualTransferTask:
         for side in self._texts(data):
             moved = self.translate(side, src, tgt)
             if not isinstance(moved, list) or len(moved) != len(side):
-                raise ValueError(f"translate must return a list of {len(side)} strings ({src}->{tgt}).")
+                raise ValueError(f"translate must return a list of {len(side)} strings "
+                                 f"({src}->{tgt}).")
             out.append(moved)
         return tuple(out)
 
     def run(self, ev) -> dict:
-        """Train, select and test as the mode says; accuracy (percent) per language plus their average.
+        """Train, select and test as the mode says; accuracy (percent) per language plus their
+        average.
 
         Book: chapter 6 (XNLI and aligned encoders).
         """
         cfg = ev.classifier_config()
         cfg = replace(cfg, nhid=(128,), dropout=(0.1,), solver="adam")
         labels = lambda d: np.asarray(d.labels)  # noqa: E731
-        n_classes = int(max(labels(self.train).max(), *(labels(d).max() for d in self.test.values()))) + 1
+        n_classes = int(
+            max(labels(self.train).max(), *(labels(d).max() for d in self.test.values()))) + 1
         y_tr = one_hot(labels(self.train), n_classes)
         per_lang = {}
         if self.mode == "translate-train":
             for lang, data in self.test.items():
-                tr = self._texts(self.train) if lang == "en" else self._translated(self.train, "en", lang)
+                tr = self._texts(self.train) if lang == "en" \
+                    else self._translated(self.train, "en", lang)
                 dv_data = self.dev.get(lang, self.dev["en"])
-                dv = self._texts(dv_data) if lang in self.dev else self._translated(dv_data, "en", lang)
-                res = split_select(self._features(ev, tr), y_tr, self._features(ev, dv), one_hot(labels(dv_data), n_classes),
+                dv = self._texts(dv_data) if lang in self.dev \
+                    else self._translated(dv_data, "en", lang)
+                res = split_select(self._features(ev, tr), y_tr, self._features(ev, dv),
+                                   one_hot(labels(dv_data), n_classes),
                                    self._features(ev, self._texts(data)), cfg)
                 per_lang[lang] = 100 * float((res["test_probs"].argmax(-1) == labels(data)).mean())
         else:
@@ -225,12 +248,14 @@ class CrossLingualTransferTask:
             langs = list(self.test)
             tests = [self._texts(self.test[lang]) if (self.mode == "zero-shot" or lang == "en")
                      else self._translated(self.test[lang], lang, "en") for lang in langs]
-            dev_sets = {lang: self.dev[lang] for lang in (langs if self.select_on == "target" else ["en"])}
+            dev_sets = {lang: self.dev[lang]
+                        for lang in (langs if self.select_on == "target" else ["en"])}
             x_te = np.vstack([self._features(ev, t) for t in tests])
             for dlang, dv in dev_sets.items():
-                res = split_select(x_tr, y_tr, self._features(ev, self._texts(dv)), one_hot(labels(dv), n_classes),
-                                   x_te, cfg)
-                pred = np.split(res["test_probs"].argmax(-1), np.cumsum([len(labels(self.test[lg])) for lg in langs])[:-1])
+                res = split_select(x_tr, y_tr, self._features(ev, self._texts(dv)),
+                                   one_hot(labels(dv), n_classes), x_te, cfg)
+                pred = np.split(res["test_probs"].argmax(-1),
+                                np.cumsum([len(labels(self.test[lg])) for lg in langs])[:-1])
                 for lang, p in zip(langs, pred):
                     if self.select_on == "en" or lang == dlang:
                         per_lang[lang] = 100 * float((p == labels(self.test[lang])).mean())

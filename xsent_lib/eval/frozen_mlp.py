@@ -1,10 +1,11 @@
-"""Cross-lingual transfer with frozen features and a small MLP trained on English (Wang et al.'s protocol).
+"""Cross-lingual transfer with frozen features and a small MLP trained on English (Wang et al.'s
+protocol).
 
-XNLI: features ``[u, v, u*v, |u-v|]`` of the frozen premise / hypothesis vectors; document classification: the
-frozen vector itself. A fully connected network with two hidden layers (the paper's 512 and 384 units; ReLU, our
-choice, the paper names no activation), no regularisation, Adam, early stopping on the English dev set (an
-"epoch" is at least ``min_steps`` minibatches, so small training sets still get trained); then the
-same network scores every language's test set.
+XNLI: features ``[u, v, u*v, |u-v|]`` of the frozen premise / hypothesis vectors; document
+classification: the frozen vector itself. A fully connected network with two hidden layers (the
+paper's 512 and 384 units; ReLU, our choice, the paper names no activation), no regularisation,
+Adam, early stopping on the English dev set (an "epoch" is at least ``min_steps`` minibatches, so
+small training sets still get trained); then the same network scores every language's test set.
 Book: chapter 9 (Multilingual embeddings from monolingual text).
 """
 from __future__ import annotations
@@ -25,18 +26,22 @@ def wang_pair_features(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.hstack([u, v, u * v, np.abs(u - v)]).astype(np.float32)
 
 
-def frozen_mlp_transfer(x_train: np.ndarray, y_train: np.ndarray, x_dev: np.ndarray, y_dev: np.ndarray,
-                        tests: Mapping[str, tuple[np.ndarray, np.ndarray]], *, hidden: Sequence[int] = (512, 384),
-                        max_epochs: int = 30, patience: int = 3, batch_size: int = 64, lr: float = 1e-3,
-                        min_steps: int = 50, seed: int = 0) -> dict[str, float]:
-    """Train the MLP on (English) ``x_train``, keep the epoch best on ``x_dev``, return accuracy (percent) on every
-    ``tests[lang] = (x, y)``. Features are standardised with the training rows' mean and spread.
+def frozen_mlp_transfer(x_train: np.ndarray, y_train: np.ndarray, x_dev: np.ndarray,
+                        y_dev: np.ndarray,
+                        tests: Mapping[str, tuple[np.ndarray, np.ndarray]], *,
+                        hidden: Sequence[int] = (512, 384),
+                        max_epochs: int = 30, patience: int = 3, batch_size: int = 64,
+                        lr: float = 1e-3, min_steps: int = 50, seed: int = 0) -> dict[str, float]:
+    """Train the MLP on (English) ``x_train``, keep the epoch best on ``x_dev``, return accuracy
+    (percent) on every ``tests[lang] = (x, y)``. Features are standardised with the training rows'
+    mean and spread.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     x_train, y_train = np.asarray(x_train, np.float32), np.asarray(y_train, np.int64)
     if x_train.ndim != 2 or len(x_train) != len(y_train) or len(x_train) == 0:
-        raise ValueError(f"x_train must be (n, d) with one label each, got {x_train.shape} and {y_train.shape}.")
+        raise ValueError(f"x_train must be (n, d) with one label each, got {x_train.shape} and "
+                         f"{y_train.shape}.")
     if not hidden or any(h < 1 for h in hidden):
         raise ValueError(f"hidden must list positive layer sizes, got {hidden}.")
     seed_everything(seed)
@@ -53,7 +58,8 @@ def frozen_mlp_transfer(x_train: np.ndarray, y_train: np.ndarray, x_dev: np.ndar
     xt, yt, xd, yd = prep(x_train), torch.from_numpy(y_train), prep(x_dev), np.asarray(y_dev)
     rng = np.random.default_rng(seed)
     best, best_state, bad = -1.0, None, 0
-    reps = max(1, -(-min_steps * batch_size // len(xt)))  # an "epoch" is at least min_steps minibatches
+    # an "epoch" is at least min_steps minibatches
+    reps = max(1, -(-min_steps * batch_size // len(xt)))
     for _ in range(max_epochs):
         net.train()
         order = np.concatenate([rng.permutation(len(xt)) for _ in range(reps)])

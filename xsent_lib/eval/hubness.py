@@ -13,9 +13,11 @@ from xsent_lib.base.neighbors import csls_knn, inverted_softmax_knn, knn
 RETRIEVAL_METHODS = ("nn", "isf", "csls")
 
 
-def top1_targets(mapped_src: np.ndarray, tgt: np.ndarray, method: str, *, queries: np.ndarray | None = None,
+def top1_targets(mapped_src: np.ndarray, tgt: np.ndarray, method: str, *,
+                 queries: np.ndarray | None = None,
                  k_csls: int = 10, beta: float = 30.0) -> np.ndarray:
-    """The target row each query retrieves first with ``nn``, ``isf`` or ``csls`` (all targets searched).
+    """The target row each query retrieves first with ``nn``, ``isf`` or ``csls`` (all targets
+    searched).
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -39,14 +41,16 @@ def hub_counts(top1: np.ndarray, n_targets: int) -> np.ndarray:
     """
     top1 = np.asarray(top1)
     if top1.ndim != 1 or not np.issubdtype(top1.dtype, np.integer):
-        raise ValueError(f"top1 must be a 1-D integer array of target rows, got {top1.shape} {top1.dtype}.")
+        raise ValueError(f"top1 must be a 1-D integer array of target rows, got {top1.shape} "
+                         f"{top1.dtype}.")
     if top1.size and (top1.min() < 0 or top1.max() >= n_targets):
         raise ValueError(f"top1 holds rows outside [0, {n_targets}).")
     return np.bincount(top1, minlength=n_targets)
 
 
 def hubness_summary(counts: np.ndarray, words: Sequence[str], n_top: int = 5) -> dict:
-    """A hubness profile: share of targets never retrieved, the largest counts, skewness, the top hubs.
+    """A hubness profile: share of targets never retrieved, the largest counts, skewness, the top
+    hubs.
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -60,5 +64,6 @@ def hubness_summary(counts: np.ndarray, words: Sequence[str], n_top: int = 5) ->
             "never retrieved (%)": 100.0 * float((counts == 0).mean()),
             "retrieved by the top 1% of targets (%)": 100.0 * float(
                 np.sort(counts)[::-1][: max(1, len(counts) // 100)].sum() / max(1, counts.sum())),
-            "max count": int(counts.max()), "skewness": float(((c - c.mean()) ** 3).mean() / sd ** 3) if sd else 0.0,
+            "max count": int(counts.max()),
+            "skewness": float(((c - c.mean()) ** 3).mean() / sd ** 3) if sd else 0.0,
             "top hubs": ", ".join(f"{words[i]} ({counts[i]})" for i in order)}

@@ -1,4 +1,5 @@
-"""Which words a max-pooling encoder keeps: per token, the share of embedding dimensions whose maximum it holds.
+"""Which words a max-pooling encoder keeps: per token, the share of embedding dimensions whose
+maximum it holds.
 
 Book: chapter 3 (InferSent: visualising max-pooling).
 """
@@ -15,19 +16,22 @@ from xsent_lib.encoders import RecurrentEncoder
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN
 from xsent_lib.text.batching import length_buckets, pad_csr
 
-# Words that carry no content in the max-pool analysis (determiners, auxiliaries, negation, connectives,
-# prepositions, pronouns, punctuation); every other word of a sentence counts as a content word.
+# Words that carry no content in the max-pool analysis (determiners, auxiliaries, negation,
+# connectives, prepositions, pronouns, punctuation); every other word of a sentence counts as a
+# content word.
 FUNCTION_WORDS: frozenset[str] = frozenset(
-    "a an the this that these those some any no not n't do does did will would can could should is are was were be "
-    "been being am has have had and but or because when after before while if so then there here who whom which "
-    "whose what in on at of to from by with without for into onto over under behind near above below beside "
-    "between through across along around up down off out he she it they we you i him her them us me his its their "
-    "our your my earlier tomorrow yesterday today now . , ; : ! ? ' \"".split())
+    "a an the this that these those some any no not n't do does did will would can could should is "
+    "are was were be been being am has have had and but or because when after before while if so "
+    "then there here who whom which whose what in on at of to from by with without for into onto "
+    "over under behind near above below beside between through across along around up down off out "
+    "he she it they we you i him her them us me his its their our your my earlier tomorrow "
+    "yesterday today now . , ; : ! ? ' \"".split())
 
 
 @dataclass
 class MaxPoolAttribution:
-    """For one sentence: its tokens (with ``<s>``/``</s>``) and how many max-pooled dimensions each one wins.
+    """For one sentence: its tokens (with ``<s>``/``</s>``) and how many max-pooled dimensions each
+    one wins.
 
     ``counts`` sums to the embedding size; ``percent`` is what the thesis's Figures 3.6-3.9 plot.
     Book: chapter 3 (InferSent: visualising max-pooling).
@@ -115,14 +119,16 @@ def maxpool_summary(attributions: Sequence[MaxPoolAttribution],
 
 def maxpool_items(encoders: Mapping[str, RecurrentEncoder], sentences: Sequence[str],
                   titles: Sequence[str]) -> list[dict[str, Any]]:
-    """Gallery items for :func:`xsent_lib.viz.infersent.maxpool_gallery`: per sentence its tokens and, for each
-    named encoder, the percentage of dimensions each token wins.
+    """Gallery items for :func:`xsent_lib.viz.infersent.maxpool_gallery`: per sentence its tokens
+    and, for each named encoder, the percentage of dimensions each token wins.
 
     Book: chapter 3 (InferSent: visualising max-pooling).
     """
     if len(titles) != len(sentences):
-        raise ValueError(f"need one title per sentence, got {len(titles)} titles for {len(sentences)} sentences.")
+        raise ValueError(f"need one title per sentence, got {len(titles)} titles for "
+                         f"{len(sentences)} sentences.")
     per_model = {m: maxpool_attribution(enc, list(sentences)) for m, enc in encoders.items()}
     first = next(iter(per_model.values()))
-    return [{"title": title, "tokens": first[i].tokens, "percents": {m: per_model[m][i].percent for m in per_model}}
+    return [{"title": title, "tokens": first[i].tokens,
+             "percents": {m: per_model[m][i].percent for m in per_model}}
             for i, title in enumerate(titles)]

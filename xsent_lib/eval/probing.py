@@ -36,7 +36,8 @@ Features = Mapping[str, Mapping[str, np.ndarray]]
 def _check_splits(data: Any) -> dict:
     splits = getattr(data, "splits", None)
     if not isinstance(splits, dict) or not {"train", "dev", "test"} <= set(splits):
-        raise ValueError("a probing task needs train, dev and test splits (the SentEval files' tr/va/te).")
+        raise ValueError("a probing task needs train, dev and test splits (the SentEval "
+                         "files' tr/va/te).")
     return splits
 
 
@@ -53,7 +54,8 @@ def _select(feats: dict, labels: dict, n_classes: int, cfg: ClassifierConfig) ->
 
 
 class ProbingTask:
-    """One probing task (SentLen, WC, TreeDepth, TopConst, BShift, Tense, SubjNum, ObjNum, SOMO, CoordInv).
+    """One probing task (SentLen, WC, TreeDepth, TopConst, BShift, Tense, SubjNum, ObjNum, SOMO,
+    CoordInv).
 
     Book: chapter 4 (Probing).
     """
@@ -81,16 +83,19 @@ class ProbingTask:
         feats = {k: ev.encode(list(self.splits[k].sentences)) for k in labels}
         cfg = ev.classifier_config(probe=self.classifier == "mlp")
         res = _select(feats, labels, _n_classes(self.data, self.splits), cfg)
-        return {**res, "probe": self.classifier, "ndev": len(labels["dev"]), "ntest": len(labels["test"])}
+        return {**res, "probe": self.classifier, "ndev": len(labels["dev"]),
+                "ntest": len(labels["test"])}
 
 
-def probing_baselines(data: Any, bov: Any | None = None, mode: str = "fast", seed: int = 1111) -> dict:
+def probing_baselines(data: Any, bov: Any | None = None, mode: str = "fast",
+                      seed: int = 1111) -> dict:
     """Accuracy (percent) of the probing baselines on one task.
 
     ``majority``: the most frequent training class; ``length``: logistic regression on the number of
-    tokens; ``nb_uni_tfidf`` / ``nb_bi_tfidf``: multinomial naive Bayes on tf-idf of unigrams / uni+bigrams,
-    smoothing chosen on dev from {0.1, 0.3, 1}; ``bov``: logistic regression on the embeddings of an
-    :class:`~xsent_lib.eval.engine.Evaluation` (e.g. averaged word vectors), when ``bov`` is given.
+    tokens; ``nb_uni_tfidf`` / ``nb_bi_tfidf``: multinomial naive Bayes on tf-idf of unigrams /
+    uni+bigrams, smoothing chosen on dev from {0.1, 0.3, 1}; ``bov``: logistic regression on the
+    embeddings of an :class:`~xsent_lib.eval.engine.Evaluation` (e.g. averaged word vectors), when
+    ``bov`` is given.
     Book: chapter 4 (Probing).
     """
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -107,11 +112,14 @@ def probing_baselines(data: Any, bov: Any | None = None, mode: str = "fast", see
     cfg = ClassifierConfig.full(seed=seed) if mode == "full" else ClassifierConfig.fast(seed=seed)
     lengths = {k: np.array([[len(s.split())] for s in sents[k]], np.float32) for k in keys}
     mu, sd = lengths["train"].mean(), lengths["train"].std() + 1e-6
-    out["length"] = _select({k: (v - mu) / sd for k, v in lengths.items()}, labels, n_classes, cfg)["acc"]
+    out["length"] = _select({k: (v - mu) / sd for k, v in lengths.items()}, labels, n_classes,
+                            cfg)["acc"]
     for name, ngrams in (("nb_uni_tfidf", (1, 1)), ("nb_bi_tfidf", (1, 2))):
-        vec = TfidfVectorizer(ngram_range=ngrams, token_pattern=r"\S+", lowercase=False).fit(sents["train"])
+        vec = TfidfVectorizer(ngram_range=ngrams, token_pattern=r"\S+",
+                              lowercase=False).fit(sents["train"])
         x = {k: vec.transform(sents[k]) for k in keys}
-        best = max((MultinomialNB(alpha=a).fit(x["train"], labels["train"]) for a in (0.1, 0.3, 1.0)),
+        best = max((MultinomialNB(alpha=a).fit(x["train"], labels["train"])
+                    for a in (0.1, 0.3, 1.0)),
                    key=lambda m: (m.predict(x["dev"]) == labels["dev"]).mean())
         out[name] = 100 * float((best.predict(x["test"]) == labels["test"]).mean())
     if bov is not None:
@@ -217,12 +225,15 @@ def probe_encoder(encoder: SentenceEncoder, suite: Mapping[str, ClassificationTa
 
 
 def probe_encoder_all(encoder: SentenceEncoder, suite: Mapping[str, ClassificationTask],
-                      probes: Sequence[str] = ("logreg", "mlp"), mode: str = "fast", seed: int = 1111,
-                      device: str | torch.device = "auto", batch_size: int = 256) -> dict[str, dict[str, float]]:
-    """Embed the suite once and probe every task with each of ``probes``: ``{probe: {task: accuracy}}``.
+                      probes: Sequence[str] = ("logreg", "mlp"), mode: str = "fast",
+                      seed: int = 1111,
+                      device: str | torch.device = "auto",
+                      batch_size: int = 256) -> dict[str, dict[str, float]]:
+    """Embed the suite once and probe every task with each of ``probes``: ``{probe: {task:
+    accuracy}}``.
 
-    One job per encoder for :func:`~xsent_lib.base.parallel.parallel_map` (chapter 4 probes its twenty encoders
-    side by side).
+    One job per encoder for :func:`~xsent_lib.base.parallel.parallel_map` (chapter 4 probes its
+    twenty encoders side by side).
     Book: chapter 4 (Probing).
     """
     unknown = [p for p in probes if p not in PROBES]

@@ -4,7 +4,8 @@ with an STS-B stand-in).
 
 Training goes through :func:`xsent_lib.train.seq2seq.train_seq2seq` or the NLI loop of
 :mod:`xsent_lib.train.nli`; the periodic probes of Figure 3.10 through
-:func:`xsent_lib.eval.probing.probe_encoder`. Book: chapter 4 (Probing).
+:func:`xsent_lib.eval.probing.probe_encoder`.
+Book: chapter 4 (Probing).
 """
 from __future__ import annotations
 
@@ -26,7 +27,12 @@ from xsent_lib.encoders.probing import make_encoder
 from xsent_lib.eval.bleu import corpus_bleu
 from xsent_lib.eval.probing import probe_encoder
 from xsent_lib.eval.suite import SuiteSizes, SuiteTask
-from xsent_lib.eval.transfer_suite import TABLE_3_7_COLUMNS, TABLE_3_13_EXTRA, TransferSuite, transfer_suite
+from xsent_lib.eval.transfer_suite import (
+    TABLE_3_7_COLUMNS,
+    TABLE_3_13_EXTRA,
+    TransferSuite,
+    transfer_suite,
+)
 from xsent_lib.train import History
 from xsent_lib.train.curves import fit_with_curve
 from xsent_lib.train.nli import nli_accuracy, nli_batches, nli_step_loss
@@ -86,8 +92,9 @@ class TrainedEncoder:
 
     @property
     def label(self) -> str:
-        """The thesis's row label (``"BiLSTM-max encoder / NMT En-Fr"``). Book: chapter 4
-        (Probing)."""
+        """The thesis's row label (``"BiLSTM-max encoder / NMT En-Fr"``).
+        Book: chapter 4 (Probing).
+        """
         return row_label(self.arch, self.task)
 
     def summary(self) -> dict[str, Any]:
@@ -186,8 +193,8 @@ def downstream_suite(seed: int, sizes: SuiteSizes, real: bool = True) -> Transfe
     STS-B stand-in (``Syn-STSB``): SentEval's STS-B trains a relatedness head on 0-5 graded pairs;
     here the same head is trained on graded pairs of the synthetic world drawn from another world
     seed (``seed + 2``) than the SICK-R and STS14 stand-ins (``seed + 1``), ``sizes.sts`` pairs per
-    split, so the two relatedness columns do not share their sentences. Book: chapter 4 (Probing:
-    downstream tasks).
+    split, so the two relatedness columns do not share their sentences.
+    Book: chapter 4 (Probing: downstream tasks).
     """
     suite = transfer_suite(seed, sizes, real=real, extra=("SST-5",))
     world = SyntheticWorld(seed + 2)

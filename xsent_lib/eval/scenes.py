@@ -1,4 +1,5 @@
-"""COCO-style caption-image ranking on a stand-in: synthetic scenes as "images", their English captions.
+"""COCO-style caption-image ranking on a stand-in: synthetic scenes as "images", their English
+captions.
 
 Book: chapter 3 (InferSent: caption-image retrieval).
 """
@@ -18,7 +19,8 @@ from xsent_lib.eval.engine import Evaluation, batcher_from_encoder
 from xsent_lib.eval.retrieval import RankingTask
 from xsent_lib.train.nli import small_on_cpu
 
-SCENE_ROLES: tuple[str, ...] = ("subj", "subj_adj", "subj_num", "verb", "neg", "obj", "obj_adj", "obj_num", "pp", "adv")
+SCENE_ROLES: tuple[str, ...] = ("subj", "subj_adj", "subj_num", "verb", "neg", "obj", "obj_adj",
+                                "obj_num", "pp", "adv")
 
 
 def scene_features(forms: Forms, dim: int = 256, seed: int = 0) -> np.ndarray:
@@ -59,7 +61,8 @@ def scene_features(forms: Forms, dim: int = 256, seed: int = 0) -> np.ndarray:
 
 def scene_ranking_task(world: SyntheticWorld, n_train: int, n_dev: int, n_test: int, dim: int = 256,
                        fold_size: int = 1000, seed: int = 0) -> RankingTask:
-    """COCO-style ranking on the synthetic world: English captions vs :func:`scene_features` "images".
+    """COCO-style ranking on the synthetic world: English captions vs :func:`scene_features`
+    "images".
 
     One caption per scene (COCO has five); the test set is cut into folds of ``fold_size`` scenes
     (COCO: five folds of 1k images), or one fold when smaller.
@@ -76,13 +79,15 @@ def scene_ranking_task(world: SyntheticWorld, n_train: int, n_dev: int, n_test: 
 
 def evaluate_ranking(encoder: SentenceEncoder, task: RankingTask, seed: int = 1111,
                      device: str | torch.device = "auto") -> dict[str, Any]:
-    """Learn the joint space on the frozen ``encoder``'s captions and report R@K / median rank both ways.
+    """Learn the joint space on the frozen ``encoder``'s captions and report R@K / median rank both
+    ways.
 
     Returns the task result plus ``row``: Table 3.8's columns (Caption = scene-to-caption retrieval,
     Image = caption-to-scene retrieval).
     Book: chapter 3 (InferSent: caption-image retrieval).
     """
-    params = {"seed": seed, "device": str(pick_device(device)), "tokenized": False, "batch_size": 1024}
+    params = {"seed": seed, "device": str(pick_device(device)), "tokenized": False,
+              "batch_size": 1024}
     with single_thread(small_on_cpu(encoder.output_dim // 2, device)):
         res = Evaluation(params, batcher_from_encoder(encoder, device=device)).eval(task)
     row = {}

@@ -9,11 +9,11 @@ as SentEval seeds it, on the rows in SentEval's length-sorted order,
 :func:`~xsent_lib.eval.transfer.senteval_row_order`) and the rounding (per C, to 2 decimals in
 percent, before the best C is picked): a fit's iterates equal scikit-learn's to 1e-16, converged or
 not. What differs is the cost: the loss and gradient are called without scikit-learn's per-fit
-checks and set-up (most of a fit's time at SentEval's sizes: these fits take 10-30 L-BFGS steps), on one
-BLAS thread for small problems. Starting each C from the previous C's solution was measured too and
-dropped: 5-10% faster on MR, but a fit stopped by the iteration limit then stops elsewhere than
-SentEval's, which moved a chance-level TREC by 1-2 points
-(``benchmarks/bench_senteval_dropin.py`` measures ours against SentEval).
+checks and set-up (most of a fit's time at SentEval's sizes: these fits take 10-30 L-BFGS steps), on
+one BLAS thread for small problems. Starting each C from the previous C's solution was measured too
+and dropped: 5-10% faster on MR, but a fit stopped by the iteration limit then stops elsewhere than
+SentEval's, which moved a chance-level TREC by 1-2 points (``benchmarks/bench_senteval_dropin.py``
+measures ours against SentEval).
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 

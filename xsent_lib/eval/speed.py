@@ -1,10 +1,12 @@
-"""Encoding speed: sentences per second of any encoder, timed the same way on a fixed number of CPU threads.
+"""Encoding speed: sentences per second of any encoder, timed the same way on a fixed number of CPU
+threads.
 
-Wieting et al. (Table 4) time 128,000 sentences in batches of 128 on one GPU. We time what this machine has:
-each encoder runs over the same batches of 128 sentences with torch (and BLAS) limited to ``threads``
-threads, after a warm-up pass; the best of ``repeats`` passes is kept (the least disturbed by other work).
-Two regimes are timed: *text to vector* (tokenisation included, the only fair one for an encoder we cannot
-open, such as USE) and *model only* (token ids already padded or packed).
+Wieting et al. (Table 4) time 128,000 sentences in batches of 128 on one GPU. We time what this
+machine has: each encoder runs over the same batches of 128 sentences with torch (and BLAS) limited
+to ``threads`` threads, after a warm-up pass; the best of ``repeats`` passes is kept (the least
+disturbed by other work). Two regimes are timed: *text to vector* (tokenisation included, the only
+fair one for an encoder we cannot open, such as USE) and *model only* (token ids already padded or
+packed).
 Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
 """
 from __future__ import annotations
@@ -23,7 +25,8 @@ from xsent_lib.text.batching import pad_csr
 
 @contextmanager
 def torch_threads(n: int) -> Iterator[None]:
-    """Run the block with torch and BLAS limited to ``n`` threads; the previous torch setting is restored.
+    """Run the block with torch and BLAS limited to ``n`` threads; the previous torch setting is
+    restored.
 
     Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
     """
@@ -38,9 +41,11 @@ def torch_threads(n: int) -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-def sentences_per_second(encode_batch: Callable[[Any], Any], batches: Sequence[Any], n_sentences: int, *,
+def sentences_per_second(encode_batch: Callable[[Any], Any], batches: Sequence[Any],
+                         n_sentences: int, *,
                          repeats: int = 3, warmup: bool = True) -> dict[str, float]:
-    """Time ``encode_batch`` over all ``batches`` (holding ``n_sentences`` sentences): best and median rate.
+    """Time ``encode_batch`` over all ``batches`` (holding ``n_sentences`` sentences): best and
+    median rate.
 
     Returns ``{"best": sentences/s of the fastest pass, "median": of the median pass, "seconds": the
     fastest pass}``. The caller sets the thread count (see :func:`torch_threads`).
@@ -59,7 +64,8 @@ def sentences_per_second(encode_batch: Callable[[Any], Any], batches: Sequence[A
             encode_batch(batch)
         times.append(time.perf_counter() - t0)
     best, median = min(times), float(np.median(times))
-    return {"best": n_sentences / max(best, 1e-12), "median": n_sentences / max(median, 1e-12), "seconds": best}
+    return {"best": n_sentences / max(best, 1e-12), "median": n_sentences / max(median, 1e-12),
+            "seconds": best}
 
 
 def text_batches(sentences: Sequence[str], batch_size: int = 128) -> list[list[str]]:
@@ -77,8 +83,9 @@ def model_only(encoder: torch.nn.Module, sentences: Sequence[str],
                batch_size: int = 128) -> tuple[Callable[[Any], Any], list[Any]]:
     """A forward function and pre-tokenised batches, to time an encoder without its tokeniser.
 
-    Encoders with ``forward_flat`` (bags of vectors) get packed CSR batches and their fused lookup; the
-    others get padded ``(ids, lengths)`` batches. The forward runs in eval mode under inference mode.
+    Encoders with ``forward_flat`` (bags of vectors) get packed CSR batches and their fused lookup;
+    the others get padded ``(ids, lengths)`` batches. The forward runs in eval mode under inference
+    mode.
     Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
     """
     pipeline = getattr(encoder, "pipeline", None)
@@ -106,11 +113,13 @@ def speed_table(text_encoders: Mapping[str, Callable[[int], Callable[[list[str]]
                 sentences: Sequence[str], *, threads: Sequence[int] = (1, 2), batch_size: int = 128,
                 repeats: int = 3, models: Mapping[str, torch.nn.Module] | None = None,
                 sentence_counts: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
-    """Sentences per second of every encoder at every thread count: one row per (encoder, regime, threads).
+    """Sentences per second of every encoder at every thread count: one row per (encoder, regime,
+    threads).
 
-    ``text_encoders[name](threads)`` returns an ``encode(list[str])`` function (a factory, since some
-    encoders fix their thread count when built); ``models[name]`` are torch encoders also timed model only.
-    ``sentence_counts[name]`` times a slow encoder on the first sentences only (rates stay comparable).
+    ``text_encoders[name](threads)`` returns an ``encode(list[str])`` function (a factory, since
+    some encoders fix their thread count when built); ``models[name]`` are torch encoders also timed
+    model only. ``sentence_counts[name]`` times a slow encoder on the first sentences only (rates
+    stay comparable).
     Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
     """
     sentences = list(sentences)
@@ -124,7 +133,8 @@ def speed_table(text_encoders: Mapping[str, Callable[[int], Callable[[list[str]]
         for n in threads:
             with torch_threads(n):
                 rate = sentences_per_second(factory(n), batches, len(subset), repeats=repeats)
-            rows.append({"encoder": name, "regime": "text to vector", "threads": n, "sentences": len(subset),
+            rows.append({"encoder": name, "regime": "text to vector", "threads": n,
+                         "sentences": len(subset),
                          "sentences/s": rate["best"], "median sentences/s": rate["median"]})
     for name, model in (models or {}).items():
         subset = sentences[: counts.get(name, len(sentences))]
@@ -132,14 +142,15 @@ def speed_table(text_encoders: Mapping[str, Callable[[int], Callable[[list[str]]
         for n in threads:
             with torch_threads(n):
                 rate = sentences_per_second(run, batches, len(subset), repeats=repeats)
-            rows.append({"encoder": name, "regime": "model only", "threads": n, "sentences": len(subset),
+            rows.append({"encoder": name, "regime": "model only", "threads": n,
+                         "sentences": len(subset),
                          "sentences/s": rate["best"], "median sentences/s": rate["median"]})
     return rows
 
 
 def hardware(device: torch.device | str = "cpu") -> dict[str, Any]:
-    """The machine a speed table was measured on: CPU model and logical cores, torch version and, when
-    ``device`` is a CUDA device, the GPU's name (``"gpu": None`` otherwise).
+    """The machine a speed table was measured on: CPU model and logical cores, torch version and,
+    when ``device`` is a CUDA device, the GPU's name (``"gpu": None`` otherwise).
 
     Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
     """
@@ -149,7 +160,8 @@ def hardware(device: torch.device | str = "cpu") -> dict[str, Any]:
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            names = [line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")]
+            names = [line.split(":", 1)[1].strip() for line in handle
+                     if line.startswith("model name")]
         cpu = names[0] if names else cpu
     except OSError:
         pass
@@ -158,14 +170,15 @@ def hardware(device: torch.device | str = "cpu") -> dict[str, Any]:
     return {"cpu": cpu, "logical cores": os.cpu_count(), "torch": torch.__version__, "gpu": gpu}
 
 
-def device_speed_table(models: Mapping[str, torch.nn.Module], sentences: Sequence[str], device: torch.device | str, *,
-                       batch_size: int = 128, repeats: int = 3,
+def device_speed_table(models: Mapping[str, torch.nn.Module], sentences: Sequence[str],
+                       device: torch.device | str, *, batch_size: int = 128, repeats: int = 3,
                        sentence_counts: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
-    """Sentences per second of torch encoders on ``device`` (a GPU in the book; any torch device works):
-    *text to vector* (``encoder.encode`` of each batch of ``batch_size``, tokenisation on the CPU included)
-    and *model only* (the batches of :func:`model_only` moved to ``device`` before timing). On CUDA every
-    pass ends with ``torch.cuda.synchronize`` so the clock sees the kernels finish. The encoders are moved
-    back to the CPU afterwards. Rows as :func:`speed_table`'s, with ``"device"`` and ``threads = None``.
+    """Sentences per second of torch encoders on ``device`` (a GPU in the book; any torch device
+    works): *text to vector* (``encoder.encode`` of each batch of ``batch_size``, tokenisation on
+    the CPU included) and *model only* (the batches of :func:`model_only` moved to ``device`` before
+    timing). On CUDA every pass ends with ``torch.cuda.synchronize`` so the clock sees the kernels
+    finish. The encoders are moved back to the CPU afterwards. Rows as :func:`speed_table`'s, with
+    ``"device"`` and ``threads = None``.
     Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
     """
     device = torch.device(device)
@@ -194,6 +207,7 @@ def device_speed_table(models: Mapping[str, torch.nn.Module], sentences: Sequenc
                                   ("model only", forward, batches)):
             rate = sentences_per_second(fn, items, len(subset), repeats=repeats)
             rows.append({"encoder": name, "regime": regime, "threads": None, "device": str(device),
-                         "sentences": len(subset), "sentences/s": rate["best"], "median sentences/s": rate["median"]})
+                         "sentences": len(subset), "sentences/s": rate["best"],
+                         "median sentences/s": rate["median"]})
         model.cpu()
     return rows

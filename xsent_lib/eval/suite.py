@@ -1,10 +1,12 @@
-"""A suite of SentEval tasks: the tasks, how each is scored, and SentEval's own data read by its task names.
+"""A suite of SentEval tasks: the tasks, how each is scored, and SentEval's own data read by its
+task names.
 
-A :class:`SuiteTask` holds a data container, the SentEval task it is (or stands in for, ``paper``) and its
-kind; :meth:`SuiteTask.evaluator` gives the :mod:`xsent_lib.eval` task object that runs it under SentEval's
-protocol for its splits. :func:`senteval_suite` reads SentEval's ``downstream/`` folders by SentEval's task
-names (``"SICKEntailment"``, ``"STS14"``, ...); :func:`senteval_tasks` gives the task objects directly (and the
-ten probing tasks of chapter 4). The offline stand-ins are built by :mod:`xsent_lib.eval.offline_suite`.
+A :class:`SuiteTask` holds a data container, the SentEval task it is (or stands in for, ``paper``)
+and its kind; :meth:`SuiteTask.evaluator` gives the :mod:`xsent_lib.eval` task object that runs it
+under SentEval's protocol for its splits. :func:`senteval_suite` reads SentEval's ``downstream/``
+folders by SentEval's task names (``"SICKEntailment"``, ``"STS14"``, ...); :func:`senteval_tasks`
+gives the task objects directly (and the ten probing tasks of chapter 4). The offline stand-ins are
+built by :mod:`xsent_lib.eval.offline_suite`.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
@@ -17,7 +19,12 @@ from typing import Any
 import numpy as np
 
 from xsent_lib.data.formats import load_task
-from xsent_lib.data.formats.containers import ClassificationTask, LabelledSentences, PairTask, SentencePairs
+from xsent_lib.data.formats.containers import (
+    ClassificationTask,
+    LabelledSentences,
+    PairTask,
+    SentencePairs,
+)
 from xsent_lib.data.formats.probing import PROBING_TASKS, load_probing
 from xsent_lib.eval.probing import ProbingTask
 from xsent_lib.eval.sts import STSTask
@@ -30,46 +37,57 @@ PROTOCOLS = ("senteval", "split")
 
 # SentEval's task name: (paper name, kind, what, score range)
 SENTEVAL: dict[str, tuple[str, str, str, tuple[int, int] | None]] = {
-    "MR": ("MR", "classification", "sentiment (movies)", None), "CR": ("CR", "classification", "product reviews", None),
+    "MR": ("MR", "classification", "sentiment (movies)", None),
+    "CR": ("CR", "classification", "product reviews", None),
     "SUBJ": ("SUBJ", "classification", "subjectivity/objectivity", None),
-    "MPQA": ("MPQA", "classification", "opinion polarity", None), "TREC": ("TREC", "classification", "question-type", None),
+    "MPQA": ("MPQA", "classification", "opinion polarity", None),
+    "TREC": ("TREC", "classification", "question-type", None),
     "SST2": ("SST-2", "classification", "sentiment (movies)", None),
     "SST5": ("SST-5", "classification", "sentiment (movies)", None),
-    "MRPC": ("MRPC", "pairs", "paraphrase detection", None), "SICKEntailment": ("SICK-E", "pairs", "NLI", None),
+    "MRPC": ("MRPC", "pairs", "paraphrase detection", None),
+    "SICKEntailment": ("SICK-E", "pairs", "NLI", None),
     "SICKRelatedness": ("SICK-R", "relatedness", "semantic relatedness", (1, 5)),
     "STSBenchmark": ("STS-B", "relatedness", "semantic textual similarity", (0, 5)),
-    **{f"STS1{y}": (f"STS'1{y}", "sts", "semantic textual similarity", (0, 5)) for y in range(2, 7)},
+    **{f"STS1{y}": (f"STS'1{y}", "sts", "semantic textual similarity", (0, 5))
+       for y in range(2, 7)},
 }
 SENTEVAL_TASKS: tuple[str, ...] = tuple(SENTEVAL)
 PROBING_NAMES: tuple[str, ...] = tuple(PROBING_TASKS)
 
 # Every task name SentEval's engine takes (``senteval.engine.SE.list_tasks``), in its order.
 SENTEVAL_ENGINE_TASKS: tuple[str, ...] = (
-    "CR", "MR", "MPQA", "SUBJ", "SST2", "SST5", "TREC", "MRPC", "SICKRelatedness", "SICKEntailment", "STSBenchmark",
-    "SNLI", "ImageCaptionRetrieval", "STS12", "STS13", "STS14", "STS15", "STS16",
-    "Length", "WordContent", "Depth", "TopConstituents", "BigramShift", "Tense", "SubjNumber", "ObjNumber",
-    "OddManOut", "CoordinationInversion")
+    "CR", "MR", "MPQA", "SUBJ", "SST2", "SST5", "TREC", "MRPC", "SICKRelatedness", "SICKEntailment",
+    "STSBenchmark", "SNLI", "ImageCaptionRetrieval", "STS12", "STS13", "STS14", "STS15", "STS16",
+    "Length", "WordContent", "Depth", "TopConstituents", "BigramShift", "Tense", "SubjNumber",
+    "ObjNumber", "OddManOut", "CoordinationInversion")
 # SentEval's probing names -> the paper's (Conneau et al. 2018).
-SENTEVAL_PROBING: dict[str, str] = {senteval: paper for paper, (senteval, _file) in PROBING_TASKS.items()}
-# The pair features SentEval's code builds per task: [|u-v|, u*v] ("senteval") for MRPC, SICK-E, SICK-R and STS-B;
-# [u, v, u*v, |u-v|] for SNLI (our "full", the same features in another column order).
+SENTEVAL_PROBING: dict[str, str] = {senteval: paper for paper,
+                                    (senteval, _file) in PROBING_TASKS.items()}
+# The pair features SentEval's code builds per task: [|u-v|, u*v] ("senteval") for MRPC, SICK-E,
+# SICK-R and STS-B; [u, v, u*v, |u-v|] for SNLI (our "full", the same features in another column
+# order).
 SENTEVAL_PAIR_FEATURES: dict[str, str] = {"MRPC": "senteval", "SICKEntailment": "senteval",
-                                          "SICKRelatedness": "senteval", "STSBenchmark": "senteval", "SNLI": "full"}
+                                          "SICKRelatedness": "senteval", "STSBenchmark": "senteval",
+                                          "SNLI": "full"}
 # What SentEval's task code changes in params['classifier'] for one task.
-SENTEVAL_CLASSIFIER_OVERRIDES: dict[str, dict] = {"SNLI": {"max_epoch": 15, "epoch_size": 1, "noreg": True},
+SENTEVAL_CLASSIFIER_OVERRIDES: dict[
+    str, dict] = {"SNLI": {"max_epoch": 15, "epoch_size": 1, "noreg": True},
                                                   "WordContent": {"nhid": 0}}
 NOT_SUPPORTED: dict[str, str] = {
     "ImageCaptionRetrieval": "SentEval's COCO caption retrieval reads ResNet-152 image features "
-                             "(downstream/COCO/*.pkl) that the book does not use; caption ranking in xsent_lib is "
-                             "xsent_lib.eval.RankingTask (chapter 2 runs it on the synthetic world's scenes)."}
+                             "(downstream/COCO/*.pkl) that the book does not use; caption ranking "
+                             "in xsent_lib is xsent_lib.eval.RankingTask (chapter 2 runs it on the "
+                             "synthetic world's scenes)."}
 
 
 @dataclass
 class SuiteTask:
-    """One task of the suite: its data container, the SentEval task it stands in for, and how it is scored.
+    """One task of the suite: its data container, the SentEval task it stands in for, and how it is
+    scored.
 
-    ``kind`` is one of :data:`KINDS`; ``paper`` the SentEval name (Table 3.1/3.2 row, Table 3.3/3.4 column),
-    or None when SentEval has no such task; ``source`` names the data; ``score_range`` bounds graded labels.
+    ``kind`` is one of :data:`KINDS`; ``paper`` the SentEval name (Table 3.1/3.2 row, Table 3.3/3.4
+    column), or None when SentEval has no such task; ``source`` names the data; ``score_range``
+    bounds graded labels.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -86,9 +104,11 @@ class SuiteTask:
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}.")
         if not isinstance(getattr(self.data, "splits", None), dict) or not self.data.splits:
-            raise TypeError(f"task {self.name!r}: data must be a ClassificationTask or PairTask with splits.")
+            raise TypeError(f"task {self.name!r}: data must be a ClassificationTask or PairTask "
+                            "with splits.")
         if self.kind in ("regression", "relatedness") and self.score_range is None:
-            raise ValueError(f"task {self.name!r} of kind {self.kind!r} needs score_range=(low, high).")
+            raise ValueError(f"task {self.name!r} of kind {self.kind!r} needs "
+                             "score_range=(low, high).")
 
     @property
     def n_items(self) -> int:
@@ -116,14 +136,16 @@ class SuiteTask:
         return [s for p in self.data.splits.values() for s in (*p.first, *p.second)]
 
     def evaluator(self) -> Any:
-        """The :mod:`xsent_lib.eval` task object that runs this task under SentEval's protocol for its splits.
+        """The :mod:`xsent_lib.eval` task object that runs this task under SentEval's protocol for
+        its splits.
 
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
         """
         if self.kind == "classification":
             return TransferTask(self.data, name=self.name)
         if self.kind in ("regression", "relatedness"):
-            return RelatednessTask(self.data, name=self.name, features=self.features, score_range=self.score_range)
+            return RelatednessTask(self.data, name=self.name, features=self.features,
+                                   score_range=self.score_range)
         if self.kind == "pairs":
             return PairClassificationTask(self.data, name=self.name, features=self.features)
         return STSTask(self.data, name=self.name)
@@ -170,15 +192,19 @@ class Suite:
         return list(dict.fromkeys(s for t in self.tasks for s in t.sentences()))
 
     def select(self, kinds: Sequence[str]) -> list[SuiteTask]:
-        """The tasks of the given kinds. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        """The tasks of the given kinds.
+        Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+        """
         return [t for t in self.tasks if t.kind in kinds]
 
 
 @dataclass(frozen=True)
 class SuiteSizes:
-    """How big the offline suite is: items per single-sentence task (None: all), and synthetic pair sizes.
+    """How big the offline suite is: items per single-sentence task (None: all), and synthetic pair
+    sizes.
 
-    ``nli`` and ``sts`` are (train, dev, test) pairs; the STS pools feed paraphrase, relatedness and STS alike.
+    ``nli`` and ``sts`` are (train, dev, test) pairs; the STS pools feed paraphrase, relatedness and
+    STS alike.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -192,10 +218,12 @@ class SuiteSizes:
         for name in ("nli", "sts"):
             sizes = getattr(self, name)
             if len(sizes) != 3 or min(sizes) < 10:
-                raise ValueError(f"{name} must be (train, dev, test) sizes of at least 10 each, got {sizes}.")
+                raise ValueError(f"{name} must be (train, dev, test) sizes of at least 10 each, "
+                                 f"got {sizes}.")
 
     def capped(self, max_items: int) -> SuiteSizes:
-        """At most ``max_items`` items per task, each task's splits kept in proportion (at least 10 each).
+        """At most ``max_items`` items per task, each task's splits kept in proportion (at least 10
+        each).
 
         Book: chapter 2 (Evaluating sentence embeddings: SentEval).
         """
@@ -211,9 +239,11 @@ class SuiteSizes:
 
 
 def stratified_order(labels: np.ndarray, seed: int) -> np.ndarray:
-    """A seeded permutation whose every prefix is as class-balanced as the whole (classes interleaved).
+    """A seeded permutation whose every prefix is as class-balanced as the whole (classes
+    interleaved).
 
-    Taking its first ``n`` rows is a stratified subsample, and a smaller ``n`` gives a subset of a larger one.
+    Taking its first ``n`` rows is a stratified subsample, and a smaller ``n`` gives a subset of a
+    larger one.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     labels = np.asarray(labels)
@@ -229,7 +259,8 @@ def stratified_order(labels: np.ndarray, seed: int) -> np.ndarray:
 
 
 def stratified_split(labels: np.ndarray, fractions: Sequence[float], seed: int) -> list[np.ndarray]:
-    """Index arrays of a seeded split into ``len(fractions)`` parts, each class divided by ``fractions``.
+    """Index arrays of a seeded split into ``len(fractions)`` parts, each class divided by
+    ``fractions``.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -247,7 +278,8 @@ def stratified_split(labels: np.ndarray, fractions: Sequence[float], seed: int) 
 
 
 def senteval_task(name: str, data_dir: str | Path) -> SuiteTask:
-    """SentEval's task ``name`` (one of :data:`SENTEVAL_TASKS`) read from ``data_dir`` (its ``downstream/`` layout).
+    """SentEval's task ``name`` (one of :data:`SENTEVAL_TASKS`) read from ``data_dir`` (its
+    ``downstream/`` layout).
 
     Missing files raise the loaders' FileNotFoundError, which says where the data comes from.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
@@ -255,11 +287,13 @@ def senteval_task(name: str, data_dir: str | Path) -> SuiteTask:
     if name not in SENTEVAL:
         raise ValueError(f"unknown SentEval task {name!r}; choose from {list(SENTEVAL)}.")
     paper, kind, what, score_range = SENTEVAL[name]
-    return SuiteTask(name, paper, kind, what, f"SentEval {name}", load_task(name, data_dir), score_range=score_range)
+    return SuiteTask(name, paper, kind, what, f"SentEval {name}", load_task(name, data_dir),
+                     score_range=score_range)
 
 
 def senteval_suite(data_dir: str | Path, names: Sequence[str] | None = None) -> Suite:
-    """SentEval's own tasks from ``data_dir`` (its ``downstream/`` layout); each missing task leaves a note.
+    """SentEval's own tasks from ``data_dir`` (its ``downstream/`` layout); each missing task leaves
+    a note.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -280,41 +314,47 @@ def senteval_tasks(data_dir: str | Path, names: Sequence[str] | None = None) -> 
     """Task objects for ``names`` (default: every transfer and STS task of :data:`SENTEVAL_TASKS`).
 
     Probing tasks are asked for by their paper names (``"Tense"``, ``"SentLen"``, ...; see
-    :data:`PROBING_NAMES`) and use the MLP probe. Missing files raise the loaders' FileNotFoundError.
+    :data:`PROBING_NAMES`) and use the MLP probe. Missing files raise the loaders'
+    FileNotFoundError.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     chosen = list(SENTEVAL_TASKS if names is None else names)
     unknown = [n for n in chosen if n not in SENTEVAL and n not in PROBING_TASKS]
     if unknown:
-        raise ValueError(f"unknown tasks {unknown}; choose from {SENTEVAL_TASKS} or probing {PROBING_NAMES}.")
-    return [senteval_task(n, data_dir).evaluator() if n in SENTEVAL else ProbingTask(load_probing(data_dir, n), name=n)
-            for n in chosen]
+        raise ValueError(f"unknown tasks {unknown}; choose from {SENTEVAL_TASKS} or probing "
+                         f"{PROBING_NAMES}.")
+    return [senteval_task(n, data_dir).evaluator() if n in SENTEVAL
+            else ProbingTask(load_probing(data_dir, n), name=n) for n in chosen]
 
 
 def senteval_engine_task(name: str, task_path: str | Path, features: str | None = None) -> Any:
-    """The task object for one of SentEval's engine task names (:data:`SENTEVAL_ENGINE_TASKS`), read from ``task_path``.
+    """The task object for one of SentEval's engine task names (:data:`SENTEVAL_ENGINE_TASKS`), read
+    from ``task_path``.
 
-    ``task_path`` is SentEval's ``params['task_path']``: the folder holding ``downstream/`` and ``probing/``.
-    Pair tasks use SentEval's pair features for that task (:data:`SENTEVAL_PAIR_FEATURES`) unless ``features``
-    says otherwise (``"full"``: ``[u, v, |u-v|, u*v]``, ours for NLI training). The task carries SentEval's own
-    per-task classifier changes (:data:`SENTEVAL_CLASSIFIER_OVERRIDES`) as ``senteval_overrides``.
+    ``task_path`` is SentEval's ``params['task_path']``: the folder holding ``downstream/`` and
+    ``probing/``. Pair tasks use SentEval's pair features for that task
+    (:data:`SENTEVAL_PAIR_FEATURES`) unless ``features`` says otherwise (``"full"``: ``[u, v, |u-v|,
+    u*v]``, ours for NLI training). The task carries SentEval's own per-task classifier changes
+    (:data:`SENTEVAL_CLASSIFIER_OVERRIDES`) as ``senteval_overrides``.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     from xsent_lib.data.formats.nli import load_senteval_snli
 
     if not isinstance(name, str) or name not in SENTEVAL_ENGINE_TASKS:
-        raise ValueError(f"unknown SentEval task {name!r}; SentEval's engine takes {list(SENTEVAL_ENGINE_TASKS)} "
-                         "(or pass an xsent_lib task object).")
+        raise ValueError(f"unknown SentEval task {name!r}; SentEval's engine takes "
+                         f"{list(SENTEVAL_ENGINE_TASKS)} (or pass an xsent_lib task object).")
     if name in NOT_SUPPORTED:
         raise ValueError(f"task {name!r} is not supported: {NOT_SUPPORTED[name]}")
     if task_path is None or not Path(task_path).is_dir():
-        raise FileNotFoundError(f"params['task_path'] must be SentEval's data folder (with downstream/ and probing/) to "
-                                f"evaluate {name!r} by name; got {task_path!r}.")
+        raise FileNotFoundError("params['task_path'] must be SentEval's data folder (with "
+                                f"downstream/ and probing/) to evaluate {name!r} by name; got "
+                                f"{task_path!r}.")
     if name in SENTEVAL_PROBING:
         task: Any = ProbingTask(load_probing(task_path, name), name=name)
         task.protocol = "split"
     elif name == "SNLI":
-        task = PairClassificationTask(load_senteval_snli(task_path), name=name, features=features or "full")
+        task = PairClassificationTask(load_senteval_snli(task_path), name=name,
+                                      features=features or "full")
     else:
         base = senteval_task(name, task_path)
         if name in SENTEVAL_PAIR_FEATURES:
@@ -331,12 +371,13 @@ def _labelled(sentences: Sequence[str], labels: np.ndarray, idx: np.ndarray) -> 
 def _take(split: LabelledSentences | SentencePairs, idx: np.ndarray):
     if isinstance(split, LabelledSentences):
         return _labelled(split.sentences, split.labels, idx)
-    return SentencePairs([split.first[i] for i in idx.tolist()], [split.second[i] for i in idx.tolist()],
-                         np.asarray(split.labels)[idx])
+    return SentencePairs([split.first[i] for i in idx.tolist()],
+                         [split.second[i] for i in idx.tolist()], np.asarray(split.labels)[idx])
 
 
 def subsample_suite(suite: Suite, max_items: int, seed: int = 0) -> Suite:
-    """Every task cut to at most ``max_items`` items, each split shrunk by the same fraction (stratified by class).
+    """Every task cut to at most ``max_items`` items, each split shrunk by the same fraction
+    (stratified by class).
 
     Used for the slow reference encoders; a split keeps at least 10 items (two per STS subset).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
@@ -351,19 +392,23 @@ def subsample_suite(suite: Suite, max_items: int, seed: int = 0) -> Suite:
             n = len(split)
             keep = min(n, max(10 if t.kind != "sts" else 2, int(frac * n)))
             labels = np.asarray(split.labels)
-            order = stratified_order(labels, seed) if t.n_classes else np.random.default_rng(seed).permutation(n)
+            order = stratified_order(labels, seed) if t.n_classes \
+                else np.random.default_rng(seed).permutation(n)
             splits[k] = _take(split, np.sort(order[:keep]))
         tasks.append(replace(t, data=replace(t.data, splits=splits)))
     return Suite(tasks, [*suite.notes, f"reference sub-suite: at most {max_items} items per task"])
 
 
 def as_cross_validation(task: SuiteTask) -> SuiteTask:
-    """The same single-sentence task with its splits merged into one ``all`` split: SentEval's nested-CV protocol.
+    """The same single-sentence task with its splits merged into one ``all`` split: SentEval's
+    nested-CV protocol.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if task.kind != "classification":
-        raise ValueError(f"only classification tasks are cross-validated in SentEval; {task.name!r} is {task.kind!r}.")
+        raise ValueError("only classification tasks are cross-validated in SentEval; "
+                         f"{task.name!r} is {task.kind!r}.")
     parts = list(task.data.splits.values())
-    merged = LabelledSentences([s for p in parts for s in p.sentences], np.concatenate([p.labels for p in parts]))
+    merged = LabelledSentences([s for p in parts for s in p.sentences],
+                               np.concatenate([p.labels for p in parts]))
     return replace(task, data=replace(task.data, splits={"all": merged}))

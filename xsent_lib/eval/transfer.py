@@ -1,10 +1,10 @@
 """Supervised transfer tasks on frozen embeddings: classification, pair classification, relatedness.
 
 Tasks wrap the data containers of :mod:`xsent_lib.data.formats.containers` (anything with ``name``,
-``splits`` and ``label_names``). The protocol follows the splits, as in SentEval: one split ``"all"``
-means nested k-fold CV (MR, CR, SUBJ, MPQA); ``train`` + ``test`` means k-fold CV on train then test
-(TREC, MRPC); ``train`` + ``dev`` + ``test`` means select on dev, report test (SST, SICK, SNLI, STS-B).
-Accuracies are in percent, correlations in [-1, 1], as SentEval reports them.
+``splits`` and ``label_names``). The protocol follows the splits, as in SentEval: one split
+``"all"`` means nested k-fold CV (MR, CR, SUBJ, MPQA); ``train`` + ``test`` means k-fold CV on train
+then test (TREC, MRPC); ``train`` + ``dev`` + ``test`` means select on dev, report test (SST, SICK,
+SNLI, STS-B). Accuracies are in percent, correlations in [-1, 1], as SentEval reports them.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
@@ -22,8 +22,8 @@ PAIR_FEATURES = ("full", "senteval")
 
 
 def pair_features(u: np.ndarray, v: np.ndarray, kind: str = "full") -> np.ndarray:
-    """Features of a sentence pair: ``full`` = ``[u, v, |u-v|, u*v]`` (thesis, InferSent, XNLI); ``senteval`` =
-    ``[|u-v|, u*v]`` (what SentEval's code uses for SICK and STS-B).
+    """Features of a sentence pair: ``full`` = ``[u, v, |u-v|, u*v]`` (thesis, InferSent, XNLI);
+    ``senteval`` = ``[|u-v|, u*v]`` (what SentEval's code uses for SICK and STS-B).
 
     Book: chapter 3 (InferSent).
     """
@@ -39,8 +39,8 @@ def pair_features(u: np.ndarray, v: np.ndarray, kind: str = "full") -> np.ndarra
 def relatedness_targets(scores: np.ndarray, low: int, n_classes: int) -> np.ndarray:
     """Tai et al. (2015) target distribution over the integer scores ``low .. low+n_classes-1``.
 
-    A score ``y`` puts mass ``y - floor(y)`` on ``floor(y) + 1`` and ``floor(y) - y + 1`` on ``floor(y)``,
-    so the expected class equals ``y``. Scores must lie inside the range.
+    A score ``y`` puts mass ``y - floor(y)`` on ``floor(y) + 1`` and ``floor(y) - y + 1`` on
+    ``floor(y)``, so the expected class equals ``y``. Scores must lie inside the range.
     Book: chapter 3 (InferSent).
     """
     y = np.asarray(scores, dtype=np.float64) - low
@@ -111,7 +111,8 @@ def _check_protocol(splits: dict, name: str) -> str:
         return "cv"
     if {"train", "test"} <= keys:
         return "split" if "dev" in keys else "cv_test"
-    raise ValueError(f"task {name!r} has splits {sorted(keys)}; expected 'all', or 'train' + 'test' (+ 'dev').")
+    raise ValueError(f"task {name!r} has splits {sorted(keys)}; expected 'all', or 'train' + "
+                     "'test' (+ 'dev').")
 
 
 def senteval_row_order(split: Any) -> np.ndarray:
@@ -136,7 +137,8 @@ def _classify(splits: dict, feats: dict, labels: dict, n_classes: int, cfg, prot
     if protocol == "cv":
         return nested_cv(feats["all"], labels["all"], n_classes, cfg)
     if protocol == "cv_test":
-        return cv_then_test(feats["train"], labels["train"], feats["test"], labels["test"], n_classes, cfg)
+        return cv_then_test(feats["train"], labels["train"], feats["test"], labels["test"],
+                            n_classes, cfg)
     res = split_select(feats["train"], one_hot(labels["train"], n_classes), feats["dev"],
                        one_hot(labels["dev"], n_classes), feats["test"], cfg)
     pred = res["test_probs"].argmax(-1)
@@ -146,7 +148,8 @@ def _classify(splits: dict, feats: dict, labels: dict, n_classes: int, cfg, prot
 
 
 class TransferTask:
-    """A sentence classification task (MR, CR, SUBJ, MPQA, TREC, SST): classifier on frozen embeddings.
+    """A sentence classification task (MR, CR, SUBJ, MPQA, TREC, SST): classifier on frozen
+    embeddings.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -178,11 +181,13 @@ class TransferTask:
 
 
 class PairClassificationTask:
-    """Entailment (SICK-E, SNLI) and paraphrase detection (MRPC) on pair features of frozen embeddings.
+    """Entailment (SICK-E, SNLI) and paraphrase detection (MRPC) on pair features of frozen
+    embeddings.
 
     ``features`` defaults to SentEval's ``[|u-v|, u*v]`` (what its code uses for SICK-E and MRPC);
     ``"full"`` gives ``[u, v, |u-v|, u*v]`` (InferSent's NLI classifier, SentEval's SNLI task).
-    Binary tasks also report F1 of class 1 (the paraphrase class of MRPC), as the thesis's tables do.
+    Binary tasks also report F1 of class 1 (the paraphrase class of MRPC), as the thesis's tables
+    do.
     Book: chapter 3 (InferSent).
     """
 
@@ -207,10 +212,12 @@ class PairClassificationTask:
         Book: chapter 3 (InferSent).
         """
         labels = {k: np.asarray(v.labels) for k, v in self.splits.items()}
-        feats = {k: pair_features(ev.encode(list(v.first)), ev.encode(list(v.second)), self.features)
+        feats = {k: pair_features(ev.encode(list(v.first)), ev.encode(list(v.second)),
+                                  self.features)
                  for k, v in self.splits.items()}
         n_classes = _n_classes(self.data, list(labels.values()))
-        res = _classify(self.splits, feats, labels, n_classes, ev.classifier_config(), self.protocol)
+        res = _classify(self.splits, feats, labels, n_classes, ev.classifier_config(),
+                        self.protocol)
         pred = res.pop("predictions", None)
         if n_classes == 2 and pred is not None:
             res["f1"] = 100 * binary_f1(pred, labels["test"])
@@ -261,7 +268,8 @@ class RelatednessTask:
         self.splits = _splits(data, "RelatednessTask")
         self.name = name or getattr(data, "name", "relatedness")
         if not {"train", "dev", "test"} <= set(self.splits):
-            raise ValueError(f"relatedness task {self.name!r} needs train, dev and test splits, got {sorted(self.splits)}.")
+            raise ValueError(f"relatedness task {self.name!r} needs train, dev and test splits, "
+                             f"got {sorted(self.splits)}.")
         self.single = all(hasattr(self.splits[k], "sentences") for k in ("train", "dev", "test"))
         if self.single:
             self.features = "sentence"
@@ -283,7 +291,8 @@ class RelatednessTask:
     def _features(self, ev, split: Any) -> np.ndarray:
         if self.single:
             return ev.encode(list(split.sentences))
-        return pair_features(ev.encode(list(split.first)), ev.encode(list(split.second)), self.features)
+        return pair_features(ev.encode(list(split.first)), ev.encode(list(split.second)),
+                             self.features)
 
     def encoding_for(self, ev) -> str:
         """The encoding this task uses under evaluation ``ev`` (see the class docstring).
@@ -312,7 +321,7 @@ class RelatednessTask:
         score test.
 
         ``features`` maps train/dev/test to feature rows (as ``run`` builds them); ``config`` is a
-        :class:`~xsent_lib.eval.classifier.ClassifierConfig` (our batched heads), or None for
+        :class:`~xsent_lib.eval.classifier_config.ClassifierConfig` (our batched heads), or None for
         SentEval's own regressor (:func:`senteval_relatedness_head`, seeded with ``seed``, on the
         training rows in SentEval's order). Constant test predictions (e.g. a constant encoder) are
         refused as in STS (:func:`~xsent_lib.eval.sts.correlations`).
@@ -433,19 +442,21 @@ def compare_relatedness_encodings(task: RelatednessTask, ev) -> dict:
 
 
 def transfer_aggregates(results: dict[str, dict], key: str = "dev") -> dict:
-    """The thesis's aggregates over transfer tasks: ``macro`` (plain mean) and ``micro`` (weighted by size).
+    """The thesis's aggregates over transfer tasks: ``macro`` (plain mean) and ``micro`` (weighted
+    by size).
 
-    ``results`` maps task names to result dicts from :meth:`Evaluation.eval`; ``key="dev"`` aggregates dev
-    scores over dev sizes (the thesis's model-selection numbers), ``"test"`` test scores over test sizes.
-    Classification tasks contribute their accuracy, relatedness tasks their Pearson x 100 (our choice:
-    the thesis does not say how SICK-R / STS-B enter the average); tasks without these (STS, probing,
-    retrieval) are skipped and listed under ``"skipped"``. A NaN or infinite score, or a size of 0, raises a
-    ValueError naming the task.
+    ``results`` maps task names to result dicts from :meth:`Evaluation.eval`; ``key="dev"``
+    aggregates dev scores over dev sizes (the thesis's model-selection numbers), ``"test"`` test
+    scores over test sizes. Classification tasks contribute their accuracy, relatedness tasks their
+    Pearson x 100 (our choice: the thesis does not say how SICK-R / STS-B enter the average); tasks
+    without these (STS, probing, retrieval) are skipped and listed under ``"skipped"``. A NaN or
+    infinite score, or a size of 0, raises a ValueError naming the task.
     Book: chapter 3 (InferSent).
     """
     if key not in ("dev", "test"):
         raise ValueError(f"key must be 'dev' or 'test', got {key!r}.")
-    acc_key, pearson_key, n_key = ("devacc", "devpearson", "ndev") if key == "dev" else ("acc", "pearson", "ntest")
+    acc_key, pearson_key, n_key = ("devacc", "devpearson", "ndev") if key == "dev" \
+        else ("acc", "pearson", "ntest")
     scores, sizes, used, skipped = [], [], [], []
     for name, res in results.items():
         score_key = acc_key if acc_key in res else pearson_key
@@ -454,13 +465,14 @@ def transfer_aggregates(results: dict[str, dict], key: str = "dev") -> dict:
             continue
         score, size = float(res[score_key]), float(res[n_key])
         if not np.isfinite(score) or not size > 0:
-            raise ValueError(f"task {name!r}: {score_key}={res[score_key]!r}, {n_key}={res[n_key]!r}; refusing to "
-                             "average an undefined score or an empty split (rerun the task, or leave it out).")
+            raise ValueError(f"task {name!r}: {score_key}={res[score_key]!r}, "
+                             f"{n_key}={res[n_key]!r}; refusing to average an undefined score or "
+                             "an empty split (rerun the task, or leave it out).")
         scores.append(score if score_key == acc_key else 100 * score)
         sizes.append(size)
         used.append(name)
     if not scores:
         raise ValueError("no transfer task results with accuracy/Pearson and sizes to aggregate.")
     s, n = np.array(scores), np.array(sizes)
-    return {"macro": float(s.mean()), "micro": float((s * n).sum() / n.sum()), "tasks": used, "skipped": skipped,
-            "split": key}
+    return {"macro": float(s.mean()), "micro": float((s * n).sum() / n.sum()), "tasks": used,
+            "skipped": skipped, "split": key}

@@ -14,7 +14,11 @@ import torch
 from xsent_lib.align.adversarial import AdversarialConfig
 from xsent_lib.align.pipeline import criterion_of, supervised_map, unsupervised_align
 from xsent_lib.align.procrustes import apply_map, procrustes
-from xsent_lib.align.setting import WordTranslationSetting, gold_lexicon_setting, shared_identity_pairs
+from xsent_lib.align.setting import (
+    WordTranslationSetting,
+    gold_lexicon_setting,
+    shared_identity_pairs,
+)
 from xsent_lib.align.vecmap import VecMapConfig, vecmap_unsupervised
 from xsent_lib.base.threads import single_thread
 from xsent_lib.data.word_spaces import LanguageSpace
@@ -26,33 +30,39 @@ if TYPE_CHECKING:
     from xsent_lib.data.synthetic import SyntheticWorld
 
 
-def evaluate_map(setting: WordTranslationSetting, W: np.ndarray, methods: tuple[str, ...] = RETRIEVAL_METHODS,
+def evaluate_map(setting: WordTranslationSetting, W: np.ndarray,
+                 methods: tuple[str, ...] = RETRIEVAL_METHODS,
                  ks: tuple[int, ...] = (1, 5, 10)) -> dict:
-    """P@k (percent) of the test source words against the whole target vocabulary, per retrieval method.
+    """P@k (percent) of the test source words against the whole target vocabulary, per retrieval
+    method.
 
     Book: chapter 5 (Word translation without parallel data).
     """
-    return word_translation(apply_map(setting.src.vectors, W), setting.tgt.vectors, setting.test, methods, ks)
+    return word_translation(apply_map(setting.src.vectors, W), setting.tgt.vectors, setting.test,
+                            methods, ks)
 
 
 def gold_lexicon_maps(world: SyntheticWorld, spaces: Mapping[str, LanguageSpace],
                       target: str = "en") -> tuple[dict[str, np.ndarray], dict[str, float]]:
-    """Smith et al.'s static-dictionary alignment of every other space of ``spaces`` onto ``spaces[target]``:
-    orthogonal Procrustes on the world's gold lexicon (:func:`~xsent_lib.align.setting.gold_lexicon_setting`,
-    :func:`~xsent_lib.align.pipeline.supervised_map`), and each map's word-translation P@1 (nearest neighbour,
-    :func:`evaluate_map`) on the lexicon's held-out concepts. Returns ``(maps, p1)`` keyed by language.
+    """Smith et al.'s static-dictionary alignment of every other space of ``spaces`` onto
+    ``spaces[target]``: orthogonal Procrustes on the world's gold lexicon
+    (:func:`~xsent_lib.align.setting.gold_lexicon_setting`,
+    :func:`~xsent_lib.align.pipeline.supervised_map`), and each map's word-translation P@1 (nearest
+    neighbour, :func:`evaluate_map`) on the lexicon's held-out concepts. Returns ``(maps, p1)``
+    keyed by language.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    settings = {lang: gold_lexicon_setting(world, space, spaces[target]) for lang, space in spaces.items()
-                if lang != target}
+    settings = {lang: gold_lexicon_setting(world, space, spaces[target]) for lang,
+                space in spaces.items() if lang != target}
     maps = {lang: supervised_map(setting) for lang, setting in settings.items()}
-    return maps, {lang: evaluate_map(settings[lang], maps[lang], ("nn",), (1,))["nn"]["p@1"] for lang in maps}
+    return maps, {lang: evaluate_map(settings[lang], maps[lang], ("nn",), (1,))["nn"]["p@1"]
+                  for lang in maps}
 
 
 @dataclass(frozen=True)
 class P1Monitor:
-    """``monitor(W) -> {"p@1 <method>": test P@1}`` on ``setting``: a picklable monitor (it travels to worker
-    processes with its run, :func:`~xsent_lib.base.parallel.parallel_map`).
+    """``monitor(W) -> {"p@1 <method>": test P@1}`` on ``setting``: a picklable monitor (it travels
+    to worker processes with its run, :func:`~xsent_lib.base.parallel.parallel_map`).
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -66,7 +76,8 @@ class P1Monitor:
 
 def p1_monitor(setting: WordTranslationSetting, methods: tuple[str, ...] = ("nn", "csls")
                ) -> Callable[[np.ndarray], dict]:
-    """``monitor(W) -> {"p@1 <method>": test P@1}`` for the pipeline's records (display only; a :class:`P1Monitor`).
+    """``monitor(W) -> {"p@1 <method>": test P@1}`` for the pipeline's records (display only; a
+    :class:`P1Monitor`).
 
     Book: chapter 5 (Word translation without parallel data).
     """
@@ -81,18 +92,21 @@ def _rank(n: int) -> str:
 def accuracy_by_frequency(a: LanguageSpace, b: LanguageSpace, *, bucket_edges: Sequence[int],
                           train_fraction: float = 0.5, seed: int = 0,
                           methods: tuple[str, ...] = ("nn", "csls"), k_csls: int = 10) -> dict:
-    """Align two spaces of the same language and report P@1 per frequency bucket (identity is correct).
+    """Align two spaces of the same language and report P@1 per frequency bucket (identity is
+    correct).
 
     The words both spaces share are split at random (``seed``) into a training half, which fits
     orthogonal Procrustes on identity pairs, and a test half, whose words are retrieved among all of
-    ``b`` and grouped by their rank in ``a`` into ``[edge_k, edge_{k+1})`` buckets. The thesis aligns
-    these spaces without supervision; a supervised map isolates how alignable the spaces are from how
-    good the aligner is. Returns ``{"buckets": [labels], method: [P@1 per bucket], "n": [counts]}``.
+    ``b`` and grouped by their rank in ``a`` into ``[edge_k, edge_{k+1})`` buckets. The thesis
+    aligns these spaces without supervision; a supervised map isolates how alignable the spaces are
+    from how good the aligner is. Returns ``{"buckets": [labels], method: [P@1 per bucket], "n":
+    [counts]}``.
     Book: chapter 5 (Word translation without parallel data).
     """
     edges = np.asarray(bucket_edges)
     if edges.ndim != 1 or len(edges) < 2 or np.any(np.diff(edges) <= 0):
-        raise ValueError(f"bucket_edges must be increasing with at least 2 entries, got {bucket_edges}.")
+        raise ValueError("bucket_edges must be increasing with at least 2 entries, got "
+                         f"{bucket_edges}.")
     if a.dim != b.dim:
         raise ValueError(f"the two spaces must have the same dimension, got {a.dim} and {b.dim}.")
     if not 0.0 < train_fraction < 1.0:
@@ -102,7 +116,8 @@ def accuracy_by_frequency(a: LanguageSpace, b: LanguageSpace, *, bucket_edges: S
     in_train = np.random.default_rng(seed).random(len(pairs)) < train_fraction
     train, test = pairs[in_train], pairs[~in_train]
     if len(train) < a.dim or len(test) == 0:
-        raise ValueError(f"only {len(pairs)} shared words below rank {edges[-1]}: too few to fit and test.")
+        raise ValueError(f"only {len(pairs)} shared words below rank {edges[-1]}: too few to "
+                         "fit and test.")
     W = procrustes(a.vectors[train[:, 0]], b.vectors[train[:, 1]])
     mapped = apply_map(a.vectors, W)
     bucket = np.searchsorted(edges, test[:, 0], side="right") - 1
@@ -137,31 +152,37 @@ def fully_known(sentences: Sequence[str], space: LanguageSpace) -> np.ndarray:
 
 def word_by_word(sentences: Sequence[str], src: LanguageSpace, tgt: LanguageSpace,
                  lexicon: np.ndarray) -> list[str]:
-    """Translate each word token through ``lexicon`` (a target row per source row); unknown words are copied.
+    """Translate each word token through ``lexicon`` (a target row per source row); unknown words
+    are copied.
 
     Output is lower-cased word tokens joined by spaces, as in the thesis' Esperanto experiment.
     Book: chapter 5 (Word translation without parallel data).
     """
     lexicon = np.asarray(lexicon)
     if lexicon.shape != (len(src),):
-        raise ValueError(f"lexicon must give one target row per source word ({len(src)}), got {lexicon.shape}.")
+        raise ValueError(f"lexicon must give one target row per source word ({len(src)}), got "
+                         f"{lexicon.shape}.")
     out_words = np.asarray(tgt.words, dtype=object)[lexicon]
     lookup = src.word2id.get
     return [" ".join(out_words[i] if (i := lookup(t)) is not None else t for t in word_tokens(s))
             for s in sentences]
 
 
-def compare_aligners(setting: WordTranslationSetting, adv_config: AdversarialConfig, vecmap_config: VecMapConfig,
-                     *, n_restarts: int = 2, refine_iters: int = 2, max_rank: int = 10_000, seed: int = 0,
+def compare_aligners(setting: WordTranslationSetting, adv_config: AdversarialConfig,
+                     vecmap_config: VecMapConfig,
+                     *, n_restarts: int = 2, refine_iters: int = 2, max_rank: int = 10_000,
+                     seed: int = 0,
                      device: str | torch.device = "cpu", adversarial: bool = True) -> dict:
-    """Test P@1 (CSLS, percent) of the supervised and the unsupervised maps of one setting, and their criteria.
+    """Test P@1 (CSLS, percent) of the supervised and the unsupervised maps of one setting, and
+    their criteria.
 
-    ``Procrustes`` (the training pairs), ``Adv`` / ``Adv - Refine`` (:func:`unsupervised_align`, restarts
-    from random rotations), ``VecMap`` (:func:`vecmap_unsupervised`), and ``unsupervised (criterion)``:
-    the one of the two unsupervised maps with the higher unsupervised criterion, a choice made
-    without any dictionary. ``criterion <method>`` holds each map's criterion (on
-    ``adv_config.criterion_words`` words); ``seconds <method>`` the time each took. ``adversarial=False`` skips
-    MUSE's pipeline (no ``Adv`` keys; the criterion's pick is then VecMap).
+    ``Procrustes`` (the training pairs), ``Adv`` / ``Adv - Refine`` (:func:`unsupervised_align`,
+    restarts from random rotations), ``VecMap`` (:func:`vecmap_unsupervised`), and ``unsupervised
+    (criterion)``: the one of the two unsupervised maps with the higher unsupervised criterion, a
+    choice made without any dictionary. ``criterion <method>`` holds each map's criterion (on
+    ``adv_config.criterion_words`` words); ``seconds <method>`` the time each took.
+    ``adversarial=False`` skips MUSE's pipeline (no ``Adv`` keys; the criterion's pick is then
+    VecMap).
     Book: chapter 5 (Word translation without parallel data).
     """
     import time
@@ -176,18 +197,21 @@ def compare_aligners(setting: WordTranslationSetting, adv_config: AdversarialCon
     maps = {"Procrustes": supervised_map(setting)}
     t1 = time.time()
     if adversarial:
-        u = unsupervised_align(setting, adv_config, n_restarts=n_restarts, seed=seed, device=device, init="random",
-                               refine_iters=refine_iters, max_rank=max_rank)
+        u = unsupervised_align(setting, adv_config, n_restarts=n_restarts, seed=seed, device=device,
+                               init="random", refine_iters=refine_iters, max_rank=max_rank)
         maps["Adv"], maps["Adv - Refine"] = u.W_adversarial, u.W
     t2 = time.time()
     with single_thread(True, blas=True):
-        maps["VecMap"] = vecmap_unsupervised(setting.src.vectors, setting.tgt.vectors, vecmap_config, seed=seed).W
+        maps["VecMap"] = vecmap_unsupervised(setting.src.vectors, setting.tgt.vectors,
+                                             vecmap_config, seed=seed).W
     t3 = time.time()
     out: dict = {"pair": setting.name, "seed": seed, "src words": len(setting.src),
-                 "tgt words": len(setting.tgt), "test words": int(np.unique(setting.test[:, 0]).size)}
+                 "tgt words": len(setting.tgt),
+                 "test words": int(np.unique(setting.test[:, 0]).size)}
     out |= {m: p1(W) for m, W in maps.items()}
     out |= {f"criterion {m}": crit(W) for m, W in maps.items()}
-    pick = max((m for m in ("Adv - Refine", "VecMap") if m in maps), key=lambda m: out[f"criterion {m}"])
+    pick = max((m for m in ("Adv - Refine", "VecMap") if m in maps),
+               key=lambda m: out[f"criterion {m}"])
     out["unsupervised (criterion)"], out["criterion picks"] = out[pick], pick
     out |= {"seconds Procrustes": t1 - t0, "seconds VecMap": t3 - t2}
     if adversarial:

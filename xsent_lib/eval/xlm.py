@@ -21,8 +21,6 @@ from xsent_lib.data.xlm_text import TextSizes, real_text_sizes
 from xsent_lib.eval.word_pairs import single_piece_pairs, translation_distances
 from xsent_lib.losses.lm import frequency_smoothed_weights
 from xsent_lib.train.xlm import (
-    MASK_TOKEN,
-    LMCorpus,
     XLMConfig,
     XLMRun,
     heldout_loss,
@@ -32,6 +30,7 @@ from xsent_lib.train.xlm import (
     tlm_batch,
     unigram_entropy,
 )
+from xsent_lib.train.xlm_corpus import MASK_TOKEN, LMCorpus
 from xsent_lib.train.xlm_runs import model_parameters
 
 

@@ -1,7 +1,8 @@
-"""Sentence-embedding alignment losses of XNLI: L_align with contrastive terms, and the ranking alternative.
+"""Sentence-embedding alignment losses of XNLI: L_align with contrastive terms, and the ranking
+alternative.
 
-A target-language encoder learns to put the translation ``y`` of an English sentence where the frozen
-English encoder puts ``x``. Conneau et al. (2018c) use
+A target-language encoder learns to put the translation ``y`` of an English sentence where the
+frozen English encoder puts ``x``. Conneau et al. (2018c) use
 
     L_align(x, y) = dist(x, y) - lambda * (dist(x_c, y) + dist(x, y_c)),   lambda = 0.25,
 
@@ -34,15 +35,16 @@ def require_pair(x: torch.Tensor, y: torch.Tensor, x_name: str = "x", y_name: st
     """
     for name, t in ((x_name, x), (y_name, y)):
         if not isinstance(t, torch.Tensor):
-            raise TypeError(f"{name} must be a torch.Tensor of shape (batch, dim), got {type(t).__name__}.")
+            raise TypeError(f"{name} must be a torch.Tensor of shape (batch, dim), got "
+                            f"{type(t).__name__}.")
         if not t.is_floating_point():
             raise TypeError(f"{name} must be a floating-point tensor, got dtype {t.dtype}.")
         if t.dim() != 2:
             raise ValueError(f"{name} must be 2-D (batch, dim), got shape {tuple(t.shape)}.")
     if x.shape != y.shape:
         raise ValueError(
-            f"{x_name} and {y_name} must have the same shape (row i of one is paired with row i of the other), "
-            f"got {tuple(x.shape)} and {tuple(y.shape)}."
+            f"{x_name} and {y_name} must have the same shape (row i of one is paired with row i of "
+            f"the other), got {tuple(x.shape)} and {tuple(y.shape)}."
         )
 
 
@@ -61,7 +63,8 @@ def reduce_loss(per_row: torch.Tensor, reduction: Reduction) -> torch.Tensor:
 
 
 def l2_distance(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    """Row-wise Euclidean distance ``||x_i - y_i||_2`` (the XNLI paper's choice), shape ``(batch,)``.
+    """Row-wise Euclidean distance ``||x_i - y_i||_2`` (the XNLI paper's choice), shape
+    ``(batch,)``.
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -69,7 +72,8 @@ def l2_distance(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 
 def cosine_distance(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    """Row-wise cosine distance ``1 - cos(x_i, y_i)``, shape ``(batch,)``; zero rows count as cosine 0.
+    """Row-wise cosine distance ``1 - cos(x_i, y_i)``, shape ``(batch,)``; zero rows count as cosine
+    0.
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -88,7 +92,8 @@ def resolve_distance(distance: Distance) -> DistanceFn:
         return distance
     if distance in _DISTANCES:
         return _DISTANCES[distance]
-    raise ValueError(f"distance={distance!r} is not understood; use one of {sorted(_DISTANCES)} or a callable.")
+    raise ValueError(f"distance={distance!r} is not understood; use one of {sorted(_DISTANCES)} "
+                     "or a callable.")
 
 
 def sample_other_indices(batch_size: int, generator: torch.Generator | None = None,
@@ -100,14 +105,16 @@ def sample_other_indices(batch_size: int, generator: torch.Generator | None = No
     Book: chapter 6 (XNLI and aligned encoders).
     """
     if batch_size < 2:
-        raise ValueError(f"contrastive sampling needs a batch of at least 2 pairs, got batch_size={batch_size}.")
+        raise ValueError("contrastive sampling needs a batch of at least 2 pairs, got "
+                         f"batch_size={batch_size}.")
     offsets = torch.randint(1, batch_size, (batch_size,), generator=generator)
     return ((torch.arange(batch_size) + offsets) % batch_size).to(device)
 
 
 def _negatives(x: torch.Tensor, y: torch.Tensor, x_c: torch.Tensor | None, y_c: torch.Tensor | None,
                generator: torch.Generator | None) -> tuple[torch.Tensor, torch.Tensor]:
-    """Return the given contrastive rows, or draw them from the batch (independently for x and y)."""
+    """Return the given contrastive rows, or draw them from the batch (independently for x and
+    y)."""
     if x_c is None:
         x_c = x[sample_other_indices(x.shape[0], generator, x.device)]
     else:
@@ -121,7 +128,8 @@ def _negatives(x: torch.Tensor, y: torch.Tensor, x_c: torch.Tensor | None, y_c: 
 
 def alignment_loss(x: torch.Tensor, y: torch.Tensor, *, x_c: torch.Tensor | None = None,
                    y_c: torch.Tensor | None = None, lam: float = 0.25, distance: Distance = "l2",
-                   generator: torch.Generator | None = None, reduction: Reduction = "mean") -> torch.Tensor:
+                   generator: torch.Generator | None = None,
+                   reduction: Reduction = "mean") -> torch.Tensor:
     """XNLI's ``L_align = dist(x, y) - lam * (dist(x_c, y) + dist(x, y_c))`` over a batch of pairs.
 
     ``x`` holds the (frozen, English) source embeddings and ``y`` their translations' embeddings,
@@ -145,8 +153,10 @@ def alignment_loss(x: torch.Tensor, y: torch.Tensor, *, x_c: torch.Tensor | None
 
 def ranking_loss(x: torch.Tensor, y: torch.Tensor, *, x_c: torch.Tensor | None = None,
                  y_c: torch.Tensor | None = None, margin: float = 1.0, distance: Distance = "l2",
-                 generator: torch.Generator | None = None, reduction: Reduction = "mean") -> torch.Tensor:
-    """The ranking alternative ``max(0, a - d(x, y_c) + d(x, y)) + max(0, a - d(x_c, y) + d(x, y))``.
+                 generator: torch.Generator | None = None,
+                 reduction: Reduction = "mean") -> torch.Tensor:
+    """The ranking alternative ``max(0, a - d(x, y_c) + d(x, y)) + max(0, a - d(x_c, y) + d(x,
+    y))``.
 
     The paper does not give the margin ``a``; we pick ``1.0`` (sensible for L2 distances of
     unit-scale embeddings; use about 0.4 with ``distance="cosine"``). Negatives are drawn as in

@@ -37,8 +37,10 @@ def int_vector(name: str, x: np.ndarray) -> np.ndarray:
     return x
 
 
-def context_windows(doc_ids: np.ndarray, k: int = 1, centers: np.ndarray | None = None) -> np.ndarray:
-    """Indices ``[i-k, ..., i, ..., i+k]`` for each centre ``i``, with ``-1`` where the window leaves the document.
+def context_windows(doc_ids: np.ndarray, k: int = 1,
+                    centers: np.ndarray | None = None) -> np.ndarray:
+    """Indices ``[i-k, ..., i, ..., i+k]`` for each centre ``i``, with ``-1`` where the window
+    leaves the document.
 
     ``doc_ids`` gives the document of every sentence of the corpus in reading order (documents
     contiguous). The paper never gives ``k``; ``k = 1`` (one sentence on each side) is our default,
@@ -59,8 +61,10 @@ def context_windows(doc_ids: np.ndarray, k: int = 1, centers: np.ndarray | None 
     return np.where(same_doc, win, -1).astype(np.int64)
 
 
-def sample_same_group(centers: np.ndarray, group_ids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """For each centre ``i`` a uniformly random other sentence ``j != i`` with ``group_ids[j] == group_ids[i]``.
+def sample_same_group(centers: np.ndarray, group_ids: np.ndarray,
+                      rng: np.random.Generator) -> np.ndarray:
+    """For each centre ``i`` a uniformly random other sentence ``j != i`` with ``group_ids[j] ==
+    group_ids[i]``.
 
     Used with language ids: the paper says "random index over the whole corpus", but a negative from
     another language would make the "monolingual" task trivial, so we stay inside the language.
@@ -74,7 +78,8 @@ def sample_same_group(centers: np.ndarray, group_ids: np.ndarray, rng: np.random
     rank[order] = np.arange(len(group_ids)) - np.repeat(starts, counts)
     g = np.searchsorted(groups, group_ids[centers])
     if bool((counts[g] < 2).any()):
-        raise ValueError("a group (language) has a single sentence, so no negative can be drawn for it.")
+        raise ValueError("a group (language) has a single sentence, so no negative can be "
+                         "drawn for it.")
     offset = rng.integers(0, counts[g] - 1)
     offset = offset + (offset >= rank[centers])
     return order[starts[g] + offset]
@@ -102,8 +107,8 @@ def build_context_examples(doc_ids: np.ndarray, lang_ids: np.ndarray, *, k: int 
     """
     doc_ids, lang_ids = int_vector("doc_ids", doc_ids), int_vector("lang_ids", lang_ids)
     if len(doc_ids) != len(lang_ids):
-        raise ValueError(f"doc_ids and lang_ids must have one entry per sentence, got {len(doc_ids)} "
-                         f"and {len(lang_ids)}.")
+        raise ValueError("doc_ids and lang_ids must have one entry per sentence, got "
+                         f"{len(doc_ids)} and {len(lang_ids)}.")
     pos = context_windows(doc_ids, k, centers)
     neg = pos.copy()
     neg[:, k] = sample_same_group(pos[:, k], lang_ids, np.random.default_rng(seed))
@@ -112,15 +117,15 @@ def build_context_examples(doc_ids: np.ndarray, lang_ids: np.ndarray, *, k: int 
     return ContextExamples(windows, labels)
 
 
-def concat_windows(tokens: torch.Tensor, lengths: torch.Tensor, windows: torch.Tensor | np.ndarray, *,
-                   maxlen: int = 150, pad_id: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+def concat_windows(tokens: torch.Tensor, lengths: torch.Tensor, windows: torch.Tensor | np.ndarray,
+                   *, maxlen: int = 150, pad_id: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
     """Concatenate the sentences of each window into one token sequence, clipped to ``maxlen``.
 
-    ``tokens`` is the corpus' padded ``(n_sentences, L)`` id matrix and ``lengths`` its ``(n,)`` true
-    lengths; ``-1`` entries of ``windows`` are skipped. No separator is inserted (the paper describes
-    none) and sequences longer than ``maxlen = 150`` (the paper's limit) lose their tail. Vectorised:
-    one gather, a cumulative sum for the output positions, one scatter. Returns ``(ids, lengths)``
-    with ``ids`` of shape ``(n_windows, maxlen)``.
+    ``tokens`` is the corpus' padded ``(n_sentences, L)`` id matrix and ``lengths`` its ``(n,)``
+    true lengths; ``-1`` entries of ``windows`` are skipped. No separator is inserted (the paper
+    describes none) and sequences longer than ``maxlen = 150`` (the paper's limit) lose their tail.
+    Vectorised: one gather, a cumulative sum for the output positions, one scatter. Returns ``(ids,
+    lengths)`` with ``ids`` of shape ``(n_windows, maxlen)``.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if tokens.dim() != 2 or lengths.shape != (tokens.shape[0],):
@@ -135,7 +140,8 @@ def concat_windows(tokens: torch.Tensor, lengths: torch.Tensor, windows: torch.T
     L = tokens.shape[1]
     safe = windows.clamp(min=0)
     sent_len = torch.where(windows >= 0, lengths.to(tokens.device)[safe], torch.zeros_like(safe))
-    mask = (torch.arange(L, device=tokens.device)[None, None, :] < sent_len[..., None]).reshape(n_win, width * L)
+    mask = (torch.arange(L, device=tokens.device)[None, None, :]
+            < sent_len[..., None]).reshape(n_win, width * L)
     flat = tokens[safe].reshape(n_win, width * L)
     pos = mask.long().cumsum(dim=1) - 1
     keep = mask & (pos < maxlen)
@@ -147,14 +153,15 @@ def concat_windows(tokens: torch.Tensor, lengths: torch.Tensor, windows: torch.T
 
 def context_classification_loss(logits: torch.Tensor, labels: torch.Tensor, *,
                                 reduction: Reduction = "mean") -> torch.Tensor:
-    """Binary cross-entropy of the linear classifier's logits ``(n,)`` (or ``(n, 1)``) against 0/1 labels.
+    """Binary cross-entropy of the linear classifier's logits ``(n,)`` (or ``(n, 1)``) against 0/1
+    labels.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     logits = logits.squeeze(-1) if logits.dim() == 2 and logits.shape[1] == 1 else logits
     if logits.dim() != 1 or labels.shape != logits.shape:
-        raise ValueError(f"logits must be (n,) or (n, 1) and labels (n,), got {tuple(logits.shape)} and "
-                         f"{tuple(labels.shape)}.")
+        raise ValueError("logits must be (n,) or (n, 1) and labels (n,), got "
+                         f"{tuple(logits.shape)} and {tuple(labels.shape)}.")
     if bool(((labels != 0) & (labels != 1)).any()):
         raise ValueError("labels must be 0 (random sentence) or 1 (true sentence).")
     per_row = F.binary_cross_entropy_with_logits(logits, labels.to(logits.dtype), reduction="none")
@@ -163,13 +170,15 @@ def context_classification_loss(logits: torch.Tensor, labels: torch.Tensor, *,
 
 def coherence_regression_loss(predicted: torch.Tensor, target: torch.Tensor, *,
                               reduction: Reduction = "mean") -> torch.Tensor:
-    """Squared error between the linear regressor's scores ``(n,)`` (or ``(n, 1)``) and the mined cosines.
+    """Squared error between the linear regressor's scores ``(n,)`` (or ``(n, 1)``) and the mined
+    cosines.
 
     The paper sums over the data; ``"mean"`` (our default) only rescales the learning rate.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
-    predicted = predicted.squeeze(-1) if predicted.dim() == 2 and predicted.shape[1] == 1 else predicted
+    predicted = predicted.squeeze(-1) if predicted.dim() == 2 and predicted.shape[1] == 1 \
+        else predicted
     if predicted.dim() != 1 or target.shape != predicted.shape:
-        raise ValueError(f"predicted must be (n,) or (n, 1) and target (n,), got {tuple(predicted.shape)} and "
-                         f"{tuple(target.shape)}.")
+        raise ValueError("predicted must be (n,) or (n, 1) and target (n,), got "
+                         f"{tuple(predicted.shape)} and {tuple(target.shape)}.")
     return reduce_loss((predicted - target.to(predicted.dtype).detach()) ** 2, reduction)

@@ -1,9 +1,10 @@
-"""In-batch InfoNCE over translation pairs: the modern contrastive baseline none of the seed papers used.
+"""In-batch InfoNCE over translation pairs: the modern contrastive baseline none of the seed papers
+used.
 
-Each source row ``x_i`` must pick its own translation ``y_i`` among all targets of the batch:
-``-log softmax_j(cos(x_i, y_j) / tau)[i]``. With ``symmetric=True`` the target-to-source direction is
-added and the two are averaged. It is Wieting et al.'s margin objective with every in-batch
-sentence as a negative instead of only the hardest one, and a soft-max instead of a hinge.
+Each source row ``x_i`` must pick its own translation ``y_i`` among all targets of the batch: ``-log
+softmax_j(cos(x_i, y_j) / tau)[i]``. With ``symmetric=True`` the target-to-source direction is added
+and the two are averaged. It is Wieting et al.'s margin objective with every in-batch sentence as a
+negative instead of only the hardest one, and a soft-max instead of a hinge.
 
 Book: chapter 8 (Paraphrastic embeddings from bitext).
 """
@@ -17,7 +18,8 @@ from xsent_lib.losses.alignment import Reduction, reduce_loss, require_pair
 
 def similarity_logits(x: torch.Tensor, y: torch.Tensor, *, temperature: float = 0.05,
                       normalize: bool = True) -> torch.Tensor:
-    """The ``(batch, batch)`` matrix ``S_ij / tau`` with ``S`` the cosine (or dot product if not normalising).
+    """The ``(batch, batch)`` matrix ``S_ij / tau`` with ``S`` the cosine (or dot product if not
+    normalising).
 
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
@@ -29,9 +31,11 @@ def similarity_logits(x: torch.Tensor, y: torch.Tensor, *, temperature: float = 
     return x @ y.T / temperature
 
 
-def info_nce_loss(x: torch.Tensor, y: torch.Tensor, *, temperature: float = 0.05, symmetric: bool = True,
+def info_nce_loss(x: torch.Tensor, y: torch.Tensor, *, temperature: float = 0.05,
+                  symmetric: bool = True,
                   normalize: bool = True, reduction: Reduction = "mean") -> torch.Tensor:
-    """In-batch InfoNCE: cross-entropy of ``similarity_logits(x, y)`` with the diagonal as the targets.
+    """In-batch InfoNCE: cross-entropy of ``similarity_logits(x, y)`` with the diagonal as the
+    targets.
 
     ``temperature = 0.05`` follows SimCSE-style practice (no seed paper fixes one). With
     ``symmetric=True`` the loss is ``(CE(S) + CE(S^T)) / 2`` per pair, so both languages act as
@@ -39,8 +43,8 @@ def info_nce_loss(x: torch.Tensor, y: torch.Tensor, *, temperature: float = 0.05
     Book: chapter 8 (Paraphrastic embeddings from bitext).
     """
     if x.dim() == 2 and x.shape[0] < 2:
-        raise ValueError(f"InfoNCE needs at least 2 pairs in the batch (the others are the negatives), "
-                         f"got {x.shape[0]}.")
+        raise ValueError("InfoNCE needs at least 2 pairs in the batch (the others are the "
+                         f"negatives), got {x.shape[0]}.")
     logits = similarity_logits(x, y, temperature=temperature, normalize=normalize)
     targets = torch.arange(logits.shape[0], device=logits.device)
     per_row = F.cross_entropy(logits, targets, reduction="none")

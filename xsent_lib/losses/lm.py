@@ -58,7 +58,8 @@ class MaskedBatch:
     """An MLM-corrupted batch: model inputs, prediction targets and the chosen positions.
 
     ``targets`` holds the original id at each chosen position and ``IGNORE_INDEX`` elsewhere;
-    ``replaced_by`` is 0 (``[MASK]``), 1 (random token) or 2 (kept) at chosen positions, -1 elsewhere.
+    ``replaced_by`` is 0 (``[MASK]``), 1 (random token) or 2 (kept) at chosen positions, -1
+    elsewhere.
     Book: chapter 10 (Cross-lingual language models, XLM).
     """
 
@@ -86,7 +87,8 @@ class PairBatch:
 
 
 def clm_targets(token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-    """Next-token targets: ``targets[b, t] = token_ids[b, t+1]``, ``IGNORE_INDEX`` past the sentence end.
+    """Next-token targets: ``targets[b, t] = token_ids[b, t+1]``, ``IGNORE_INDEX`` past the sentence
+    end.
 
     The last real token of each row has no target (nothing follows it in the batch), so a row of
     length ``n`` yields ``n - 1`` predictions.
@@ -131,13 +133,15 @@ def frequency_smoothed_weights(
     """
     counts_t = torch.as_tensor(np.asarray(counts), dtype=torch.float64)
     if counts_t.dim() != 1 or counts_t.numel() == 0 or bool((counts_t < 0).any()):
-        raise ValueError("counts must be a non-empty 1-D array of non-negative token counts (Vocab.counts).")
+        raise ValueError("counts must be a non-empty 1-D array of non-negative token counts "
+                         "(Vocab.counts).")
     if not exponent >= 0:
         raise ValueError(f"exponent must be >= 0, got {exponent!r}.")
     weights = counts_t.clamp(min=1.0).pow(-float(exponent))
     specials = torch.as_tensor(list(special_ids), dtype=torch.long)
     if specials.numel() and (int(specials.min()) < 0 or int(specials.max()) >= counts_t.numel()):
-        raise ValueError(f"special_ids must be ids in [0, {counts_t.numel()}), got {list(special_ids)}.")
+        raise ValueError(f"special_ids must be ids in [0, {counts_t.numel()}), got "
+                         f"{list(special_ids)}.")
     weights[specials] = 0.0
     return weights.float()
 
@@ -169,10 +173,12 @@ def mlm_mask(
     if not (0.0 < mask_prob <= 1.0):
         raise ValueError(f"mask_prob must lie in (0, 1], got {mask_prob!r}.")
     if p_mask < 0 or p_random < 0 or p_mask + p_random > 1:
-        raise ValueError(f"p_mask and p_random must be >= 0 with p_mask + p_random <= 1, got {p_mask}, {p_random}.")
+        raise ValueError("p_mask and p_random must be >= 0 with p_mask + p_random <= 1, got "
+                         f"{p_mask}, {p_random}.")
     specials = sorted({int(i) for i in special_ids} | {int(mask_id)})
     if not (0 <= mask_id < vocab_size) or any(not (0 <= i < vocab_size) for i in specials):
-        raise ValueError(f"mask_id {mask_id} and special_ids {list(special_ids)} must be ids in [0, {vocab_size}).")
+        raise ValueError(f"mask_id {mask_id} and special_ids {list(special_ids)} must be ids in "
+                         f"[0, {vocab_size}).")
     if token_ids.numel() and int(token_ids.max()) >= vocab_size:
         raise ValueError(f"token_ids contain id {int(token_ids.max())} >= vocab_size={vocab_size}.")
     device = token_ids.device
@@ -184,15 +190,19 @@ def mlm_mask(
         weights = (~is_special).float()
     else:
         if token_weights.shape != (vocab_size,):
-            raise ValueError(f"token_weights must have shape [{vocab_size}], got {tuple(token_weights.shape)}.")
+            raise ValueError(f"token_weights must have shape [{vocab_size}], got "
+                             f"{tuple(token_weights.shape)}.")
         weights = token_weights.to(device=device, dtype=torch.float32).masked_fill(is_special, 0.0)
     eligible = length_mask(lengths, token_ids.shape[1]) & ~is_special[token_ids]
-    flat_weights = torch.where(eligible, weights[token_ids], torch.zeros((), device=device)).reshape(-1)
+    flat_weights = torch.where(eligible, weights[token_ids],
+                               torch.zeros((), device=device)).reshape(-1)
     n_candidates = int((flat_weights > 0).sum())
     if n_candidates == 0:
-        raise ValueError("No token of this batch can be masked (all are padding, special, or zero-weight).")
+        raise ValueError("No token of this batch can be masked (all are padding, special, or "
+                         "zero-weight).")
     n_select = min(max(1, round(mask_prob * int(eligible.sum()))), n_candidates)
-    chosen = torch.multinomial(flat_weights.to(gen_device), n_select, replacement=False, generator=generator)
+    chosen = torch.multinomial(flat_weights.to(gen_device), n_select, replacement=False,
+                               generator=generator)
     chosen = chosen.to(device)
 
     draw = torch.rand(n_select, generator=generator, device=gen_device).to(device)
@@ -202,7 +212,8 @@ def mlm_mask(
     normal_ids = torch.nonzero(~is_special).squeeze(1)
     if normal_ids.numel() == 0:
         raise ValueError("Every vocabulary id is special; there is no random token to draw.")
-    random_pick = torch.randint(normal_ids.numel(), (n_select,), generator=generator, device=gen_device).to(device)
+    random_pick = torch.randint(normal_ids.numel(), (n_select,), generator=generator,
+                                device=gen_device).to(device)
 
     flat_ids = token_ids.reshape(-1)
     original = flat_ids[chosen]
@@ -218,7 +229,8 @@ def mlm_mask(
     selected = torch.zeros_like(flat_ids, dtype=torch.bool)
     selected[chosen] = True
     shape = token_ids.shape
-    return MaskedBatch(inputs.view(shape), targets.view(shape), selected.view(shape), replaced_by.view(shape))
+    return MaskedBatch(inputs.view(shape), targets.view(shape), selected.view(shape),
+                       replaced_by.view(shape))
 
 
 def mlm_loss(
@@ -235,7 +247,8 @@ def mlm_loss(
     Book: chapter 10 (Cross-lingual language models, XLM: MLM and TLM).
     """
     hidden = model.hidden_states(masked.inputs, lengths, langs=langs, positions=positions)
-    return sequence_cross_entropy(model.lm_logits(hidden[masked.selected]), masked.targets[masked.selected])
+    return sequence_cross_entropy(model.lm_logits(hidden[masked.selected]),
+                                  masked.targets[masked.selected])
 
 
 def tlm_concat(
@@ -250,16 +263,18 @@ def tlm_concat(
 ) -> PairBatch:
     """Concatenate each source sentence with its translation into one row, for TLM.
 
-    Row ``b`` is ``src[b, :ls] + tgt[b, :lt]`` followed by padding; positions run ``0..ls-1``
-    then restart ``0..lt-1`` (XLM resets the target positions to ease alignment); language ids are
+    Row ``b`` is ``src[b, :ls] + tgt[b, :lt]`` followed by padding; positions run ``0..ls-1`` then
+    restart ``0..lt-1`` (XLM resets the target positions to ease alignment); language ids are
     ``src_lang`` on the first part and ``tgt_lang`` on the second (ints, or LongTensors ``[B]``).
-    Add any separator tokens (e.g. ``</s>``) when tokenising; this function keeps the tokens as given.
+    Add any separator tokens (e.g. ``</s>``) when tokenising; this function keeps the tokens as
+    given.
     Book: chapter 10 (Cross-lingual language models, XLM: TLM).
     """
     check_batch(src_ids, src_lengths)
     check_batch(tgt_ids, tgt_lengths)
     if src_ids.shape[0] != tgt_ids.shape[0]:
-        raise ValueError(f"src and tgt batches differ in size: {src_ids.shape[0]} vs {tgt_ids.shape[0]}.")
+        raise ValueError(f"src and tgt batches differ in size: {src_ids.shape[0]} vs "
+                         f"{tgt_ids.shape[0]}.")
     batch, device = src_ids.shape[0], src_ids.device
     src_lang_t = torch.as_tensor(src_lang, dtype=torch.long, device=device).expand(batch)
     tgt_lang_t = torch.as_tensor(tgt_lang, dtype=torch.long, device=device).expand(batch)
@@ -278,24 +293,28 @@ def tlm_concat(
 
 
 def token_streams(flat_ids: torch.Tensor, stream_len: int = 256) -> torch.Tensor:
-    """Cut a concatenated corpus (1-D ids, sentences joined with their separators) into rows of ``stream_len``.
+    """Cut a concatenated corpus (1-D ids, sentences joined with their separators) into rows of
+    ``stream_len``.
 
     XLM trains CLM/MLM on such streams (256 tokens) rather than on single sentences; the ragged
     tail shorter than ``stream_len`` is dropped.
     Book: chapter 10 (Cross-lingual language models, XLM: text streams).
     """
     if not isinstance(flat_ids, torch.Tensor) or flat_ids.dim() != 1:
-        raise TypeError("flat_ids must be a 1-D tensor of token ids (the corpus joined end to end).")
+        raise TypeError("flat_ids must be a 1-D tensor of token ids (the corpus joined "
+                        "end to end).")
     if not isinstance(stream_len, int) or stream_len < 2:
         raise ValueError(f"stream_len must be an integer >= 2, got {stream_len!r}.")
     n_rows = flat_ids.numel() // stream_len
     if n_rows == 0:
-        raise ValueError(f"The corpus has {flat_ids.numel()} tokens, fewer than one stream of {stream_len}.")
+        raise ValueError(f"The corpus has {flat_ids.numel()} tokens, fewer than one stream of "
+                         f"{stream_len}.")
     return flat_ids[: n_rows * stream_len].view(n_rows, stream_len)
 
 
 def language_sampling_probs(counts: Sequence[float] | np.ndarray, alpha: float) -> np.ndarray:
-    """Smoothed language distribution ``q_i = p_i**alpha / sum_j p_j**alpha`` with ``p_i = n_i / sum_k n_k``.
+    """Smoothed language distribution ``q_i = p_i**alpha / sum_j p_j**alpha`` with ``p_i = n_i /
+    sum_k n_k``.
 
     ``alpha < 1`` upsamples low-resource languages: XLM uses 0.5 to sample sentences for the
     shared BPE and 0.7 to pick the language of each CLM/MLM batch. ``alpha = 1`` keeps the corpus
@@ -305,7 +324,8 @@ def language_sampling_probs(counts: Sequence[float] | np.ndarray, alpha: float) 
     """
     n = np.asarray(counts, dtype=np.float64)
     if n.ndim != 1 or n.size == 0 or not np.isfinite(n).all() or (n < 0).any() or n.sum() <= 0:
-        raise ValueError("counts must be a non-empty 1-D array of non-negative sentence counts with a positive sum.")
+        raise ValueError("counts must be a non-empty 1-D array of non-negative sentence counts "
+                         "with a positive sum.")
     if not (np.isfinite(alpha) and alpha >= 0):
         raise ValueError(f"alpha must be a finite number >= 0, got {alpha!r}.")
     p = n / n.sum()
@@ -316,7 +336,8 @@ def language_sampling_probs(counts: Sequence[float] | np.ndarray, alpha: float) 
 def sample_languages(
     probs: Sequence[float] | np.ndarray, n_draws: int, generator: torch.Generator | None = None
 ) -> torch.Tensor:
-    """Draw ``n_draws`` language indices (one per batch) from ``probs``, e.g. :func:`language_sampling_probs`.
+    """Draw ``n_draws`` language indices (one per batch) from ``probs``, e.g.
+    :func:`language_sampling_probs`.
 
     Book: chapter 10 (Cross-lingual language models, XLM: language sampling).
     """

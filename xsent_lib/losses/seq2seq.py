@@ -21,8 +21,8 @@ def _check_logits_targets(logits: torch.Tensor, targets: torch.Tensor) -> None:
         raise TypeError("logits and targets must be torch tensors.")
     if logits.dim() != targets.dim() + 1 or logits.shape[:-1] != targets.shape:
         raise ValueError(
-            f"logits must be targets' shape plus a vocabulary axis, got logits {tuple(logits.shape)} "
-            f"and targets {tuple(targets.shape)}."
+            "logits must be targets' shape plus a vocabulary axis, got logits "
+            f"{tuple(logits.shape)} and targets {tuple(targets.shape)}."
         )
     if targets.dtype != torch.long:
         raise TypeError(f"targets must be a LongTensor of token ids, got {targets.dtype}.")
@@ -56,12 +56,14 @@ def sequence_cross_entropy(
     """
     total, count = sequence_nll(logits, targets, ignore_index=ignore_index)
     if int(count) == 0:
-        raise ValueError(f"Every target equals ignore_index={ignore_index}; there is no token to score.")
+        raise ValueError(f"Every target equals ignore_index={ignore_index}; there is no "
+                         "token to score.")
     return total / count
 
 
 def perplexity(total_nll: float | torch.Tensor, n_tokens: int | torch.Tensor) -> float:
-    """Corpus perplexity ``exp(total_nll / n_tokens)`` from summed NLL (natural log) and a token count.
+    """Corpus perplexity ``exp(total_nll / n_tokens)`` from summed NLL (natural log) and a token
+    count.
 
     Book: chapter 10 (Cross-lingual language models: perplexity as stopping criterion).
     """
@@ -69,18 +71,20 @@ def perplexity(total_nll: float | torch.Tensor, n_tokens: int | torch.Tensor) ->
     if count <= 0:
         raise ValueError(f"n_tokens must be positive, got {count}.")
     if total < 0 or math.isnan(total):
-        raise ValueError(f"total_nll must be a non-negative summed negative log-likelihood, got {total}.")
+        raise ValueError("total_nll must be a non-negative summed negative log-likelihood, "
+                         f"got {total}.")
     return math.exp(total / count)
 
 
 def seq2seq_loss(
-    model: Seq2Seq, src_ids: torch.Tensor, src_lengths: torch.Tensor, tgt_ids: torch.Tensor, tgt_lengths: torch.Tensor
+    model: Seq2Seq, src_ids: torch.Tensor, src_lengths: torch.Tensor, tgt_ids: torch.Tensor,
+    tgt_lengths: torch.Tensor
 ) -> torch.Tensor:
     """Token-averaged cross-entropy of ``tgt + EOS`` under teacher forcing (padding ignored).
 
     Book: chapter 4 (Probing: the seq2seq training tasks).
     """
     dec = model.decoder
-    inputs, targets = teacher_forcing_pair(tgt_ids, tgt_lengths, bos_id=dec.bos_id, eos_id=dec.eos_id,
-                                           pad_id=dec.pad_id)
+    inputs, targets = teacher_forcing_pair(tgt_ids, tgt_lengths, bos_id=dec.bos_id,
+                                           eos_id=dec.eos_id, pad_id=dec.pad_id)
     return sequence_cross_entropy(model(src_ids, src_lengths, inputs), targets)

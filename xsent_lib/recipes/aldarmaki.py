@@ -247,7 +247,8 @@ def paper_numbers() -> AldarmakiClaimNumbers:
 
 def real_paper_numbers() -> RealClaimNumbers:
     """The paper has no real-bitext numbers of ours to compare: its curves are figures without
-    numbers. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+    numbers.
+    Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
     """
     figs = Absent("the paper's Figures 5-7 print no numbers")
     return RealClaimNumbers(**{f: figs for f in RealClaimNumbers.__dataclass_fields__})

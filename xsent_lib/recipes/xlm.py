@@ -137,13 +137,14 @@ FULL = XLMPlan(
 # Chapter 6's X-BiLSTM pipeline as one unit, unchanged (to be replaced by the shared function).
 def aligned_bilstm(bench: XNLIBenchmark, world: SyntheticWorld | None, plan: XLMPlan, *,
                    device: str | torch.device, seed: int) -> dict[str, float]:
-    """Chapter 6's X-BiLSTM-max at this chapter's size, the baseline row of Table 4.12: the one shared
-    pipeline (:func:`~xsent_lib.eval.xbilstm.x_bilstm_max`) with this plan's width, epochs and alignment.
+    """Chapter 6's X-BiLSTM-max at this chapter's size, the baseline row of Table 4.12: the one
+    shared pipeline (:func:`~xsent_lib.eval.xbilstm.x_bilstm_max`) with this plan's width, epochs
+    and alignment.
 
     Book: chapter 10 (Cross-lingual language models, XLM: the baseline of Table 4.12).
     """
-    return x_bilstm_max(bench, world, width=plan.bilstm_width, epochs=plan.bilstm_epochs, align=plan.align,
-                        device=device, seed=seed)
+    return x_bilstm_max(bench, world, width=plan.bilstm_width, epochs=plan.bilstm_epochs,
+                        align=plan.align, device=device, seed=seed)
 
 
 # ------------------------------------------------------------------------------------ claims

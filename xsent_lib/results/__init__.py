@@ -9,4 +9,5 @@ from xsent_lib.results.provenance import collect_provenance, library_hash
 from xsent_lib.results.report import claim_tally, collect_claims, collect_runs
 from xsent_lib.results.store import Run, load_metrics, start_run
 
-__all__ = ["Run", "claim_tally", "collect_claims", "collect_provenance", "collect_runs", "compare", "library_hash", "load_metrics", "paper_table", "side_by_side", "start_run"]
+__all__ = ["Run", "claim_tally", "collect_claims", "collect_provenance", "collect_runs", "compare",
+           "library_hash", "load_metrics", "paper_table", "side_by_side", "start_run"]

@@ -29,26 +29,29 @@ def library_hash(root: Path = LIB_ROOT) -> str:
     """
     h = hashlib.sha256()
     for path in sorted(root.rglob("*")):
-        if path.is_file() and path.suffix in {".py", ".json", ".txt", ".tsv"} and "__pycache__" not in path.parts:
+        if (path.is_file() and path.suffix in {".py", ".json", ".txt", ".tsv"}
+                and "__pycache__" not in path.parts):
             h.update(path.relative_to(root).as_posix().encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
 def git_commit(root: Path = LIB_ROOT.parent) -> str:
-    """Return the checkout's commit (``<sha>`` or ``<sha>+dirty``), or ``"unknown"`` outside git. The
-    environment variable ``XSENT_COMMIT``, when set, wins: a copy of the tree on a lent GPU machine can carry
-    other git metadata than the commit it holds (``benchmarks/run_on_gpu.sh`` says how it is set).
+    """Return the checkout's commit (``<sha>`` or ``<sha>+dirty``), or ``"unknown"`` outside git.
+    The environment variable ``XSENT_COMMIT``, when set, wins: a copy of the tree on a lent GPU
+    machine can carry other git metadata than the commit it holds (``benchmarks/run_on_gpu.sh`` says
+    how it is set).
 
     Book: chapter 11 (Reproducibility report).
     """
     if os.environ.get("XSENT_COMMIT"):
         return os.environ["XSENT_COMMIT"]
     try:
-        sha = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True,
-                             text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "xsent_lib"],
-                               cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
+        sha = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root,
+                             capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                "xsent_lib"], cwd=root, capture_output=True, text=True,
+                               timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return f"{sha}+dirty" if dirty else sha
@@ -67,7 +70,8 @@ def device_description(device: str | torch.device | None = None) -> str:
     return f"cpu {cpu} ({torch.get_num_threads()} torch threads)"
 
 
-def collect_provenance(params: dict[str, Any] | None = None, *, device: str | torch.device | None = None,
+def collect_provenance(params: dict[str, Any] | None = None, *,
+                       device: str | torch.device | None = None,
                        seed: int | None = None) -> dict[str, Any]:
     """Return a JSON-ready record of everything needed to say which run produced a number.
 

@@ -1,11 +1,12 @@
-"""Each chapter run writes ``results/<chapter>/<profile>/metrics.json`` with ``provenance.json`` beside it.
+"""Each chapter run writes ``results/<chapter>/<profile>/metrics.json`` with ``provenance.json``
+beside it.
 
-Tables in the book are rendered from these files, never typed in by hand. Results and timings are kept apart:
-every wall time, CPU time and rate goes under the one top-level key ``timings`` (at the same path as it was
-logged), so two runs with the same parameters and seed give identical ``metrics.json`` outside ``timings``.
-A field is a timing when its name says so (:data:`TIMING_FIELD`: ``seconds``, ``wall_s``,
-``sentences_per_s``, ``gflops``, ...) and a record is one when it is marked ``"timed": True`` (a claim that
-compares timings).
+Tables in the book are rendered from these files, never typed in by hand. Results and timings are
+kept apart: every wall time, CPU time and rate goes under the one top-level key ``timings`` (at the
+same path as it was logged), so two runs with the same parameters and seed give identical
+``metrics.json`` outside ``timings``. A field is a timing when its name says so
+(:data:`TIMING_FIELD`: ``seconds``, ``wall_s``, ``sentences_per_s``, ``gflops``, ...) and a record
+is one when it is marked ``"timed": True`` (a claim that compares timings).
 Book: chapter 0 (How to run this book) and chapter 11 (Reproducibility report).
 """
 from __future__ import annotations
@@ -27,10 +28,11 @@ from xsent_lib.base.parallel import worker_cpu_seconds
 from xsent_lib.results.provenance import collect_provenance
 
 PROFILES = ("smoke", "book", "full")
-#: names of metric fields that hold a time, a rate or the machine's load: the word (micro)seconds anywhere,
-#: "per second", a rate such as "sentences/s", a speed-up, a load average, or a name ending in _s, per_s, _ms,
-#: flops or throughput
-TIMING_FIELD = re.compile(r"(^|[^a-z])(micro|milli)?seconds([^a-z]|$)|per[ _]second|[a-z]/s\b|speed[-_ ]?ups?"
+#: names of metric fields that hold a time, a rate or the machine's load: the word (micro)seconds
+#: anywhere, "per second", a rate such as "sentences/s", a speed-up, a load average, or a name
+#: ending in _s, per_s, _ms, flops or throughput
+TIMING_FIELD = re.compile(r"(^|[^a-z])(micro|milli)?seconds([^a-z]|$)|per[ _]second"
+                          r"|[a-z]/s\b|speed[-_ ]?ups?"
                           r"|load[ _]average|(_s|per_s|_ms|flops|throughput)$", re.IGNORECASE)
 TIMINGS_KEY = "timings"
 _NOTHING = object()
@@ -39,10 +41,10 @@ _NOTHING = object()
 def split_timings(value: Any) -> tuple[Any, Any]:
     """Split a JSON-ready ``value`` into ``(results, timings)``.
 
-    Fields whose name matches :data:`TIMING_FIELD` and records marked ``"timed": True`` go to the timings
-    part, everything else stays. In a list, the timings part is aligned with the list as logged (``None``
-    for an element without timings) and a timed record is taken out of the results list. A part with
-    nothing in it is ``None`` (timings) or a missing value (results).
+    Fields whose name matches :data:`TIMING_FIELD` and records marked ``"timed": True`` go to the
+    timings part, everything else stays. In a list, the timings part is aligned with the list as
+    logged (``None`` for an element without timings) and a timed record is taken out of the results
+    list. A part with nothing in it is ``None`` (timings) or a missing value (results).
     Book: chapter 11 (Reproducibility report).
     """
     if isinstance(value, dict):
@@ -68,7 +70,8 @@ def split_timings(value: Any) -> tuple[Any, Any]:
 
 
 def _jsonable(value: Any) -> Any:
-    """Convert numpy / torch scalars and arrays (nested in dicts and lists) into plain JSON values."""
+    """Convert numpy / torch scalars and arrays (nested in dicts and lists) into plain JSON
+    values."""
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -83,7 +86,8 @@ def _jsonable(value: Any) -> Any:
         return None
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
-    raise TypeError(f"cannot store a {type(value).__name__} in metrics.json; log numbers, strings, lists or dicts.")
+    raise TypeError(f"cannot store a {type(value).__name__} in metrics.json; log numbers, strings, "
+                    "lists or dicts.")
 
 
 def merge_timings(results: Any, timings: Any) -> Any:
@@ -102,7 +106,8 @@ def merge_timings(results: Any, timings: Any) -> Any:
         return merged
     if isinstance(timings, list):
         rest = iter(results if isinstance(results, list) else [])
-        return [part if isinstance(part, dict) and part.get("timed") is True else merge_timings(next(rest), part)
+        return [part if isinstance(part, dict) and part.get("timed") is True
+                else merge_timings(next(rest), part)
                 for part in timings]
     return timings  # a value logged under a timing name is all timing
 
@@ -142,8 +147,8 @@ class Run:
         if not isinstance(key, str) or not key:
             raise ValueError("a metric key must be a non-empty string such as 'table_3_6'.")
         if key == TIMINGS_KEY:
-            raise ValueError(f"{TIMINGS_KEY!r} is where Run.log puts the timings it finds; log them under their "
-                             "own name (e.g. 'wall_seconds') instead.")
+            raise ValueError(f"{TIMINGS_KEY!r} is where Run.log puts the timings it finds; log "
+                             "them under their own name (e.g. 'wall_seconds') instead.")
         stored = _jsonable(value)
         results, timings = split_timings({key: stored})
         self.metrics.pop(key, None)
@@ -155,8 +160,9 @@ class Run:
         return stored
 
     def log_timing(self, key: str, value: Any) -> Any:
-        """Record ``value`` whole under ``timings[key]``: a table of speeds, a load average, a ratio of two
-        timings; anything a rerun with the same seed need not reproduce. Returns the stored value.
+        """Record ``value`` whole under ``timings[key]``: a table of speeds, a load average, a ratio
+        of two timings; anything a rerun with the same seed need not reproduce. Returns the stored
+        value.
 
         Book: chapter 0 (How to run this book).
         """
@@ -180,9 +186,9 @@ class Run:
         return timings if key not in metrics else merge_timings(metrics[key], timings)
 
     def finish(self, **extra: Any) -> dict[str, Any]:
-        """Write provenance.json (commit, versions, device, parameters, wall time and CPU time: this process's plus
-        its :func:`~xsent_lib.base.parallel.parallel_map` workers', also apart; on a busy machine the wall time
-        grows with the other jobs, the CPU time much less) and return it.
+        """Write provenance.json (commit, versions, device, parameters, wall time and CPU time: this
+        process's plus its :func:`~xsent_lib.base.parallel.parallel_map` workers', also apart; on a
+        busy machine the wall time grows with the other jobs, the CPU time much less) and return it.
 
         Book: chapter 0 (How to run this book).
         """
@@ -206,7 +212,8 @@ class Run:
 
 
 def _refuse_unwritable(directory: Path, results_dir: str | Path) -> None:
-    """Create the run folder and write a test file in it; raise ValueError naming the path when that fails."""
+    """Create the run folder and write a test file in it; raise ValueError naming the path when that
+    fails."""
     existing = next(p for p in (directory, *directory.parents) if p.exists())
     if existing.is_dir():
         try:
@@ -217,31 +224,36 @@ def _refuse_unwritable(directory: Path, results_dir: str | Path) -> None:
             why = f"{exc.strerror or exc}: {exc.filename or directory}"
     else:
         why = f"{existing} is a file, not a folder"
-    raise ValueError(f"results_dir={str(results_dir)!r} cannot hold the results ({why}): the run folder {directory} "
-                     "cannot be written; pass results_dir= a folder you can write to (for a chapter, results_dir=None "
-                     "writes to <repository>/_build/results).")
+    raise ValueError(f"results_dir={str(results_dir)!r} cannot hold the results ({why}): the run "
+                     f"folder {directory} cannot be written; pass results_dir= a folder you can "
+                     "write to (for a chapter, results_dir=None writes to "
+                     "<repository>/_build/results).")
 
 
-def start_run(chapter: str, profile: str, results_dir: str | Path, *, params: dict[str, Any] | None = None,
-              seed: int | None = None, device: str | None = None) -> Run:
-    """Open a run of ``chapter`` in ``profile``; its files go to ``results_dir/<chapter>/<profile>/``.
+def start_run(chapter: str, profile: str, results_dir: str | Path, *,
+              params: dict[str, Any] | None = None, seed: int | None = None,
+              device: str | None = None) -> Run:
+    """Open a run of ``chapter`` in ``profile``; its files go to
+    ``results_dir/<chapter>/<profile>/``.
 
-    That folder is created and a test file written in it now, so a ``results_dir`` that is a file, cannot
-    be written or cannot hold folders (``/proc``) raises ValueError naming it before the run does any work.
+    That folder is created and a test file written in it now, so a ``results_dir`` that is a file,
+    cannot be written or cannot hold folders (``/proc``) raises ValueError naming it before the run
+    does any work.
     Book: chapter 0 (How to run this book).
     """
     if profile not in PROFILES:
-        raise ValueError(f"profile={profile!r} is not one of {PROFILES}; 'smoke' is for CI, 'book' the default, "
-                         "'full' the paper scale on a GPU.")
+        raise ValueError(f"profile={profile!r} is not one of {PROFILES}; 'smoke' is for CI, 'book' "
+                         "the default, 'full' the paper scale on a GPU.")
     if not chapter or "/" in chapter:
         raise ValueError(f"chapter={chapter!r} must be a plain name such as '03_infersent'.")
     directory = Path(results_dir).expanduser().resolve() / chapter / profile
     _refuse_unwritable(directory, results_dir)
-    return Run(chapter=chapter, profile=profile, directory=directory, params=dict(params or {}), seed=seed,
-               device=None if device is None else str(device))
+    return Run(chapter=chapter, profile=profile, directory=directory, params=dict(params or {}),
+               seed=seed, device=None if device is None else str(device))
 
 
-def load_metrics(chapter: str, profile: str, results_dir: str | Path) -> tuple[dict[str, Any], dict[str, Any]]:
+def load_metrics(chapter: str, profile: str,
+                 results_dir: str | Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """Read back ``(metrics, provenance)`` of a finished run.
 
     Book: chapter 11 (Reproducibility report).
@@ -249,8 +261,8 @@ def load_metrics(chapter: str, profile: str, results_dir: str | Path) -> tuple[d
     directory = Path(results_dir).expanduser() / chapter / profile
     mpath, ppath = directory / "metrics.json", directory / "provenance.json"
     if not mpath.exists():
-        raise FileNotFoundError(f"{mpath} does not exist: run the chapter '{chapter}' with profile='{profile}' "
-                                f"and results_dir='{results_dir}' first.")
+        raise FileNotFoundError(f"{mpath} does not exist: run the chapter '{chapter}' with "
+                                f"profile='{profile}' and results_dir='{results_dir}' first.")
     metrics = json.loads(mpath.read_text())
     provenance = json.loads(ppath.read_text()) if ppath.exists() else {}
     return metrics, provenance

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from xsent_lib.text.batching import flatten_ids, length_buckets, pad_batch, pad_csr
 from xsent_lib.text.pipeline import TextPipeline
-from xsent_lib.text.release import DropUnknownPipeline, InferSentTokenizer, nltk_word_tokenize, release_tokenize
+from xsent_lib.text.release import (
+    DropUnknownPipeline,
+    InferSentTokenizer,
+    nltk_word_tokenize,
+    release_tokenize,
+)
 from xsent_lib.text.tokenizers import (
     CharTrigramTokenizer,
     LetterTokenizer,

@@ -15,14 +15,16 @@ def _lengths_of(seqs: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def pad_batch(seqs: Sequence[np.ndarray], pad_id: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
-    """Right-pad id arrays into ``LongTensor[B, T]`` (T = longest) and return their lengths ``LongTensor[B]``.
+    """Right-pad id arrays into ``LongTensor[B, T]`` (T = longest) and return their lengths
+    ``LongTensor[B]``.
 
     One concatenate and one masked scatter, no per-sentence Python work. Empty sequences are
     allowed here (length 0); encoders that need at least one token say so in ``forward``.
     Book: chapter 1 (Data: tokenisation and vocabularies).
     """
     if isinstance(seqs, (np.ndarray, torch.Tensor)) and np.ndim(seqs) == 1:
-        raise TypeError("pad_batch takes a list of id arrays, one per sentence, not one flat array.")
+        raise TypeError(
+            "pad_batch takes a list of id arrays, one per sentence, not one flat array.")
     if len(seqs) == 0:
         raise ValueError("pad_batch needs at least one sequence.")
     lengths = _lengths_of(seqs)
@@ -37,20 +39,25 @@ def pad_batch(seqs: Sequence[np.ndarray], pad_id: int = 0) -> tuple[torch.Tensor
 def flatten_ids(seqs: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Concatenate id arrays into CSR form: flat ids and ``B + 1`` offsets (``offsets[0] == 0``).
 
-    Sentence ``i`` is ``flat[offsets[i]:offsets[i + 1]]``; ``nn.EmbeddingBag`` takes ``offsets[:-1]``.
+    Sentence ``i`` is ``flat[offsets[i]:offsets[i + 1]]``; ``nn.EmbeddingBag`` takes
+    ``offsets[:-1]``.
     Book: chapter 1 (Data: tokenisation and vocabularies).
     """
     lengths = _lengths_of(seqs)
     offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    flat = np.concatenate([np.asarray(s, dtype=np.int64).ravel() for s in seqs]) if len(seqs) else np.zeros(0, np.int64)
+    flat = np.concatenate([np.asarray(s, dtype=np.int64).ravel()
+                           for s in seqs]) if len(seqs) else np.zeros(0, np.int64)
     return flat, offsets
 
 
-def pad_csr(flat: np.ndarray, offsets: np.ndarray, rows: np.ndarray, pad_id: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
-    """Pad the sentences ``rows`` of a CSR batch (``flat``, ``offsets``) into ``LongTensor[B, T]`` plus lengths.
+def pad_csr(flat: np.ndarray, offsets: np.ndarray, rows: np.ndarray,
+            pad_id: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    """Pad the sentences ``rows`` of a CSR batch (``flat``, ``offsets``) into ``LongTensor[B, T]``
+    plus lengths.
 
-    A single fancy-indexing gather, equivalent to ``pad_batch([flat[offsets[i]:offsets[i+1]] for i in rows])``.
+    A single fancy-indexing gather, equivalent to ``pad_batch([flat[offsets[i]:offsets[i+1]] for i
+    in rows])``.
     Book: chapter 1 (Data: tokenisation and vocabularies).
     """
     rows = np.asarray(rows, dtype=np.int64)
@@ -74,7 +81,8 @@ def length_buckets(lengths: Sequence[int] | np.ndarray, batch_size: int) -> list
     stable, so equal lengths keep their input order and the result is deterministic.
     Book: chapter 1 (Data: tokenisation and vocabularies).
     """
-    if not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size, bool) or batch_size < 1:
+    if (not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size, bool)
+            or batch_size < 1):
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}.")
     lengths = np.asarray(lengths)
     if lengths.ndim != 1:
@@ -83,17 +91,18 @@ def length_buckets(lengths: Sequence[int] | np.ndarray, batch_size: int) -> list
     return [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
 
 
-def shuffled_length_batches(lengths: Sequence[int] | np.ndarray, batch_size: int, rng: np.random.Generator,
-                            window_batches: int = 50) -> list[np.ndarray]:
+def shuffled_length_batches(lengths: Sequence[int] | np.ndarray, batch_size: int,
+                            rng: np.random.Generator, window_batches: int = 50) -> list[np.ndarray]:
     """Training batches of similar length in random order: one epoch's worth of row indices.
 
-    The rows are shuffled, cut into windows of ``window_batches`` batches, each window sorted by length
-    (longest first, stable) and chunked into batches, and the batches are shuffled. Every row appears in
-    exactly one batch; sorting only inside windows keeps little padding and still mixes lengths across
-    the epoch. Deterministic for a given ``rng`` state.
+    The rows are shuffled, cut into windows of ``window_batches`` batches, each window sorted by
+    length (longest first, stable) and chunked into batches, and the batches are shuffled. Every row
+    appears in exactly one batch; sorting only inside windows keeps little padding and still mixes
+    lengths across the epoch. Deterministic for a given ``rng`` state.
     Book: chapter 3 (InferSent: the training loop).
     """
-    if not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size, bool) or batch_size < 1:
+    if (not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size, bool)
+            or batch_size < 1):
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}.")
     if window_batches < 1:
         raise ValueError(f"window_batches must be >= 1, got {window_batches!r}.")

@@ -34,12 +34,14 @@ class TextPipeline:
         max_len: int | None = None,
     ) -> None:
         if not isinstance(tokenizer, Tokenizer):
-            raise TypeError(f"tokenizer must be a Tokenizer (WordTokenizer, ...), got {type(tokenizer).__name__}.")
+            raise TypeError("tokenizer must be a Tokenizer (WordTokenizer, ...), got "
+                            f"{type(tokenizer).__name__}.")
         if not isinstance(vocab, Vocab):
             raise TypeError(f"vocab must be a Vocab, got {type(vocab).__name__}.")
         for name, tok in (("bos", bos), ("eos", eos)):
             if tok is not None and tok not in vocab:
-                raise ValueError(f"{name}={tok!r} is not in the vocabulary; build it with specials including {tok!r}.")
+                raise ValueError(f"{name}={tok!r} is not in the vocabulary; build it with specials "
+                                 f"including {tok!r}.")
         if max_len is not None and (not isinstance(max_len, int) or max_len < 1):
             raise ValueError(f"max_len must be None or a positive integer, got {max_len!r}.")
         self.tokenizer = tokenizer
@@ -47,9 +49,10 @@ class TextPipeline:
         self.bos, self.eos, self.max_len = bos, eos, max_len
         self._prefix = [vocab.stoi[bos]] if bos is not None else []
         self._suffix = [vocab.stoi[eos]] if eos is not None else []
-        # Sentencepiece with its own vocabulary (``<pad>`` + every piece in id order): ids come straight
-        # from the model (id + 1), without piece strings (see encode_flat).
-        self._sp_ids = isinstance(tokenizer, SentencePieceTokenizer) and list(vocab.itos) == [PAD_TOKEN, *tokenizer.pieces()]
+        # Sentencepiece with its own vocabulary (``<pad>`` + every piece in id order): ids come
+        # straight from the model (id + 1), without piece strings (see encode_flat).
+        self._sp_ids = (isinstance(tokenizer, SentencePieceTokenizer)
+                        and list(vocab.itos) == [PAD_TOKEN, *tokenizer.pieces()])
 
     @classmethod
     def fit(
@@ -62,12 +65,14 @@ class TextPipeline:
         eos: str | None = None,
         max_len: int | None = None,
     ) -> TextPipeline:
-        """Tokenise ``sentences``, build the vocabulary (specials: pad, unk, bos, eos) and return the pipeline.
+        """Tokenise ``sentences``, build the vocabulary (specials: pad, unk, bos, eos) and return
+        the pipeline.
 
         Book: chapter 1 (Data: tokenisation and vocabularies).
         """
         specials = [PAD_TOKEN, UNK_TOKEN] + [t for t in (bos, eos) if t is not None]
-        vocab = Vocab.build(tokenizer.tokenize_batch(sentences), min_count, max_size, specials=specials)
+        vocab = Vocab.build(tokenizer.tokenize_batch(sentences), min_count, max_size,
+                            specials=specials)
         return cls(tokenizer, vocab, bos=bos, eos=eos, max_len=max_len)
 
     def __len__(self) -> int:
@@ -122,11 +127,12 @@ class TextPipeline:
     def _sentencepiece_flat(self, sentences: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The sentencepiece fast path of :meth:`encode_flat` (same ids as the token-string path).
 
-        Ids come from :meth:`SentencePieceTokenizer.encode_ids_flat` (word cache, one batched call with
-        ``torch.get_num_threads()`` threads), shifted by one for ``<pad>``; then truncation to ``max_len``
-        and ``<unk>`` for empty sentences, vectorised.
+        Ids come from :meth:`SentencePieceTokenizer.encode_ids_flat` (word cache, one batched call
+        with ``torch.get_num_threads()`` threads), shifted by one for ``<pad>``; then truncation to
+        ``max_len`` and ``<unk>`` for empty sentences, vectorised.
         """
-        flat, offsets = self.tokenizer.encode_ids_flat(sentences, num_threads=torch.get_num_threads())
+        flat, offsets = self.tokenizer.encode_ids_flat(sentences,
+                                                       num_threads=torch.get_num_threads())
         flat += 1
         lengths = np.diff(offsets)
         keep = lengths if self.max_len is None else np.minimum(lengths, self.max_len)
@@ -163,7 +169,8 @@ class TextPipeline:
         """
         missing = {"tokenizer", "vocab", "bos", "eos", "max_len"} - set(data)
         if missing:
-            raise ValueError(f"Pipeline description lacks keys {sorted(missing)}; was it written by TextPipeline.save?")
+            raise ValueError(f"Pipeline description lacks keys {sorted(missing)}; was it written "
+                             "by TextPipeline.save?")
         return cls(
             Tokenizer.from_config(data["tokenizer"]),
             Vocab.from_dict(data["vocab"]),
@@ -187,5 +194,6 @@ class TextPipeline:
         """
         path = Path(path)
         if not path.is_file():
-            raise FileNotFoundError(f"No pipeline file at {path}; write one with TextPipeline.save(path).")
+            raise FileNotFoundError(f"No pipeline file at {path}; write one with "
+                                    "TextPipeline.save(path).")
         return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))

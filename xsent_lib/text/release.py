@@ -1,17 +1,19 @@
-"""The InferSent release's tokenisation, without NLTK: ``word_tokenize`` rules, boundary tokens, dropped OOV words.
+"""The InferSent release's tokenisation, without NLTK: ``word_tokenize`` rules, boundary tokens,
+dropped OOV words.
 
-The released ``models.py`` tokenises with NLTK's ``word_tokenize`` (Punkt sentence splitting, then NLTK's
-improved Treebank word rules), keeps the case, wraps every sentence in ``<s>``/``</s>`` (version 1) or
-``<p>``/``</p>`` (version 2), and drops every word without a vector (a sentence left empty becomes the
-end token alone). Version 2 joins the tokens with spaces and replaces ``" n't "`` by ``"n 't "`` (its
-"~Moses" hack: ``ca n't go`` becomes ``can 't go``; at the very end of a sentence the hack finds no
-trailing space and leaves ``ca n't`` as it is).
+The released ``models.py`` tokenises with NLTK's ``word_tokenize`` (Punkt sentence splitting, then
+NLTK's improved Treebank word rules), keeps the case, wraps every sentence in ``<s>``/``</s>``
+(version 1) or ``<p>``/``</p>`` (version 2), and drops every word without a vector (a sentence left
+empty becomes the end token alone). Version 2 joins the tokens with spaces and replaces ``" n't "``
+by ``"n 't "`` (its "~Moses" hack: ``ca n't go`` becomes ``can 't go``; at the very end of a
+sentence the hack finds no trailing space and leaves ``ca n't`` as it is).
 
 NLTK is not a dependency of the book, so :func:`treebank_words` re-states the word rules of NLTK's
-``NLTKWordTokenizer`` (the version current in 2025-26) as regular expressions, and :func:`split_sentences`
-approximates Punkt's English model: a sentence ends after ``?`` or ``!``, and after a period that does not end
-an abbreviation of Punkt's common list, an initial (``J.``), or an ellipsis, when whitespace follows. Only
-where Punkt splits matters for the words: the period of a sentence's last word becomes its own token.
+``NLTKWordTokenizer`` (the version current in 2025-26) as regular expressions, and
+:func:`split_sentences` approximates Punkt's English model: a sentence ends after ``?`` or ``!``,
+and after a period that does not end an abbreviation of Punkt's common list, an initial (``J.``), or
+an ellipsis, when whitespace follows. Only where Punkt splits matters for the words: the period of a
+sentence's last word becomes its own token.
 Book: chapter 3 (InferSent: using the released model).
 """
 from __future__ import annotations
@@ -63,7 +65,8 @@ _CONTRACTIONS = [re.compile(p) for p in (
     r"(?i)\b(got)(ta)\b", r"(?i)\b(lem)(me)\b", r"(?i)\b(more)('n)\b", r"(?i)\b(wan)(na)(?=\s)",
     r"(?i) ('t)(is)\b", r"(?i) ('t)(was)\b")]
 
-# Common English abbreviations that Punkt's English model does not end a sentence after (lower case, no final dot).
+# Common English abbreviations that Punkt's English model does not end a sentence after (lower case,
+# no final dot).
 PUNKT_ABBREVIATIONS = frozenset("""
 mr mrs ms dr prof st jr sr messrs mme mlle gen col lt sgt capt cmdr adm gov sen rep rev hon pres
 inc co corp ltd llc bros dept univ assn
@@ -75,9 +78,11 @@ _SENT_END = re.compile(r"""[.?!]+[\])}"'»”’]*(?=\s)""")
 
 
 def treebank_words(sentence: str) -> list[str]:
-    """NLTK's word rules for one sentence (``NLTKWordTokenizer.tokenize``): quotes, punctuation, clitics.
+    """NLTK's word rules for one sentence (``NLTKWordTokenizer.tokenize``): quotes, punctuation,
+    clitics.
 
-    ``don't`` gives ``do n't``, ``"a"`` gives ``` `` a '' ```, only the sentence's final period is split off.
+    ``don't`` gives ``do n't``, ``"a"`` gives ``` `` a '' ```, only the sentence's final period is
+    split off.
     Book: chapter 3 (InferSent: using the released model).
     """
     if not isinstance(sentence, str):
@@ -107,12 +112,14 @@ def split_sentences(text: str) -> list[str]:
     out, start = [], 0
     for m in _SENT_END.finditer(text):
         mark = m.group()
-        if mark[0] == "." and not mark.startswith(("?", "!")) and "?" not in mark and "!" not in mark:
+        if (mark[0] == "." and not mark.startswith(("?", "!"))
+                and "?" not in mark and "!" not in mark):
             if mark.startswith(".."):  # an ellipsis does not end a sentence by itself
                 continue
             word = text[start:m.start()].split()[-1:] or [""]
             stem = word[0].lstrip("\"'([{`«“‘„").lower()
-            if stem in PUNKT_ABBREVIATIONS or re.fullmatch(r"[^\W\d_]", stem) or re.fullmatch(r"(?:[^\W\d_]\.)+[^\W\d_]", stem):
+            if (stem in PUNKT_ABBREVIATIONS or re.fullmatch(r"[^\W\d_]", stem)
+                    or re.fullmatch(r"(?:[^\W\d_]\.)+[^\W\d_]", stem)):
                 continue  # abbreviation, initial ("J."), or dotted acronym ("U.S.")
         out.append(text[start:m.end()].strip())
         start = m.end()
@@ -123,7 +130,8 @@ def split_sentences(text: str) -> list[str]:
 
 
 def nltk_word_tokenize(text: str) -> list[str]:
-    """What NLTK's ``word_tokenize(text)`` returns: Punkt-like sentences, then :func:`treebank_words` on each.
+    """What NLTK's ``word_tokenize(text)`` returns: Punkt-like sentences, then
+    :func:`treebank_words` on each.
 
     Book: chapter 3 (InferSent: using the released model).
     """
@@ -131,12 +139,14 @@ def nltk_word_tokenize(text: str) -> list[str]:
 
 
 def release_tokenize(text: str, version: int) -> list[str]:
-    """The release's ``InferSent.tokenize``: v1 ``word_tokenize``; v2 the same plus its ``n't`` -> ``n 't`` hack.
+    """The release's ``InferSent.tokenize``: v1 ``word_tokenize``; v2 the same plus its ``n't`` ->
+    ``n 't`` hack.
 
     Book: chapter 3 (InferSent: using the released model).
     """
     if version not in RELEASE_BOUNDARIES:
-        raise ValueError(f"version must be 1 (GloVe, <s>/</s>) or 2 (fastText, <p>/</p>), got {version!r}.")
+        raise ValueError("version must be 1 (GloVe, <s>/</s>) or 2 (fastText, <p>/</p>), got "
+                         f"{version!r}.")
     words = nltk_word_tokenize(text)
     if version == 1:
         return words
@@ -158,7 +168,8 @@ class InferSentTokenizer(Tokenizer):
         self.version, self.split = int(version), bool(tokenize)
 
     def tokenize(self, sentence: str) -> list[str]:
-        """Tokens of one sentence, the release's way. Book: chapter 3 (InferSent: using the released model)."""
+        """Tokens of one sentence, the release's way. Book: chapter 3 (InferSent: using the released
+        model)."""
         if not isinstance(sentence, str):
             raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
         return release_tokenize(sentence, self.version) if self.split else sentence.split()
@@ -169,23 +180,27 @@ class InferSentTokenizer(Tokenizer):
 
 
 class DropUnknownPipeline(TextPipeline):
-    """A pipeline that drops words outside the vocabulary, as the InferSent release does with words lacking a vector.
+    """A pipeline that drops words outside the vocabulary, as the InferSent release does with words
+    lacking a vector.
 
-    ``bos``/``eos`` wrap each sentence first and are dropped too when they have no vector; a sentence with no
-    word left becomes ``[eos]`` (the release's fallback, with a warning there). The vocabulary holds
-    ``<pad>``, ``<unk>`` and the words with vectors; ``<unk>`` is never produced.
+    ``bos``/``eos`` wrap each sentence first and are dropped too when they have no vector; a
+    sentence with no word left becomes ``[eos]`` (the release's fallback, with a warning there). The
+    vocabulary holds ``<pad>``, ``<unk>`` and the words with vectors; ``<unk>`` is never produced.
     Book: chapter 3 (InferSent: using the released model).
     """
 
-    def __init__(self, tokenizer: Tokenizer, vocab: Vocab, bos: str | None = None, eos: str | None = None) -> None:
+    def __init__(self, tokenizer: Tokenizer, vocab: Vocab, bos: str | None = None,
+                 eos: str | None = None) -> None:
         super().__init__(tokenizer, vocab)
         if eos is None:
-            raise ValueError("eos must be given: the release ends every sentence with it (</s> or </p>).")
+            raise ValueError("eos must be given: the release ends every sentence with it (</s> or "
+                             "</p>).")
         self.release_bos, self.release_eos = bos, eos
         self.n_words = self.n_kept = 0
 
     def encode_flat(self, sentences: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Ids of the kept words (``bos`` + words + ``eos``), CSR form. Counts kept/total words in ``n_kept``/``n_words``.
+        """Ids of the kept words (``bos`` + words + ``eos``), CSR form. Counts kept/total words in
+        ``n_kept``/``n_words``.
 
         Book: chapter 3 (InferSent: using the released model).
         """
@@ -194,13 +209,15 @@ class DropUnknownPipeline(TextPipeline):
         ids, lengths = [], []
         n_words = n_kept = 0
         for toks in self.tokenize(check_sentences(sentences)):
-            seq = [self.release_bos, *toks, self.release_eos] if self.release_bos is not None else [*toks, self.release_eos]
+            seq = [self.release_bos, *toks,
+                   self.release_eos] if self.release_bos is not None else [*toks, self.release_eos]
             kept = [stoi[t] for t in seq if t in stoi and t not in specials]
             n_words, n_kept = n_words + len(seq), n_kept + len(kept)
             if not kept:
                 if self.release_eos not in stoi:
-                    raise ValueError(f"no word of {toks!r} has a vector, and the end token {self.release_eos!r} that "
-                                     "the release puts in its place has none either; add it to the word vectors.")
+                    raise ValueError(f"no word of {toks!r} has a vector, and the end token "
+                                     f"{self.release_eos!r} that the release puts in its place has "
+                                     "none either; add it to the word vectors.")
                 kept = [stoi[self.release_eos]]
             ids.extend(kept)
             lengths.append(len(kept))
@@ -214,5 +231,5 @@ class DropUnknownPipeline(TextPipeline):
 
         Book: chapter 3 (InferSent: using the released model).
         """
-        raise NotImplementedError("a release pipeline is rebuilt from its word vectors with load_infersent(); "
-                                  "it is not saved on its own.")
+        raise NotImplementedError("a release pipeline is rebuilt from its word vectors with "
+                                  "load_infersent(); it is not saved on its own.")

@@ -1,5 +1,5 @@
-"""Tokenisers with one interface: words (plain, Penn-Treebank-like, letters only), character trigrams (Wieting)
-and sentencepiece.
+"""Tokenisers with one interface: words (plain, Penn-Treebank-like, letters only), character
+trigrams (Wieting) and sentencepiece.
 
 Every tokeniser turns a string into a list of token strings (``tokenize``), a list of strings
 into a list of token lists (``tokenize_batch``), and describes itself as a JSON-ready dict
@@ -38,12 +38,15 @@ def check_sentences(sentences: object, name: str = "sentences") -> list[str]:
     Book: chapter 1 (Data: tokenisation and vocabularies).
     """
     if isinstance(sentences, (str, bytes)):
-        raise TypeError(f"{name} must be a list of strings, not a single string; wrap it: [{name}].")
+        raise TypeError(
+            f"{name} must be a list of strings, not a single string; wrap it: [{name}].")
     if not isinstance(sentences, Sequence):
-        raise TypeError(f"{name} must be a list or tuple of strings, got {type(sentences).__name__}.")
+        raise TypeError(f"{name} must be a list or tuple of strings, got "
+                        f"{type(sentences).__name__}.")
     for i, s in enumerate(sentences):
         if not isinstance(s, str):
-            raise TypeError(f"{name}[{i}] is {type(s).__name__}, not str; every sentence must be a string.")
+            raise TypeError(f"{name}[{i}] is {type(s).__name__}, not str; every sentence must be a "
+                            "string.")
     return list(sentences)
 
 
@@ -89,7 +92,8 @@ class Tokenizer(ABC):
         """
         kind = config.get("kind")
         if kind not in Tokenizer._registry:
-            raise ValueError(f"Unknown tokenizer kind {kind!r}; known: {sorted(Tokenizer._registry)}.")
+            raise ValueError(f"Unknown tokenizer kind {kind!r}; known: "
+                             f"{sorted(Tokenizer._registry)}.")
         cls = Tokenizer._registry[kind]
         return cls._from_config({k: v for k, v in config.items() if k != "kind"})
 
@@ -149,12 +153,13 @@ class CharTrigramTokenizer(Tokenizer):
 
     def __init__(self, lowercase: bool = True, boundary: str = " ") -> None:
         if not isinstance(boundary, str) or len(boundary) != 1 or not boundary.isspace():
-            raise ValueError(f"boundary must be one whitespace character (it can never occur inside a word), got {boundary!r}.")
+            raise ValueError("boundary must be one whitespace character (it can never occur inside "
+                             f"a word), got {boundary!r}.")
         self.lowercase = bool(lowercase)
         self.boundary = boundary
-        # Padded words joined by ONE shared boundary: a trigram lies inside a padded word exactly when
-        # its middle character is not the boundary (words never contain whitespace). The lookahead
-        # finds all overlapping such trigrams in one C-level scan.
+        # Padded words joined by ONE shared boundary: a trigram lies inside a padded word exactly
+        # when its middle character is not the boundary (words never contain whitespace). The
+        # lookahead finds all overlapping such trigrams in one C-level scan.
         self._trigram_re = re.compile(f"(?=(.[^{re.escape(boundary)}].))", re.DOTALL)
 
     def tokenize(self, sentence: str) -> list[str]:
@@ -178,7 +183,8 @@ def _flat_ids(id_lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray
     lengths = np.fromiter(map(len, id_lists), dtype=np.int64, count=len(id_lists))
     offsets = np.zeros(len(id_lists) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    flat = np.fromiter(itertools.chain.from_iterable(id_lists), dtype=np.int64, count=int(offsets[-1]))
+    flat = np.fromiter(itertools.chain.from_iterable(id_lists), dtype=np.int64,
+                       count=int(offsets[-1]))
     return flat, offsets
 
 
@@ -192,13 +198,16 @@ class SentencePieceTokenizer(Tokenizer):
 
     kind = "sentencepiece"
 
-    def __init__(self, model_file: str | Path | None = None, model_proto: bytes | None = None) -> None:
+    def __init__(self, model_file: str | Path | None = None,
+                 model_proto: bytes | None = None) -> None:
         if (model_file is None) == (model_proto is None):
-            raise ValueError("Give exactly one of model_file (a trained .model path) or model_proto (its bytes).")
+            raise ValueError("Give exactly one of model_file (a trained .model path) or "
+                             "model_proto (its bytes).")
         if model_file is not None:
             path = Path(model_file)
             if not path.is_file():
-                raise FileNotFoundError(f"No sentencepiece model at {path}; train one with train_sentencepiece(...).")
+                raise FileNotFoundError(f"No sentencepiece model at {path}; train one with "
+                                        "train_sentencepiece(...).")
             model_proto = path.read_bytes()
         self._proto = bytes(model_proto)
         self._sp = spm.SentencePieceProcessor(model_proto=self._proto)
@@ -210,15 +219,18 @@ class SentencePieceTokenizer(Tokenizer):
         return self._sp.encode(sentence, out_type=str)
 
     def tokenize_batch(self, sentences: Sequence[str]) -> list[list[str]]:
-        """Pieces of many sentences in one C++ call. Book: chapter 8 (Paraphrastic embeddings from bitext)."""
+        """Pieces of many sentences in one C++ call. Book: chapter 8 (Paraphrastic embeddings from
+        bitext)."""
         return self._sp.encode(check_sentences(sentences), out_type=str)
 
-    def encode_ids_flat(self, sentences: Sequence[str], num_threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
-        """Sentencepiece's own ids (``0`` is its ``<unk>``) of many sentences in CSR form: flat int64 ids, offsets.
+    def encode_ids_flat(self, sentences: Sequence[str],
+                        num_threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+        """Sentencepiece's own ids (``0`` is its ``<unk>``) of many sentences in CSR form: flat
+        int64 ids, offsets.
 
-        The same ids as ``tokenize_batch`` (piece strings) looked up one by one, at a fraction of the cost:
-        one batched sentencepiece call with ``num_threads`` threads that returns ids, each distinct sentence
-        encoded once (repeats are copied), and one flattening pass.
+        The same ids as ``tokenize_batch`` (piece strings) looked up one by one, at a fraction of
+        the cost: one batched sentencepiece call with ``num_threads`` threads that returns ids, each
+        distinct sentence encoded once (repeats are copied), and one flattening pass.
         Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
         """
         sentences = check_sentences(sentences)
@@ -229,8 +241,10 @@ class SentencePieceTokenizer(Tokenizer):
             return _flat_ids(self._sp.encode(sentences, out_type=int, num_threads=num_threads))
         for i, s in enumerate(distinct):
             distinct[s] = i
-        flat, offsets = _flat_ids(self._sp.encode(list(distinct), out_type=int, num_threads=num_threads))
-        rows = np.fromiter(map(distinct.__getitem__, sentences), dtype=np.int64, count=len(sentences))
+        flat, offsets = _flat_ids(self._sp.encode(list(distinct), out_type=int,
+                                                  num_threads=num_threads))
+        rows = np.fromiter(map(distinct.__getitem__, sentences), dtype=np.int64,
+                           count=len(sentences))
         lengths = offsets[rows + 1] - offsets[rows]
         new = np.zeros(len(rows) + 1, dtype=np.int64)
         np.cumsum(lengths, out=new[1:])
@@ -252,7 +266,8 @@ class SentencePieceTokenizer(Tokenizer):
         return Vocab([PAD_TOKEN, *pieces], unk_token=pieces[self._sp.unk_id()])
 
     def config(self) -> dict:
-        """JSON-ready description (model bytes in base64). Book: chapter 8 (Paraphrastic embeddings from bitext)."""
+        """JSON-ready description (model bytes in base64). Book: chapter 8 (Paraphrastic embeddings
+        from bitext)."""
         return {"kind": self.kind, "model_proto_b64": base64.b64encode(self._proto).decode("ascii")}
 
     @classmethod
@@ -262,7 +277,8 @@ class SentencePieceTokenizer(Tokenizer):
 
 @lru_cache(maxsize=1)
 def _word_pattern() -> re.Pattern[str]:
-    """Letters and combining marks: ``\\w`` leaves out marks, which would cut Hindi words at every vowel sign."""
+    """Letters and combining marks: ``\\w`` leaves out marks, which would cut Hindi words at every
+    vowel sign."""
     marks, start = [], None
     for code in range(sys.maxunicode + 2):
         is_mark = code <= sys.maxunicode and unicodedata.category(chr(code)).startswith("M")
@@ -275,7 +291,8 @@ def _word_pattern() -> re.Pattern[str]:
 
 
 def word_tokens(text: str) -> list[str]:
-    """Lower-cased runs of letters (with their combining marks): the word tokens of frequency ranks and word vectors.
+    """Lower-cased runs of letters (with their combining marks): the word tokens of frequency ranks
+    and word vectors.
 
     Digits, punctuation and apostrophes split words (``l'homme`` gives ``l``, ``homme``), which
     matches the single-word dictionary entries the book evaluates on.
@@ -296,10 +313,12 @@ _PTB_RE = re.compile(r"\w+(?=n't\b)|n't\b|'(?:s|re|ve|ll|d|m)\b|\w+(?:-\w+)*|[^\
 
 
 class PTBWordTokenizer(Tokenizer):
-    """Lower-cased words, punctuation and English clitics split as GloVe's training text was (``do n't``, ``it 's``).
+    """Lower-cased words, punctuation and English clitics split as GloVe's training text was
+    (``do n't``, ``it 's``).
 
-    SentEval feeds Moses-tokenised text to every encoder; our corpora are raw, so the GloVe bag tokenises like
-    the Penn Treebank: a plain word regex would keep ``don't`` whole, which GloVe 6B does not know.
+    SentEval feeds Moses-tokenised text to every encoder; our corpora are raw, so the GloVe bag
+    tokenises like the Penn Treebank: a plain word regex would keep ``don't`` whole, which GloVe 6B
+    does not know.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
 
@@ -320,7 +339,8 @@ class PTBWordTokenizer(Tokenizer):
 
 
 class LetterTokenizer(Tokenizer):
-    """Lower-cased letter runs, exactly the tokens :func:`xsent_lib.data.wordvecs.train_wordvecs` learns vectors for.
+    """Lower-cased letter runs, exactly the tokens :func:`xsent_lib.data.wordvecs.train_wordvecs`
+    learns vectors for.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -328,7 +348,8 @@ class LetterTokenizer(Tokenizer):
     kind = "letters"
 
     def tokenize(self, sentence: str) -> list[str]:
-        """Letter runs of one sentence. Book: chapter 2 (Evaluating sentence embeddings: SentEval)."""
+        """Letter runs of one sentence. Book: chapter 2 (Evaluating sentence embeddings:
+        SentEval)."""
         if not isinstance(sentence, str):
             raise TypeError(f"tokenize() takes a str, got {type(sentence).__name__}.")
         return word_tokens(sentence)
@@ -348,20 +369,22 @@ def train_sentencepiece(
 ) -> SentencePieceTokenizer:
     """Train a sentencepiece model offline on ``sentences`` and return it wrapped.
 
-    Writes ``<model_prefix>.model`` and ``.vocab``. Single-threaded with a fixed seed so reruns
-    give the same pieces; ``vocab_size`` is a soft limit (``hard_vocab_limit=False``) so tiny
-    corpora do not fail. sentencepiece's own ``<s>``/``</s>`` are disabled: the pipeline adds them.
-    Wieting et al. use 20k pieces by default; the paper does not name the model type, we use unigram.
+    Writes ``<model_prefix>.model`` and ``.vocab``. Single-threaded with a fixed seed so reruns give
+    the same pieces; ``vocab_size`` is a soft limit (``hard_vocab_limit=False``) so tiny corpora do
+    not fail. sentencepiece's own ``<s>``/``</s>`` are disabled: the pipeline adds them. Wieting et
+    al. use 20k pieces by default; the paper does not name the model type, we use unigram.
     Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
     """
-    sentences = check_sentences(list(sentences) if not isinstance(sentences, Sequence) else sentences)
+    sentences = check_sentences(list(sentences) if not isinstance(sentences, Sequence)
+                                else sentences)
     if not sentences:
         raise ValueError("train_sentencepiece needs at least one sentence.")
     if not isinstance(vocab_size, int) or vocab_size < 4:
         raise ValueError(f"vocab_size must be an integer >= 4, got {vocab_size!r}.")
     prefix = Path(model_prefix)
     if not prefix.parent.is_dir():
-        raise FileNotFoundError(f"Folder {prefix.parent} does not exist; create it before training.")
+        raise FileNotFoundError(
+            f"Folder {prefix.parent} does not exist; create it before training.")
     spm.set_random_generator_seed(int(seed))
     spm.SentencePieceTrainer.train(
         sentence_iterator=iter(sentences),

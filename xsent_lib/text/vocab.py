@@ -36,12 +36,14 @@ class Vocab:
     ) -> None:
         tokens = list(tokens)
         if not tokens or not all(isinstance(t, str) for t in tokens):
-            raise TypeError("Vocab needs a non-empty sequence of string tokens (padding token first).")
+            raise TypeError("Vocab needs a non-empty sequence of string tokens (padding token "
+                            "first).")
         if len(set(tokens)) != len(tokens):
             dup = [t for t, c in Counter(tokens).items() if c > 1][:5]
             raise ValueError(f"Vocab tokens must be unique; duplicated: {dup}.")
         if unk_token not in tokens:
-            raise ValueError(f"unk_token {unk_token!r} is not among the tokens; add it to the specials.")
+            raise ValueError(f"unk_token {unk_token!r} is not among the tokens; add it to the "
+                             "specials.")
         if tokens[0] == unk_token:
             raise ValueError("tokens[0] is the padding token and must differ from unk_token.")
         self.itos: list[str] = tokens
@@ -52,7 +54,8 @@ class Vocab:
             counts = np.zeros(len(tokens), dtype=np.int64)
         self.counts = np.asarray(counts, dtype=np.int64)
         if self.counts.shape != (len(tokens),) or (self.counts < 0).any():
-            raise ValueError(f"counts must be {len(tokens)} non-negative integers, got shape {self.counts.shape}.")
+            raise ValueError(f"counts must be {len(tokens)} non-negative integers, got shape "
+                             f"{self.counts.shape}.")
 
     @classmethod
     def build(
@@ -71,18 +74,22 @@ class Vocab:
         Book: chapter 1 (Data: tokenisation and vocabularies).
         """
         if isinstance(token_lists, (str, bytes)):
-            raise TypeError("token_lists must be an iterable of token lists, e.g. [['a', 'cat'], ['a', 'dog']].")
+            raise TypeError("token_lists must be an iterable of token lists, e.g. [['a', 'cat'], "
+                            "['a', 'dog']].")
         if not isinstance(min_count, (int, np.integer)) or min_count < 1:
             raise ValueError(f"min_count must be an integer >= 1, got {min_count!r}.")
         specials = list(specials)
         if unk_token not in specials:
             raise ValueError(f"unk_token {unk_token!r} must be one of the specials {specials}.")
-        if max_size is not None and (not isinstance(max_size, (int, np.integer)) or max_size < len(specials)):
-            raise ValueError(f"max_size must be None or an integer >= {len(specials)} (the specials), got {max_size!r}.")
+        if max_size is not None and (not isinstance(max_size, (int, np.integer))
+                                     or max_size < len(specials)):
+            raise ValueError(f"max_size must be None or an integer >= {len(specials)} (the "
+                             f"specials), got {max_size!r}.")
         counter = Counter(itertools.chain.from_iterable(token_lists))
         for s in specials:
             counter.pop(s, None)
-        kept = sorted((kv for kv in counter.items() if kv[1] >= min_count), key=lambda kv: (-kv[1], kv[0]))
+        kept = sorted((kv for kv in counter.items() if kv[1] >= min_count),
+                      key=lambda kv: (-kv[1], kv[0]))
         if max_size is not None:
             kept = kept[: max_size - len(specials)]
         tokens = specials + [t for t, _ in kept]
@@ -113,7 +120,8 @@ class Vocab:
         """
         if isinstance(tokens, str):
             raise TypeError("lookup() takes a list of tokens, not a single string; tokenise first.")
-        return np.fromiter(map(self.stoi.get, tokens, itertools.repeat(self.unk_id)), dtype=np.int64, count=len(tokens))
+        return np.fromiter(map(self.stoi.get, tokens, itertools.repeat(self.unk_id)),
+                           dtype=np.int64, count=len(tokens))
 
     def lookup_flat(self, token_lists: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
         """Ids of many token lists in CSR form: one flat int64 array and ``len+1`` offsets.
@@ -124,9 +132,11 @@ class Vocab:
         lengths = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=len(token_lists))
         offsets = np.zeros(len(token_lists) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        # map(dict.get, tokens, repeat(unk)) runs the lookups in C, without a Python frame per token.
+        # map(dict.get, tokens, repeat(unk)) runs the lookups in C, without a Python frame per
+        # token.
         tokens = itertools.chain.from_iterable(token_lists)
-        flat = np.fromiter(map(self.stoi.get, tokens, itertools.repeat(self.unk_id)), dtype=np.int64, count=int(offsets[-1]))
+        flat = np.fromiter(map(self.stoi.get, tokens, itertools.repeat(self.unk_id)),
+                           dtype=np.int64, count=int(offsets[-1]))
         return flat, offsets
 
     def tokens_of(self, ids: Sequence[int] | np.ndarray) -> list[str]:
@@ -136,7 +146,8 @@ class Vocab:
         """
         ids = np.asarray(ids, dtype=np.int64).ravel()
         if ids.size and (ids.min() < 0 or ids.max() >= len(self)):
-            raise ValueError(f"ids must lie in [0, {len(self)}); got min {ids.min()} max {ids.max()}.")
+            raise ValueError(f"ids must lie in [0, {len(self)}); got min {ids.min()} max "
+                             f"{ids.max()}.")
         return [self.itos[i] for i in ids.tolist()]
 
     def probabilities(self) -> np.ndarray:
@@ -146,7 +157,8 @@ class Vocab:
         """
         total = int(self.counts.sum())
         if total == 0:
-            raise ValueError("This vocabulary has no counts (built without a corpus); SIF needs Vocab.build(...).")
+            raise ValueError("This vocabulary has no counts (built without a corpus); SIF needs "
+                             "Vocab.build(...).")
         return self.counts / total
 
     def to_dict(self) -> dict:
@@ -164,7 +176,8 @@ class Vocab:
         """
         missing = {"tokens", "counts", "unk_token"} - set(data)
         if missing:
-            raise ValueError(f"Vocab description lacks keys {sorted(missing)}; was it written by Vocab.save?")
+            raise ValueError(f"Vocab description lacks keys {sorted(missing)}; was it written by "
+                             "Vocab.save?")
         return cls(data["tokens"], data["counts"], unk_token=data["unk_token"])
 
     def save(self, path: str | Path) -> None:
@@ -182,5 +195,6 @@ class Vocab:
         """
         path = Path(path)
         if not path.is_file():
-            raise FileNotFoundError(f"No vocabulary file at {path}; write one with Vocab.save(path).")
+            raise FileNotFoundError(f"No vocabulary file at {path}; write one with "
+                                    "Vocab.save(path).")
         return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))

@@ -7,7 +7,13 @@ from __future__ import annotations
 from xsent_lib.train.checkpoint import load_checkpoint, save_checkpoint
 from xsent_lib.train.history import History
 from xsent_lib.train.loop import batch_size_of, fit, move_to_device, preserved_rng
-from xsent_lib.train.schedules import InferSentSchedule, LinearDecay, Schedule, WarmupInverseSqrt, make_schedule
+from xsent_lib.train.schedules import (
+    InferSentSchedule,
+    LinearDecay,
+    Schedule,
+    WarmupInverseSqrt,
+    make_schedule,
+)
 
 __all__ = [
     "History",

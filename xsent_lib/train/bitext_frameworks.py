@@ -1,11 +1,13 @@
-"""Aldarmaki & Diab's frameworks that use bitext, built and scored at one size of the bitext: joint SDAE/NMT, and
-representation transfer and sentence mapping onto each family's English pivot; beyond the paper, InfoNCE on the
-bitext and distillation of a teacher, each training one encoder shared by all languages.
+"""Aldarmaki & Diab's frameworks that use bitext, built and scored at one size of the bitext: joint
+SDAE/NMT, and representation transfer and sentence mapping onto each family's English pivot; beyond
+the paper, InfoNCE on the bitext and distillation of a teacher, each training one encoder shared by
+all languages.
 
-The result is one curve record per system: ``{"system", "family", "n", "seed", "seconds", **scores}``, with
-``n = None`` for a system that uses no bitext. A system's scores come from the caller's ``score``, which reads it as
-:data:`EncoderPairs`: per target language, the encoder of the English side and the encoder of that language (a
-sentence map prepares the English side of each language with that map's own English mean).
+The result is one curve record per system: ``{"system", "family", "n", "seed", "seconds",
+**scores}``, with ``n = None`` for a system that uses no bitext. A system's scores come from the
+caller's ``score``, which reads it as :data:`EncoderPairs`: per target language, the encoder of the
+English side and the encoder of that language (a sentence map prepares the English side of each
+language with that map's own English mean).
 Book: chapter 7 (Joint vs transfer vs mapping).
 """
 from __future__ import annotations
@@ -24,7 +26,12 @@ from xsent_lib.encoders.decoder import LSTMDecoder
 from xsent_lib.text import TextPipeline, Vocab
 from xsent_lib.train.alignment import target_encoder
 from xsent_lib.train.joint import JointConfig, LanguageEncoders, joint_sdae
-from xsent_lib.train.transfer import StudentConfig, contrastive_encoder, pca_targets, regress_encoder
+from xsent_lib.train.transfer import (
+    StudentConfig,
+    contrastive_encoder,
+    pca_targets,
+    regress_encoder,
+)
 
 Bitext = Mapping[str, tuple[Sequence[str], Sequence[str]]]
 EncoderPairs = dict[str, tuple[Encode, Encode]]
@@ -32,8 +39,9 @@ EncoderPairs = dict[str, tuple[Encode, Encode]]
 
 def curve_record(system: str, family: str, n: int | None, seed: int, scores: Mapping[str, Any],
                  seconds: float) -> dict[str, Any]:
-    """One point of an alignment curve: ``system`` of ``family`` at ``n`` bitext pairs (``None``: no bitext) and
-    ``seed``, its ``scores`` and the ``seconds`` it took. Book: chapter 7 (Joint vs transfer vs mapping).
+    """One point of an alignment curve: ``system`` of ``family`` at ``n`` bitext pairs (``None``: no
+    bitext) and ``seed``, its ``scores`` and the ``seconds`` it took. Book: chapter 7 (Joint vs
+    transfer vs mapping).
     """
     return {"system": system, "family": family, "n": n, "seed": seed, "seconds": seconds, **scores}
 
@@ -45,10 +53,12 @@ def encode_with(encoder: SentenceEncoder, device: str | torch.device) -> Encode:
     return lambda sentences: encoder.encode(list(sentences), batch_size=256, device=device)
 
 
-def english_teacher_vectors(teacher: Encode, bitext: Bitext, n: int | None = None) -> dict[str, np.ndarray]:
-    """A teacher's vectors of the English side of each bitext's first ``n`` pairs (all by default), each distinct
-    sentence encoded once (bitexts may share their English side): the targets of distillation, computed once for
-    every seed. Book: chapter 7 (Joint vs transfer vs mapping: real bitext).
+def english_teacher_vectors(teacher: Encode, bitext: Bitext,
+                            n: int | None = None) -> dict[str, np.ndarray]:
+    """A teacher's vectors of the English side of each bitext's first ``n`` pairs (all by default),
+    each distinct sentence encoded once (bitexts may share their English side): the targets of
+    distillation, computed once for every seed. Book: chapter 7 (Joint vs transfer vs mapping: real
+    bitext).
     """
     sides = {lang: list(pair[0][:n]) for lang, pair in bitext.items()}
     unique = list(dict.fromkeys(s for side in sides.values() for s in side))
@@ -61,9 +71,10 @@ def english_teacher_vectors(teacher: Encode, bitext: Bitext, n: int | None = Non
 
 @dataclass(frozen=True)
 class PivotFamily:
-    """One family of the curves: ``english`` encodes English (the pivot), ``targets[lang]`` a target language
-    with an encoder trained without bitext; sentence mapping aligns each target onto ``english``. With ``pivot``
-    (the English encoder itself) representation transfer also trains a copy of it per target language.
+    """One family of the curves: ``english`` encodes English (the pivot), ``targets[lang]`` a target
+    language with an encoder trained without bitext; sentence mapping aligns each target onto
+    ``english``. With ``pivot`` (the English encoder itself) representation transfer also trains a
+    copy of it per target language.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
 
@@ -74,13 +85,14 @@ class PivotFamily:
 
 @dataclass(frozen=True)
 class BitextFrameworks:
-    """What the frameworks of one seed share at every bitext size: the ``targets`` paired with English,
-    ``bitext[lang] = (english, lang)`` (each size reads prefixes), the pivot ``families`` (by name), the text
-    pipeline and starting lookup table of ``"en"``, each target and ``"shared"`` (the encoder of InfoNCE and
-    distillation) in ``tables``, ``build(pipeline, table)`` for a fresh encoder, ``joint_decoder(bitext)`` for
-    the vocabulary and fresh decoder of joint SDAE/NMT, whose English auto-encoding reads ``joint_english``, the
-    optimisation of the joint runs and the students, and the ``teacher``'s vectors of each bitext's English side
-    (``None``: no distillation). ``multi_parallel``: every target's English side is the same sentences (encoded
+    """What the frameworks of one seed share at every bitext size: the ``targets`` paired with
+    English, ``bitext[lang] = (english, lang)`` (each size reads prefixes), the pivot ``families``
+    (by name), the text pipeline and starting lookup table of ``"en"``, each target and ``"shared"``
+    (the encoder of InfoNCE and distillation) in ``tables``, ``build(pipeline, table)`` for a fresh
+    encoder, ``joint_decoder(bitext)`` for the vocabulary and fresh decoder of joint SDAE/NMT, whose
+    English auto-encoding reads ``joint_english``, the optimisation of the joint runs and the
+    students, and the ``teacher``'s vectors of each bitext's English side (``None``: no
+    distillation). ``multi_parallel``: every target's English side is the same sentences (encoded
     once; distillation reads it once). Book: chapter 7 (Joint vs transfer vs mapping).
     """
 
@@ -101,22 +113,25 @@ class BitextFrameworks:
     def __post_init__(self) -> None:
         missing = {"en", "shared", *self.targets} - set(self.tables)
         if missing or not self.targets or set(self.targets) - set(self.bitext):
-            raise ValueError(f"need bitext for every target and tables for 'en', 'shared' and every target "
-                             f"(missing tables: {sorted(missing)}).")
+            raise ValueError("need bitext for every target and tables for 'en', 'shared' and every "
+                             f"target (missing tables: {sorted(missing)}).")
 
 
 def frameworks_at(fw: BitextFrameworks, n: int,
                   score: Callable[[EncoderPairs], dict[str, Any]]) -> list[dict[str, Any]]:
-    """The curve records of every framework trained on the first ``n`` pairs of ``fw.bitext``: joint SDAE/NMT,
-    then per family transfer (L1 onto the pivot's vectors; families with a pivot) and sentence mapping, InfoNCE
-    and, with a teacher, distillation (cosine onto the teacher's English vectors, reduced by PCA to the student's
-    size, for both sides). ``seconds`` is a system's training time only, scoring excluded, the same for every
-    system; the pivot's English vectors, which transfer and mapping both fit to, are computed before either is
-    timed. Book: chapter 7 (Joint vs transfer vs mapping).
+    """The curve records of every framework trained on the first ``n`` pairs of ``fw.bitext``: joint
+    SDAE/NMT, then per family transfer (L1 onto the pivot's vectors; families with a pivot) and
+    sentence mapping, InfoNCE and, with a teacher, distillation (cosine onto the teacher's English
+    vectors, reduced by PCA to the student's size, for both sides). ``seconds`` is a system's
+    training time only, scoring excluded, the same for every system; the pivot's English vectors,
+    which transfer and mapping both fit to, are computed before either is timed.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     targets, seed, device = list(fw.targets), fw.seed, fw.device
-    if fw.teacher is not None and any(len(fw.teacher[t]) < n for t in (targets[:1] if fw.multi_parallel else targets)):
-        raise ValueError(f"teacher vectors must cover the first {n} English sentences of every bitext.")
+    if fw.teacher is not None and any(len(fw.teacher[t]) < n
+                                      for t in (targets[:1] if fw.multi_parallel else targets)):
+        raise ValueError(f"teacher vectors must cover the first {n} English sentences of every "
+                         "bitext.")
     par = {lang: (list(fw.bitext[lang][0][:n]), list(fw.bitext[lang][1][:n])) for lang in targets}
     records: list[dict[str, Any]] = []
 
@@ -131,12 +146,14 @@ def frameworks_at(fw: BitextFrameworks, n: int,
     t0 = time.perf_counter()
     fresh = LanguageEncoders({lang: fw.build(*fw.tables[lang]) for lang in ("en", *targets)})
     vocab, decoder = fw.joint_decoder(par)
-    joint = joint_sdae(fresh, decoder, vocab, fw.joint_english, par, fw.joint, device=device, seed=seed).encoders
-    add("joint SDAE/NMT", "SDAE", {lang: (encode_with(joint["en"], device), encode_with(joint[lang], device))
+    joint = joint_sdae(fresh, decoder, vocab, fw.joint_english, par, fw.joint, device=device,
+                       seed=seed).encoders
+    add("joint SDAE/NMT", "SDAE",
+        {lang: (encode_with(joint["en"], device), encode_with(joint[lang], device))
                                    for lang in targets}, t0)
     for name, family in fw.families.items():
-        english = {lang: family.english(par[targets[0] if fw.multi_parallel else lang][0]) for lang in
-                   (targets[:1] if fw.multi_parallel else targets)}
+        english = {lang: family.english(par[targets[0] if fw.multi_parallel else lang][0])
+                   for lang in (targets[:1] if fw.multi_parallel else targets)}
 
         def english_vectors(lang: str) -> np.ndarray:
             return english[targets[0] if fw.multi_parallel else lang]
@@ -146,17 +163,21 @@ def frameworks_at(fw: BitextFrameworks, n: int,
             students = {}
             for lang in targets:
                 student = target_encoder(family.pivot, *fw.tables[lang], fine_tune=True)
-                students[lang] = regress_encoder(student, par[lang][1], english_vectors(lang), fw.student,
-                                                 device=device, seed=seed).encoder
-            add(f"{name} transfer", name, {lang: (family.english, encode_with(students[lang], device))
+                students[lang] = regress_encoder(student, par[lang][1], english_vectors(lang),
+                                                 fw.student, device=device, seed=seed).encoder
+            add(f"{name} transfer", name,
+                {lang: (family.english, encode_with(students[lang], device))
                                            for lang in targets}, t0)
             t0 = time.perf_counter()
-        maps = {lang: SentenceMapping().fit(family.targets[lang](par[lang][1]), english_vectors(lang))
+        maps = {lang: SentenceMapping().fit(family.targets[lang](par[lang][1]),
+                                            english_vectors(lang))
                 for lang in targets}
         add(f"{name} mapping", name, mapped_encoders(family.english, family.targets, maps), t0)
     t0 = time.perf_counter()
-    pairs = ([s for lang in targets for s in par[lang][0]], [s for lang in targets for s in par[lang][1]])
-    nce = contrastive_encoder(fw.build(*fw.tables["shared"]), pairs, fw.student, device=device, seed=seed).encoder
+    pairs = ([s for lang in targets for s in par[lang][0]],
+             [s for lang in targets for s in par[lang][1]])
+    nce = contrastive_encoder(fw.build(*fw.tables["shared"]), pairs, fw.student, device=device,
+                              seed=seed).encoder
     add("InfoNCE (shared BiLSTM)", "beyond", shared_space(nce), t0)
     if fw.teacher is not None:
         t0 = time.perf_counter()
@@ -171,7 +192,7 @@ def frameworks_at(fw: BitextFrameworks, n: int,
                 goal = pca_targets(fw.teacher[lang][:n], student.output_dim)
                 texts += [*par[lang][0], *par[lang][1]]
                 goals += [goal, goal]
-        dist = regress_encoder(student, texts, np.vstack(goals), replace(fw.student, loss="cosine"), device=device,
-                               seed=seed).encoder
+        dist = regress_encoder(student, texts, np.vstack(goals), replace(fw.student, loss="cosine"),
+                               device=device, seed=seed).encoder
         add("distillation", "beyond", shared_space(dist), t0)
     return records

@@ -1,4 +1,5 @@
-"""Checkpoints as plain state dicts, written with ``torch.save`` and read with ``weights_only=True``.
+"""Checkpoints as plain state dicts, written with ``torch.save`` and read with
+``weights_only=True``.
 
 No pickled classes travel in a checkpoint, only tensors and plain Python values, so loading one
 never runs foreign code and survives library refactors.
@@ -49,7 +50,8 @@ def load_checkpoint(
     model: nn.Module,
     optimizer: torch.optim.Optimizer | None = None,
 ) -> dict[str, Any]:
-    """Load a :func:`save_checkpoint` file into ``model`` (and ``optimizer``); return its ``extra`` dict.
+    """Load a :func:`save_checkpoint` file into ``model`` (and ``optimizer``); return its ``extra``
+    dict.
 
     Reads with ``torch.load(..., weights_only=True)`` onto the CPU, then copies into the model's
     own tensors, so the model keeps its device. Shape or key mismatches raise a clear error.
@@ -57,16 +59,19 @@ def load_checkpoint(
     """
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"No checkpoint at {path}; write one with save_checkpoint(path, model).")
+        raise FileNotFoundError(f"No checkpoint at {path}; write one with save_checkpoint(path, "
+                                "model).")
     payload = torch.load(path, map_location="cpu", weights_only=True)
     if not isinstance(payload, dict) or payload.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{path} is not a checkpoint written by xsent_lib.train.save_checkpoint.")
     try:
         model.load_state_dict(payload["model"])
     except RuntimeError as err:
-        raise ValueError(f"checkpoint {path} does not fit this model (built with other sizes?): {err}") from err
+        raise ValueError(f"checkpoint {path} does not fit this model (built with other sizes?): "
+                         f"{err}") from err
     if optimizer is not None:
         if payload["optimizer"] is None:
-            raise ValueError(f"checkpoint {path} holds no optimizer state; load it without optimizer=.")
+            raise ValueError(f"checkpoint {path} holds no optimizer state; load it without "
+                             "optimizer=.")
         optimizer.load_state_dict(payload["optimizer"])
     return payload["extra"]

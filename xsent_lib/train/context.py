@@ -1,28 +1,31 @@
-"""Wang et al.'s two-stage training from monolingual documents: context classification, then rounds of
-coherence regression on sentence pairs the encoder mines itself.
+"""Wang et al.'s two-stage training from monolingual documents: context classification, then rounds
+of coherence regression on sentence pairs the encoder mines itself.
 
-Stage 1 (:func:`train_stage1`): every sentence is shown in its true context (label 1) and replaced by a random
-sentence of the same language (label 0); a *linear* classifier on the encoder's mean-max vector of the whole
-concatenation is trained with binary cross-entropy (:func:`xsent_lib.losses.context.context_classification_loss`).
-Stage 2 (:func:`coherence_round`): the current encoder embeds every sentence alone; draws of ``m`` queries x
-``m`` candidates of another language are scored by CSLS and the best pairs kept; each sentence of a pair is
-swapped into the other's context and a *linear* regressor learns the pair's cosine from the swapped text
-(squared error). :func:`train_wang` runs stage 1 and rounds ``1..R``, calling back after each round (round 0 =
-stage 1 only) so a chapter can measure accuracy and mined-pair precision against the number of iterations.
+Stage 1 (:func:`train_stage1`): every sentence is shown in its true context (label 1) and replaced
+by a random sentence of the same language (label 0); a *linear* classifier on the encoder's mean-max
+vector of the whole concatenation is trained with binary cross-entropy
+(:func:`xsent_lib.losses.context.context_classification_loss`). Stage 2 (:func:`coherence_round`):
+the current encoder embeds every sentence alone; draws of ``m`` queries x ``m`` candidates of
+another language are scored by CSLS and the best pairs kept; each sentence of a pair is swapped into
+the other's context and a *linear* regressor learns the pair's cosine from the swapped text (squared
+error). :func:`train_wang` runs stage 1 and rounds ``1..R``, calling back after each round (round 0
+= stage 1 only) so a chapter can measure accuracy and mined-pair precision against the number of
+iterations.
 
 Choices where the paper is silent (each stated once, here and in the chapter):
 
-* ``k = 1`` sentence each side: the help pages and the world's documents are short (a few sentences), and
-  ``2k + 1 = 3`` sentences stay under our ``maxlen``.
-* every sentence ends with ``</s>`` (the pipeline's ``eos``), which is the separator inside a concatenation: the
-  encoder must know where the swapped sentence starts.
-* pad positions are masked out of the mean and the max (the encoder's pooling): otherwise a vector would depend on
-  how much padding its batch carries.
-* the regressor ``R`` starts as a copy of the classifier ``M``: the coherence direction learned in stage 1 is what
-  the swapped pairs are scored along. Stage 2 trains on the swapped pairs only (the paper's set ``F``);
-  ``keep_stage1=True`` mixes the stage-1 examples back in (the chapter leaves that comparison as an exercise).
-* pairs are cross-lingual only (queries from one language, candidates from the others): a same-language pair
-  teaches nothing about the shared space.
+* ``k = 1`` sentence each side: the help pages and the world's documents are short (a few
+  sentences), and ``2k + 1 = 3`` sentences stay under our ``maxlen``.
+* every sentence ends with ``</s>`` (the pipeline's ``eos``), which is the separator inside a
+  concatenation: the encoder must know where the swapped sentence starts.
+* pad positions are masked out of the mean and the max (the encoder's pooling): otherwise a vector
+  would depend on how much padding its batch carries.
+* the regressor ``R`` starts as a copy of the classifier ``M``: the coherence direction learned in
+  stage 1 is what the swapped pairs are scored along. Stage 2 trains on the swapped pairs only (the
+  paper's set ``F``); ``keep_stage1=True`` mixes the stage-1 examples back in (the chapter leaves
+  that comparison as an exercise).
+* pairs are cross-lingual only (queries from one language, candidates from the others): a
+  same-language pair teaches nothing about the shared space.
 
 Book: chapter 9 (Multilingual embeddings from monolingual text).
 """
@@ -56,12 +59,14 @@ from xsent_lib.text.pipeline import TextPipeline
 class ContextConfig:
     """Sizes and settings of the two stages (defaults: the paper's where it gives one, else ours).
 
-    ``m``: sentences per side of one retrieval draw (paper 10,000); ``pairs_per_draw``: pairs kept per draw
-    (paper ``min(m*m, 1000)``); ``pairs_per_round``: pairs collected per round (paper 100,000); ``rounds``: regression
-    rounds (paper 3, Fig. 3 up to 5); ``k_neighbors``: CSLS neighbourhood (MUSE's 10); ``lr`` with linear decay
-    (paper 1e-4; a tiny model on a small corpus needs more); ``stage1_epochs`` (paper 1). ``random_partners`` (not in
-    the paper, off by default): each mined pair also gets a random partner of the candidate languages, swapped in
-    the same way with *its* cosine as target, so the targets of a round are graded instead of all near the top.
+    ``m``: sentences per side of one retrieval draw (paper 10,000); ``pairs_per_draw``: pairs kept
+    per draw (paper ``min(m*m, 1000)``); ``pairs_per_round``: pairs collected per round (paper
+    100,000); ``rounds``: regression rounds (paper 3, Fig. 3 up to 5); ``k_neighbors``: CSLS
+    neighbourhood (MUSE's 10); ``lr`` with linear decay (paper 1e-4; a tiny model on a small corpus
+    needs more); ``stage1_epochs`` (paper 1). ``random_partners`` (not in the paper, off by
+    default): each mined pair also gets a random partner of the candidate languages, swapped in the
+    same way with *its* cosine as target, so the targets of a round are graded instead of all near
+    the top.
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
 
@@ -90,7 +95,8 @@ class ContextConfig:
 
 @dataclass
 class DocCorpus:
-    """A corpus in reading order as the trainer sees it: padded ids, lengths, document and language ids.
+    """A corpus in reading order as the trainer sees it: padded ids, lengths, document and language
+    ids.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -103,12 +109,14 @@ class DocCorpus:
     def __post_init__(self) -> None:
         n = self.tokens.shape[0]
         if self.lengths.shape != (n,) or len(self.doc_ids) != n or len(self.lang_ids) != n:
-            raise ValueError("tokens, lengths, doc_ids and lang_ids must have one entry per sentence.")
+            raise ValueError("tokens, lengths, doc_ids and lang_ids must have one entry per "
+                             "sentence.")
 
 
-def token_matrix(pipeline: TextPipeline, sentences: Sequence[str], max_tokens: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Padded ``(n, L)`` ids and ``(n,)`` lengths of ``sentences``; a sentence keeps its first ``max_tokens - 1``
-    tokens and its final ``</s>`` when the pipeline adds one.
+def token_matrix(pipeline: TextPipeline, sentences: Sequence[str],
+                 max_tokens: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Padded ``(n, L)`` ids and ``(n,)`` lengths of ``sentences``; a sentence keeps its first
+    ``max_tokens - 1`` tokens and its final ``</s>`` when the pipeline adds one.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -126,15 +134,18 @@ def token_matrix(pipeline: TextPipeline, sentences: Sequence[str], max_tokens: i
     return torch.from_numpy(out), torch.from_numpy(clipped.astype(np.int64))
 
 
-def doc_corpus(pipeline: TextPipeline, sentences: Sequence[str], doc_ids: Sequence[int], lang_ids: Sequence[int],
-               max_tokens: int = 40) -> DocCorpus:
-    """Tokenise a document-ordered corpus for :func:`train_wang`. Book: chapter 9 (Multilingual embeddings)."""
+def doc_corpus(pipeline: TextPipeline, sentences: Sequence[str], doc_ids: Sequence[int],
+               lang_ids: Sequence[int], max_tokens: int = 40) -> DocCorpus:
+    """Tokenise a document-ordered corpus for :func:`train_wang`. Book: chapter 9 (Multilingual
+    embeddings)."""
     tokens, lengths = token_matrix(pipeline, sentences, max_tokens)
-    return DocCorpus(tokens, lengths, np.asarray(doc_ids, dtype=np.int64), np.asarray(lang_ids, dtype=np.int64))
+    return DocCorpus(tokens, lengths, np.asarray(doc_ids, dtype=np.int64),
+                     np.asarray(lang_ids, dtype=np.int64))
 
 
 class WangModel(nn.Module):
-    """The encoder with the two linear heads: classifier ``M`` (stage 1) and regressor ``R`` (stage 2).
+    """The encoder with the two linear heads: classifier ``M`` (stage 1) and regressor ``R`` (stage
+    2).
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -142,7 +153,8 @@ class WangModel(nn.Module):
     def __init__(self, encoder: TransformerSentenceEncoder) -> None:
         super().__init__()
         if not isinstance(encoder, TransformerSentenceEncoder):
-            raise TypeError(f"encoder must be a TransformerSentenceEncoder, got {type(encoder).__name__}.")
+            raise TypeError("encoder must be a TransformerSentenceEncoder, got "
+                            f"{type(encoder).__name__}.")
         self.encoder = encoder
         self.classifier = nn.Linear(encoder.output_dim, 1)
         self.regressor = nn.Linear(encoder.output_dim, 1)
@@ -153,8 +165,8 @@ class WangModel(nn.Module):
 
 
 @torch.no_grad()
-def embed_corpus(encoder: nn.Module, tokens: torch.Tensor, lengths: torch.Tensor, *, batch_size: int = 256,
-                 device: str | torch.device = "cpu") -> np.ndarray:
+def embed_corpus(encoder: nn.Module, tokens: torch.Tensor, lengths: torch.Tensor, *,
+                 batch_size: int = 256, device: str | torch.device = "cpu") -> np.ndarray:
     """Every sentence encoded alone (eval mode), ``(n, output_dim)`` float32.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
@@ -166,17 +178,20 @@ def embed_corpus(encoder: nn.Module, tokens: torch.Tensor, lengths: torch.Tensor
     for a in range(0, tokens.shape[0], batch_size):
         lens = lengths[a:a + batch_size]
         width = int(lens.max())
-        out.append(encoder(tokens[a:a + batch_size, :width].to(device), lens.to(device)).float().cpu())
+        out.append(encoder(tokens[a:a + batch_size, :width].to(device),
+                           lens.to(device)).float().cpu())
     encoder.train(was)
     return torch.cat(out).numpy() if out else np.zeros((0, encoder.output_dim), np.float32)
 
 
-def _steps(model: WangModel, corpus: DocCorpus, windows: np.ndarray, targets: np.ndarray, kinds: np.ndarray,
-           config: ContextConfig, optimizer: torch.optim.Optimizer, rng: np.random.Generator,
-           device: torch.device, epochs: int) -> list[float]:
-    """Shuffled minibatches of windows; ``kinds`` 0 = classification (M, BCE), 1 = regression (R, MSE).
+def _steps(model: WangModel, corpus: DocCorpus, windows: np.ndarray, targets: np.ndarray,
+           kinds: np.ndarray, config: ContextConfig, optimizer: torch.optim.Optimizer,
+           rng: np.random.Generator, device: torch.device, epochs: int) -> list[float]:
+    """Shuffled minibatches of windows; ``kinds`` 0 = classification (M, BCE), 1 = regression (R,
+    MSE).
 
-    The learning rate decays linearly to 0 over these steps (the paper's schedule). Returns the loss per step.
+    The learning rate decays linearly to 0 over these steps (the paper's schedule). Returns the loss
+    per step.
     """
     n = len(windows)
     total = max(1, epochs * math.ceil(n / config.batch_size))
@@ -197,10 +212,12 @@ def _steps(model: WangModel, corpus: DocCorpus, windows: np.ndarray, targets: np
             loss = vec.new_zeros(())
             if bool((kind == 0).any()):
                 sel = kind == 0
-                loss = loss + context_classification_loss(model.classifier(vec[sel]).squeeze(-1), y[sel]) * sel.float().mean()
+                loss = loss + (context_classification_loss(model.classifier(vec[sel]).squeeze(-1),
+                                                           y[sel]) * sel.float().mean())
             if bool((kind == 1).any()):
                 sel = kind == 1
-                loss = loss + coherence_regression_loss(model.regressor(vec[sel]).squeeze(-1), y[sel]) * sel.float().mean()
+                loss = loss + (coherence_regression_loss(model.regressor(vec[sel]).squeeze(-1),
+                                                         y[sel]) * sel.float().mean())
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -210,13 +227,15 @@ def _steps(model: WangModel, corpus: DocCorpus, windows: np.ndarray, targets: np
     return losses
 
 
-def train_stage1(model: WangModel, corpus: DocCorpus, config: ContextConfig, *, device: str | torch.device = "cpu",
-                 seed: int = 0) -> list[float]:
-    """Stage 1: sentence-context classification, ``config.stage1_epochs`` passes, fresh negatives each pass.
+def train_stage1(model: WangModel, corpus: DocCorpus, config: ContextConfig, *,
+                 device: str | torch.device = "cpu", seed: int = 0) -> list[float]:
+    """Stage 1: sentence-context classification, ``config.stage1_epochs`` passes, fresh negatives
+    each pass.
 
-    The paper prints ``L = sum p(y=1) y + (1 - p(y=1)) (1 - y)``, a sum of probabilities (maximised); we minimise the
-    binary cross-entropy ``-sum y log p + (1 - y) log(1 - p)``, the log-likelihood it describes in words. Returns the
-    loss of every step (it should fall). Book: chapter 9 (Multilingual embeddings from monolingual text).
+    The paper prints ``L = sum p(y=1) y + (1 - p(y=1)) (1 - y)``, a sum of probabilities
+    (maximised); we minimise the binary cross-entropy ``-sum y log p + (1 - y) log(1 - p)``, the
+    log-likelihood it describes in words. Returns the loss of every step (it should
+    fall). Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     device = pick_device(device)
     model.to(device)
@@ -226,15 +245,16 @@ def train_stage1(model: WangModel, corpus: DocCorpus, config: ContextConfig, *, 
     losses: list[float] = []
     for epoch in range(config.stage1_epochs):
         ex = build_context_examples(corpus.doc_ids, corpus.lang_ids, k=config.k, seed=seed + epoch)
-        losses += _steps(model, corpus, ex.windows, ex.targets, np.zeros(len(ex.targets), np.int64), config,
-                         optimizer, rng, device, 1)
+        losses += _steps(model, corpus, ex.windows, ex.targets, np.zeros(len(ex.targets), np.int64),
+                         config, optimizer, rng, device, 1)
     return losses
 
 
 def mine_cross_lingual(embeddings: np.ndarray, lang_ids: np.ndarray, config: ContextConfig, *,
                        seed: int = 0) -> MinedPairs:
-    """One round's pairs: draws of ``m`` queries of one language x ``m`` candidates of the others (CSLS, top
-    ``pairs_per_draw`` each) until ``pairs_per_round`` pairs; the query language cycles over the languages.
+    """One round's pairs: draws of ``m`` queries of one language x ``m`` candidates of the others
+    (CSLS, top ``pairs_per_draw`` each) until ``pairs_per_round`` pairs; the query language cycles
+    over the languages.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -248,16 +268,18 @@ def mine_cross_lingual(embeddings: np.ndarray, lang_ids: np.ndarray, config: Con
         parts.append(mine_coherent_pairs(embeddings, m=config.m, n_pairs=config.pairs_per_draw,
                                          k_neighbors=config.k_neighbors,
                                          query_pool=np.flatnonzero(lang_ids == lang),
-                                         candidate_pool=np.flatnonzero(lang_ids != lang), seed=seed + d,
-                                         use_faiss=False))
+                                         candidate_pool=np.flatnonzero(lang_ids != lang),
+                                         seed=seed + d, use_faiss=False))
     cat = lambda f: np.concatenate([getattr(p, f) for p in parts])[: config.pairs_per_round]  # noqa: E731
     return MinedPairs(cat("query"), cat("partner"), cat("csls"), cat("cosine"))
 
 
-def coherence_round(model: WangModel, corpus: DocCorpus, config: ContextConfig, *, device: str | torch.device = "cpu",
+def coherence_round(model: WangModel, corpus: DocCorpus, config: ContextConfig, *,
+                    device: str | torch.device = "cpu",
                     seed: int = 0) -> tuple[MinedPairs, list[float]]:
-    """One stage-2 round: embed, mine (:func:`mine_cross_lingual`), swap into contexts, regress the cosines
-    (plus the stage-1 examples when ``config.keep_stage1``). Returns the mined pairs and the step losses.
+    """One stage-2 round: embed, mine (:func:`mine_cross_lingual`), swap into contexts, regress the
+    cosines (plus the stage-1 examples when ``config.keep_stage1``). Returns the mined pairs and the
+    step losses.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -269,9 +291,12 @@ def coherence_round(model: WangModel, corpus: DocCorpus, config: ContextConfig, 
     kinds = [np.ones(len(reg.targets), np.int64)]
     if config.random_partners:
         rng = np.random.default_rng(seed + 31)
-        partner = np.array([rng.choice(np.flatnonzero(corpus.lang_ids != corpus.lang_ids[q])) for q in pairs.query])
-        cos = np.sum(l2_normalize(emb[pairs.query]) * l2_normalize(emb[partner]), axis=1).astype(np.float32)
-        rand = build_coherence_examples(MinedPairs(pairs.query, partner, cos, cos), corpus.doc_ids, k=config.k)
+        partner = np.array([rng.choice(np.flatnonzero(corpus.lang_ids != corpus.lang_ids[q]))
+                            for q in pairs.query])
+        cos = np.sum(l2_normalize(emb[pairs.query]) * l2_normalize(emb[partner]),
+                     axis=1).astype(np.float32)
+        rand = build_coherence_examples(MinedPairs(pairs.query, partner, cos, cos), corpus.doc_ids,
+                                        k=config.k)
         windows.append(rand.windows)
         targets.append(rand.targets)
         kinds.append(np.ones(len(rand.targets), np.int64))
@@ -281,14 +306,16 @@ def coherence_round(model: WangModel, corpus: DocCorpus, config: ContextConfig, 
         targets.append(cls.targets)
         kinds.append(np.zeros(len(cls.targets), np.int64))
     optimizer = torch.optim.Adam(model.parameters(), lr=config.lr)
-    losses = _steps(model, corpus, np.concatenate(windows), np.concatenate(targets), np.concatenate(kinds), config,
-                    optimizer, np.random.default_rng(seed), device, config.regress_epochs)
+    losses = _steps(model, corpus, np.concatenate(windows), np.concatenate(targets),
+                    np.concatenate(kinds), config, optimizer, np.random.default_rng(seed), device,
+                    config.regress_epochs)
     return pairs, losses
 
 
 @dataclass
 class WangRun:
-    """What :func:`train_wang` produced: the model, the losses, the pairs of each round and the callbacks' results.
+    """What :func:`train_wang` produced: the model, the losses, the pairs of each round and the
+    callbacks' results.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
@@ -305,7 +332,8 @@ class WangRun:
         """Plain values for metrics.json. Book: chapter 9."""
         first = self.stage1_losses[: max(1, len(self.stage1_losses) // 10)]
         last = self.stage1_losses[-max(1, len(self.stage1_losses) // 10):]
-        return {"config": asdict(self.config), "stage1_loss_first": float(np.mean(first)) if first else None,
+        return {"config": asdict(self.config),
+                "stage1_loss_first": float(np.mean(first)) if first else None,
                 "stage1_loss_last": float(np.mean(last)) if last else None,
                 "round_loss": [float(np.mean(r)) if r else None for r in self.round_losses],
                 "pairs_per_round": [len(p.query) for p in self.pairs], "per_round": self.per_round,
@@ -315,24 +343,30 @@ class WangRun:
 def build_wang_model(vocab_size: int, *, d_model: int = 512, n_layers: int = 3, n_heads: int = 8,
                      max_len: int = 150, dropout: float = 0.1, seed: int = 0,
                      pipeline: TextPipeline | None = None) -> WangModel:
-    """A fresh :class:`WangModel` over a shared vocabulary (paper: 3 layers, 8 heads, 512 units, mean-max).
+    """A fresh :class:`WangModel` over a shared vocabulary (paper: 3 layers, 8 heads, 512 units,
+    mean-max).
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     seed_everything(seed)
-    enc = TransformerSentenceEncoder(vocab_size, d_model=d_model, n_heads=n_heads, n_layers=n_layers,
-                                     max_len=max_len, dropout=dropout, pooling="mean-max", pipeline=pipeline)
+    enc = TransformerSentenceEncoder(vocab_size, d_model=d_model, n_heads=n_heads,
+                                     n_layers=n_layers, max_len=max_len, dropout=dropout,
+                                     pooling="mean-max", pipeline=pipeline)
     return WangModel(enc)
 
 
 def train_wang(model: WangModel, corpus: DocCorpus, config: ContextConfig, *,
-               on_round: Callable[[int, WangModel, MinedPairs | None], dict[str, Any]] | None = None,
-               start: WangRun | None = None, device: str | torch.device = "cpu", seed: int = 0) -> WangRun:
-    """Stage 1, then ``config.rounds`` rounds of coherence regression; ``on_round(r, model, pairs)`` is called after
-    stage 1 (``r = 0``, ``pairs = None``) and after every round, and its dict is kept in ``per_round``.
+               on_round: Callable[[int, WangModel, MinedPairs | None], dict[str, Any]]
+               | None = None,
+               start: WangRun | None = None, device: str | torch.device = "cpu",
+               seed: int = 0) -> WangRun:
+    """Stage 1, then ``config.rounds`` rounds of coherence regression; ``on_round(r, model, pairs)``
+    is called after stage 1 (``r = 0``, ``pairs = None``) and after every round, and its dict is
+    kept in ``per_round``.
 
-    ``start``: continue from a run whose stage 1 (and rounds) are done, e.g. to study ``m`` from one stage-1 model
-    (pass a copy of its model). Book: chapter 9 (Multilingual embeddings from monolingual text).
+    ``start``: continue from a run whose stage 1 (and rounds) are done, e.g. to study ``m`` from one
+    stage-1 model (pass a copy of its model). Book: chapter 9 (Multilingual embeddings from
+    monolingual text).
     """
     t0 = time.perf_counter()
     run = WangRun(model, config)
@@ -357,26 +391,28 @@ def train_wang(model: WangModel, corpus: DocCorpus, config: ContextConfig, *,
 
 def gold_pair_precision(emb_a: np.ndarray, emb_b: np.ndarray, *, n_keep: int, k_neighbors: int = 10,
                         seed: int = 0) -> float:
-    """Precision of CSLS-mined pairs against a gold alignment: row ``i`` of ``emb_a`` translates row ``i`` of
-    ``emb_b``. All of ``a`` query all of ``b`` (one ``m x m`` draw, ``m = len(a)``), the ``n_keep`` best pairs are
-    kept, and the share of them that are gold is returned (percent).
+    """Precision of CSLS-mined pairs against a gold alignment: row ``i`` of ``emb_a`` translates row
+    ``i`` of ``emb_b``. All of ``a`` query all of ``b`` (one ``m x m`` draw, ``m = len(a)``), the
+    ``n_keep`` best pairs are kept, and the share of them that are gold is returned (percent).
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if emb_a.shape != emb_b.shape or emb_a.ndim != 2:
-        raise ValueError(f"emb_a and emb_b must be (n, d) of the same shape, got {emb_a.shape} and {emb_b.shape}.")
+        raise ValueError(f"emb_a and emb_b must be (n, d) of the same shape, got {emb_a.shape} and "
+                         f"{emb_b.shape}.")
     n = len(emb_a)
     both = np.vstack([emb_a, emb_b])
-    pairs = mine_coherent_pairs(both, m=n, n_pairs=n_keep, k_neighbors=k_neighbors, query_pool=np.arange(n),
-                                candidate_pool=np.arange(n, 2 * n), seed=seed, use_faiss=False)
+    pairs = mine_coherent_pairs(both, m=n, n_pairs=n_keep, k_neighbors=k_neighbors,
+                                query_pool=np.arange(n), candidate_pool=np.arange(n, 2 * n),
+                                seed=seed, use_faiss=False)
     return 100.0 * float(np.mean(pairs.partner - n == pairs.query))
 
 
-def train_mlm(encoder: TransformerSentenceEncoder, tokens: torch.Tensor, lengths: torch.Tensor, *, mask_id: int,
-              special_ids: Sequence[int], epochs: int = 1, batch_size: int = 64, lr: float = 5e-4,
-              device: str | torch.device = "cpu", seed: int = 0) -> list[float]:
-    """The shared-vocabulary MLM baseline: the same Transformer trained with BERT's masked LM on the same sentences
-    (alone, no context), Adam with linear decay. Returns the loss per step.
+def train_mlm(encoder: TransformerSentenceEncoder, tokens: torch.Tensor, lengths: torch.Tensor, *,
+              mask_id: int, special_ids: Sequence[int], epochs: int = 1, batch_size: int = 64,
+              lr: float = 5e-4, device: str | torch.device = "cpu", seed: int = 0) -> list[float]:
+    """The shared-vocabulary MLM baseline: the same Transformer trained with BERT's masked LM on the
+    same sentences (alone, no context), Adam with linear decay. Returns the loss per step.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text; the MLM itself: chapter 10).
     """
@@ -396,10 +432,10 @@ def train_mlm(encoder: TransformerSentenceEncoder, tokens: torch.Tensor, lengths
             idx = torch.as_tensor(order[a:a + batch_size])
             lens = lengths[idx]
             ids = tokens[idx, : int(lens.max())]
-            batch = mlm_mask(ids, lens, vocab_size=encoder.vocab_size, mask_id=mask_id, special_ids=special_ids,
-                             generator=gen)
-            moved = type(batch)(batch.inputs.to(device), batch.targets.to(device), batch.selected.to(device),
-                                batch.replaced_by.to(device))
+            batch = mlm_mask(ids, lens, vocab_size=encoder.vocab_size, mask_id=mask_id,
+                             special_ids=special_ids, generator=gen)
+            moved = type(batch)(batch.inputs.to(device), batch.targets.to(device),
+                                batch.selected.to(device), batch.replaced_by.to(device))
             loss = mlm_loss(encoder, moved, lens.to(device))
             opt.zero_grad(set_to_none=True)
             loss.backward()

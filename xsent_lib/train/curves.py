@@ -45,7 +45,8 @@ def fit_with_curve(model: nn.Module, loss_fn: Callable[[nn.Module, Any], torch.T
                    batches: Callable[[int], Sequence[Any]], *, epochs: int,
                    probe: Callable[[nn.Module], Any] | None, score: Callback, score_name: str,
                    points: int, **fit_kwargs: Any) -> tuple[History, dict[str, Any], float]:
-    """:func:`fit` the model, probing its ``model.encoder`` ``points`` times when ``probe`` is given.
+    """:func:`fit` the model, probing its ``model.encoder`` ``points`` times when ``probe`` is
+    given.
 
     Returns the history, the curve of :func:`training_curve` (empty without ``probe``) and the
     seconds spent in ``fit``. ``fit_kwargs`` go to :func:`fit` as they are.

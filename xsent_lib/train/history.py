@@ -48,5 +48,6 @@ class History:
         """
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
-            raise ValueError(f"unknown History fields {sorted(unknown)}; was this written by History.to_dict?")
+            raise ValueError(f"unknown History fields {sorted(unknown)}; was this written by "
+                             "History.to_dict?")
         return cls(**data)

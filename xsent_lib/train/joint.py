@@ -1,18 +1,21 @@
-"""Joint training of one encoder per language in a shared space (Aldarmaki & Diab 2019, sec. 3.2-3.3).
+"""Joint training of one encoder per language in a shared space (Aldarmaki & Diab 2019, sec.
+3.2-3.3).
 
-Two routines train every language's encoder at the same time, from scratch, through a part they share:
+Two routines train every language's encoder at the same time, from scratch, through a part they
+share:
 
-* :func:`joint_nli` (joint InferSent): one encoder per language and one NLI classifier. Each batch draws a
-  language for the premises and one for the hypotheses (Fig. 3 of the paper: a German premise, an English
-  hypothesis), reading the training pairs in their translations, so the classifier can only work if the
-  encoders agree. It uses no parallel corpus beyond the translated NLI set.
-* :func:`joint_sdae` (joint SDAE / NMT): one encoder per language and one LSTM decoder that writes English.
-  English batches are a sequential denoising auto-encoder (noised English in, clean English out); a batch of
-  another language is translation into English (that language's side of the bitext in, its English side
-  out), so the size of the bitext matters here.
+* :func:`joint_nli` (joint InferSent): one encoder per language and one NLI classifier. Each batch
+  draws a language for the premises and one for the hypotheses (Fig. 3 of the paper: a German
+  premise, an English hypothesis), reading the training pairs in their translations, so the
+  classifier can only work if the encoders agree. It uses no parallel corpus beyond the translated
+  NLI set.
+* :func:`joint_sdae` (joint SDAE / NMT): one encoder per language and one LSTM decoder that writes
+  English. English batches are a sequential denoising auto-encoder (noised English in, clean English
+  out); a batch of another language is translation into English (that language's side of the bitext
+  in, its English side out), so the size of the bitext matters here.
 
-Choices the paper leaves open, made here: the decoder writes English; languages take turns batch by batch
-(round robin over English and the others); Adam with its default rate; a fixed number of steps
+Choices the paper leaves open, made here: the decoder writes English; languages take turns batch by
+batch (round robin over English and the others); Adam with its default rate; a fixed number of steps
 (:func:`steps_for`) so a curve over bitext sizes costs what its data needs.
 Book: chapter 7 (Joint vs transfer vs mapping).
 """
@@ -42,9 +45,9 @@ from xsent_lib.train.loop import fit
 
 @dataclass(frozen=True)
 class JointConfig:
-    """Optimisation of a joint run: Adam ``lr``, ``batch_size``, ``epochs`` over the data (turned into steps
-    by :func:`steps_for`, between ``min_steps`` and ``max_steps``) and the SDAE noise (word drop ``p_drop``,
-    bigram swap ``p_swap``: Hill et al.'s 0.1 and 0.1, the paper gives none).
+    """Optimisation of a joint run: Adam ``lr``, ``batch_size``, ``epochs`` over the data (turned
+    into steps by :func:`steps_for`, between ``min_steps`` and ``max_steps``) and the SDAE noise
+    (word drop ``p_drop``, bigram swap ``p_swap``: Hill et al.'s 0.1 and 0.1, the paper gives none).
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
 
@@ -58,23 +61,27 @@ class JointConfig:
 
     def __post_init__(self) -> None:
         if self.batch_size < 2 or self.epochs <= 0 or self.lr <= 0:
-            raise ValueError(f"need batch_size >= 2, epochs > 0 and lr > 0, got {self.batch_size}, {self.epochs}, "
-                             f"{self.lr}.")
+            raise ValueError(f"need batch_size >= 2, epochs > 0 and lr > 0, got {self.batch_size}, "
+                             f"{self.epochs}, {self.lr}.")
         if not 1 <= self.min_steps <= self.max_steps:
-            raise ValueError(f"need 1 <= min_steps <= max_steps, got {self.min_steps} and {self.max_steps}.")
+            raise ValueError(f"need 1 <= min_steps <= max_steps, got {self.min_steps} and "
+                             f"{self.max_steps}.")
 
 
-def steps_for(n_examples: int, batch_size: int, epochs: float, min_steps: int = 1, max_steps: int = 10**9) -> int:
-    """Optimiser steps for ``epochs`` passes over ``n_examples`` in batches of ``batch_size``, clipped to
-    ``[min_steps, max_steps]``. Book: chapter 7 (Joint vs transfer vs mapping).
+def steps_for(n_examples: int, batch_size: int, epochs: float, min_steps: int = 1,
+              max_steps: int = 10**9) -> int:
+    """Optimiser steps for ``epochs`` passes over ``n_examples`` in batches of ``batch_size``,
+    clipped to ``[min_steps, max_steps]``. Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if n_examples < 1:
         raise ValueError(f"n_examples must be >= 1, got {n_examples}.")
     return int(min(max(math.ceil(epochs * n_examples / batch_size), min_steps), max_steps))
 
 
-def random_batches(n: int, batch_size: int, steps: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """``steps`` index batches over ``range(n)``: successive shuffles cut into batches (every row once per pass).
+def random_batches(n: int, batch_size: int, steps: int,
+                   rng: np.random.Generator) -> list[np.ndarray]:
+    """``steps`` index batches over ``range(n)``: successive shuffles cut into batches (every row
+    once per pass).
 
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
@@ -89,7 +96,8 @@ def random_batches(n: int, batch_size: int, steps: int, rng: np.random.Generator
 
 
 class LanguageEncoders(nn.Module):
-    """One :class:`SentenceEncoder` per language (each with its own text pipeline), trained together.
+    """One :class:`SentenceEncoder` per language (each with its own text pipeline), trained
+    together.
 
     ``encoders[lang]`` is a plain encoder afterwards: ``encode`` works on it as on any other.
     Book: chapter 7 (Joint vs transfer vs mapping).
@@ -101,10 +109,12 @@ class LanguageEncoders(nn.Module):
             raise ValueError("give at least one encoder, keyed by language code.")
         dims = {lang: enc.output_dim for lang, enc in encoders.items()}
         if len(set(dims.values())) != 1:
-            raise ValueError(f"joint training needs one output size for every language, got {dims}.")
+            raise ValueError(
+                f"joint training needs one output size for every language, got {dims}.")
         for lang, enc in encoders.items():
             if not isinstance(enc, SentenceEncoder) or enc.pipeline is None:
-                raise ValueError(f"encoder {lang!r} must be a SentenceEncoder with a text pipeline.")
+                raise ValueError(
+                    f"encoder {lang!r} must be a SentenceEncoder with a text pipeline.")
         self.encoders = nn.ModuleDict(dict(encoders))
         self.output_dim = next(iter(dims.values()))
 
@@ -114,7 +124,10 @@ class LanguageEncoders(nn.Module):
         return list(self.encoders.keys())
 
     def __getitem__(self, lang: str) -> SentenceEncoder:
-        """The encoder of ``lang`` (a clear KeyError for a language it does not have). Book: chapter 7."""
+        """The encoder of ``lang`` (a clear KeyError for a language it does not have).
+
+        Book: chapter 7.
+        """
         if lang not in self.encoders:
             raise KeyError(f"no encoder for {lang!r}; languages: {self.languages}.")
         return self.encoders[lang]
@@ -122,7 +135,8 @@ class LanguageEncoders(nn.Module):
 
 @dataclass
 class JointRun:
-    """A finished joint run: the encoders (and the shared head: classifier or decoder), steps, losses, time.
+    """A finished joint run: the encoders (and the shared head: classifier or decoder), steps,
+    losses, time.
 
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
@@ -147,10 +161,12 @@ class _NLIJointModel(nn.Module):
 
 
 def joint_nli(encoders: LanguageEncoders, classifier: NLIClassifier, train: Mapping[str, NLIData],
-              config: JointConfig = JointConfig(), *, device: str | torch.device = "auto", seed: int = 0) -> JointRun:
-    """Joint InferSent: ``train[lang]`` holds the same NLI pairs in every language (row ``i`` translates row
-    ``i``); each batch reads its premises in one random language and its hypotheses in another (drawn
-    independently, English included), through that language's encoder and the shared ``classifier``.
+              config: JointConfig = JointConfig(), *, device: str | torch.device = "auto",
+              seed: int = 0) -> JointRun:
+    """Joint InferSent: ``train[lang]`` holds the same NLI pairs in every language (row ``i``
+    translates row ``i``); each batch reads its premises in one random language and its hypotheses
+    in another (drawn independently, English included), through that language's encoder and the
+    shared ``classifier``.
 
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
@@ -164,9 +180,11 @@ def joint_nli(encoders: LanguageEncoders, classifier: NLIClassifier, train: Mapp
     labels = np.asarray(train[langs[0]].labels, np.int64)
     for lang in langs[1:]:
         if not np.array_equal(np.asarray(train[lang].labels), labels):
-            raise ValueError(f"labels of {lang!r} differ from {langs[0]!r}: the sets are not translations row by row.")
+            raise ValueError(f"labels of {lang!r} differ from {langs[0]!r}: the sets are not "
+                             "translations row by row.")
     csr = {lang: (encoders[lang].pipeline.encode_flat(list(train[lang].premises)),
-                  encoders[lang].pipeline.encode_flat(list(train[lang].hypotheses))) for lang in langs}
+                  encoders[lang].pipeline.encode_flat(list(train[lang].hypotheses)))
+           for lang in langs}
     y = torch.from_numpy(labels)
     n = len(labels)
     steps = steps_for(n, config.batch_size, config.epochs, config.min_steps, config.max_steps)
@@ -188,14 +206,15 @@ def joint_nli(encoders: LanguageEncoders, classifier: NLIClassifier, train: Mapp
     model = _NLIJointModel(encoders, classifier)
     seed_everything(seed)
     start = time.perf_counter()
-    history = fit(model, step_loss, batches, optimizer="adam", lr=config.lr, epochs=1, device=pick_device(device),
-                  seed=seed, progress=False)
+    history = fit(model, step_loss, batches, optimizer="adam", lr=config.lr, epochs=1,
+                  device=pick_device(device), seed=seed, progress=False)
     return JointRun(encoders, classifier, config, steps, history, time.perf_counter() - start)
 
 
 def decoder_vocab(english: Sequence[str], max_size: int | None = None) -> Vocab:
-    """The shared decoder's output vocabulary: whitespace tokens of ``english`` (the ``max_size`` most frequent
-    entries, specials included; ``None``: all) plus padding, ``<unk>``, ``<s>`` and ``</s>``.
+    """The shared decoder's output vocabulary: whitespace tokens of ``english`` (the ``max_size``
+    most frequent entries, specials included; ``None``: all) plus padding, ``<unk>``, ``<s>`` and
+    ``</s>``.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     from xsent_lib.train.seq2seq import target_vocab
@@ -209,39 +228,48 @@ class _SeqJointModel(nn.Module):
         self.encoders, self.decoder = encoders, decoder
 
 
-def joint_sdae(encoders: LanguageEncoders, decoder: LSTMDecoder, vocab: Vocab, english: Sequence[str],
-               parallel: Mapping[str, tuple[Sequence[str], Sequence[str]]], config: JointConfig = JointConfig(), *,
-               device: str | torch.device = "auto", seed: int = 0) -> JointRun:
-    """Joint SDAE / NMT with one shared decoder writing English (``vocab``, see :func:`decoder_vocab`).
+def joint_sdae(encoders: LanguageEncoders, decoder: LSTMDecoder, vocab: Vocab,
+               english: Sequence[str], parallel: Mapping[str, tuple[Sequence[str], Sequence[str]]],
+               config: JointConfig = JointConfig(), *, device: str | torch.device = "auto",
+               seed: int = 0) -> JointRun:
+    """Joint SDAE / NMT with one shared decoder writing English (``vocab``, see
+    :func:`decoder_vocab`).
 
-    English batches: ``english`` sentences noised by :func:`sdae_noise` (word drop, bigram swap) and rebuilt;
-    a batch of language ``lang``: ``parallel[lang] = (english side, lang side)``, the ``lang`` side in and its
-    English side out. Batches go round robin over English and the other languages; the number of steps follows
-    the data (:func:`steps_for` over all sentences). With ``encoders`` holding only English, this is a
-    monolingual SDAE (the pivot of representation transfer and mapping).
+    English batches: ``english`` sentences noised by :func:`sdae_noise` (word drop, bigram swap) and
+    rebuilt; a batch of language ``lang``: ``parallel[lang] = (english side, lang
+    side)``, the ``lang`` side in and its English side out. Batches go round robin over English and
+    the other languages; the number of steps follows the data (:func:`steps_for` over all
+    sentences). With ``encoders`` holding only English, this is a monolingual SDAE (the pivot of
+    representation transfer and mapping).
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if "en" not in encoders.languages:
-        raise ValueError("joint_sdae needs an English encoder under 'en' (the decoder writes English).")
+        raise ValueError("joint_sdae needs an English encoder under 'en' (the decoder writes "
+                         "English).")
     others = [lang for lang in encoders.languages if lang != "en"]
     missing = [lang for lang in others if lang not in parallel]
     if missing:
         raise ValueError(f"no bitext for {missing}; parallel has {sorted(parallel)}.")
     en_pipe = encoders["en"].pipeline
-    protected = [en_pipe.vocab.stoi[t] for t in (en_pipe.bos, en_pipe.eos) if t is not None and t in en_pipe.vocab.stoi]
+    protected = [en_pipe.vocab.stoi[t] for t in (en_pipe.bos, en_pipe.eos) if t is not None
+                 and t in en_pipe.vocab.stoi]
     streams: dict[str, tuple[Any, Any]] = {"en": (en_pipe.encode_flat(list(english)),
                                                   vocab.lookup_flat([s.split() for s in english]))}
     for lang in others:
         en_side, tgt_side = (list(s) for s in parallel[lang])
         if len(en_side) != len(tgt_side) or not en_side:
-            raise ValueError(f"bitext {lang}: {len(en_side)} English and {len(tgt_side)} {lang} sentences.")
-        streams[lang] = (encoders[lang].pipeline.encode_flat(tgt_side), vocab.lookup_flat([s.split() for s in en_side]))
+            raise ValueError(f"bitext {lang}: {len(en_side)} English and {len(tgt_side)} {lang} "
+                             "sentences.")
+        streams[lang] = (encoders[lang].pipeline.encode_flat(tgt_side),
+                         vocab.lookup_flat([s.split() for s in en_side]))
     total = sum(len(s[0][1]) - 1 for s in streams.values())
     steps = steps_for(total, config.batch_size, config.epochs, config.min_steps, config.max_steps)
     rng = np.random.default_rng([seed, 11])
     order = list(streams)
-    per = {lang: random_batches(len(streams[lang][0][1]) - 1, config.batch_size, steps, rng) for lang in order}
-    plan = [(order[k % len(order)], per[order[k % len(order)]][k // len(order)]) for k in range(steps)]
+    per = {lang: random_batches(len(streams[lang][0][1]) - 1, config.batch_size, steps, rng)
+           for lang in order}
+    plan = [(order[k % len(order)], per[order[k % len(order)]][k // len(order)])
+            for k in range(steps)]
     generator = torch.Generator().manual_seed(seed)
 
     def batches(epoch: int) -> list[tuple[Any, ...]]:
@@ -256,59 +284,68 @@ def joint_sdae(encoders: LanguageEncoders, decoder: LSTMDecoder, vocab: Vocab, e
         if lang == "en":
             src, src_len = sdae_noise(src, src_len, p_drop=config.p_drop, p_swap=config.p_swap,
                                       protected_ids=protected, generator=generator)
-        inputs, targets = teacher_forcing_pair(tgt, tgt_len, bos_id=model.decoder.bos_id, eos_id=model.decoder.eos_id,
+        inputs, targets = teacher_forcing_pair(tgt, tgt_len, bos_id=model.decoder.bos_id,
+                                               eos_id=model.decoder.eos_id,
                                                pad_id=model.decoder.pad_id)
-        return sequence_cross_entropy(model.decoder(model.encoders[lang](src, src_len), inputs), targets)
+        return sequence_cross_entropy(model.decoder(model.encoders[lang](src, src_len), inputs),
+                                      targets)
 
     model = _SeqJointModel(encoders, decoder)
     seed_everything(seed)
     start = time.perf_counter()
-    history = fit(model, step_loss, batches, optimizer="adam", lr=config.lr, epochs=1, device=pick_device(device),
-                  seed=seed, progress=False)
+    history = fit(model, step_loss, batches, optimizer="adam", lr=config.lr, epochs=1,
+                  device=pick_device(device), seed=seed, progress=False)
     return JointRun(encoders, decoder, config, steps, history, time.perf_counter() - start)
 
 
-def train_sdae(encoder: SentenceEncoder, decoder: LSTMDecoder, vocab: Vocab, sentences: Sequence[str],
-               config: JointConfig = JointConfig(), *, device: str | torch.device = "auto", seed: int = 0) -> JointRun:
-    """A monolingual SDAE in any language (:func:`joint_sdae` with that one encoder and no bitext): the
-    English pivot, or the target-language encoder that sentence mapping aligns afterwards.
+def train_sdae(encoder: SentenceEncoder, decoder: LSTMDecoder, vocab: Vocab,
+               sentences: Sequence[str], config: JointConfig = JointConfig(), *,
+               device: str | torch.device = "auto", seed: int = 0) -> JointRun:
+    """A monolingual SDAE in any language (:func:`joint_sdae` with that one encoder and no bitext):
+    the English pivot, or the target-language encoder that sentence mapping aligns afterwards.
     ``vocab`` is the decoder's vocabulary of that language (:func:`decoder_vocab` of ``sentences``).
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    return joint_sdae(LanguageEncoders({"en": encoder}), decoder, vocab, sentences, {}, config, device=device,
-                      seed=seed)
+    return joint_sdae(LanguageEncoders({"en": encoder}), decoder, vocab, sentences, {}, config,
+                      device=device, seed=seed)
 
 
-def sdae_decoder(texts: Sequence[str], input_dim: int, *, embed_dim: int, hidden_dim: int, seed: int = 0,
-                 max_vocab: int | None = None) -> tuple[Vocab, LSTMDecoder]:
-    """The output vocabulary of ``texts`` (:func:`decoder_vocab`, at most ``max_vocab`` entries) and a fresh
-    one-layer LSTM decoder over it (``embed_dim``-d word vectors, ``hidden_dim`` units, initialised from seed
-    ``seed + 1``) reading ``input_dim``-d sentence vectors. Book: chapter 7 (Joint vs transfer vs mapping).
+def sdae_decoder(texts: Sequence[str], input_dim: int, *, embed_dim: int, hidden_dim: int,
+                 seed: int = 0, max_vocab: int | None = None) -> tuple[Vocab, LSTMDecoder]:
+    """The output vocabulary of ``texts`` (:func:`decoder_vocab`, at most ``max_vocab`` entries) and
+    a fresh one-layer LSTM decoder over it (``embed_dim``-d word vectors, ``hidden_dim`` units,
+    initialised from seed ``seed + 1``) reading ``input_dim``-d sentence vectors.
+    Book: chapter 7 (Joint vs transfer vs mapping).
     """
     vocab = decoder_vocab(texts, max_vocab)
     seed_everything(seed + 1)
-    return vocab, LSTMDecoder(len(vocab), input_dim, bos_id=vocab.stoi[BOS_TOKEN], eos_id=vocab.stoi[EOS_TOKEN],
-                              embed_dim=embed_dim, hidden_dim=hidden_dim, n_layers=1)
+    return vocab, LSTMDecoder(len(vocab), input_dim, bos_id=vocab.stoi[BOS_TOKEN],
+                              eos_id=vocab.stoi[EOS_TOKEN], embed_dim=embed_dim,
+                              hidden_dim=hidden_dim, n_layers=1)
 
 
-def sdae_encoder(encoder: SentenceEncoder, sentences: Sequence[str], config: JointConfig = JointConfig(), *,
-                 embed_dim: int, hidden_dim: int, max_vocab: int | None = None, device: str | torch.device = "auto",
+def sdae_encoder(encoder: SentenceEncoder, sentences: Sequence[str],
+                 config: JointConfig = JointConfig(), *, embed_dim: int, hidden_dim: int,
+                 max_vocab: int | None = None, device: str | torch.device = "auto",
                  seed: int = 0) -> SentenceEncoder:
-    """``encoder`` trained as a monolingual SDAE on ``sentences`` (:func:`train_sdae`) with a fresh decoder over
-    their vocabulary (:func:`sdae_decoder`): an English pivot, or a target encoder that sentence mapping aligns.
+    """``encoder`` trained as a monolingual SDAE on ``sentences`` (:func:`train_sdae`) with a fresh
+    decoder over their vocabulary (:func:`sdae_decoder`): an English pivot, or a target encoder that
+    sentence mapping aligns.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
-    vocab, decoder = sdae_decoder(sentences, encoder.output_dim, embed_dim=embed_dim, hidden_dim=hidden_dim, seed=seed,
-                                  max_vocab=max_vocab)
-    return train_sdae(encoder, decoder, vocab, sentences, config, device=device, seed=seed).encoders["en"]
+    vocab, decoder = sdae_decoder(sentences, encoder.output_dim, embed_dim=embed_dim,
+                                  hidden_dim=hidden_dim, seed=seed, max_vocab=max_vocab)
+    return train_sdae(encoder, decoder, vocab, sentences, config, device=device,
+                      seed=seed).encoders["en"]
 
 
 def infersent_run(encoders: Mapping[str, SentenceEncoder], train: Mapping[str, NLIData],
                   config: JointConfig = JointConfig(), *, device: str | torch.device = "auto",
                   seed: int = 0) -> JointRun:
-    """``encoders`` (one language or several) trained on ``train`` through one fresh InferSent classifier
-    (:func:`joint_nli`; hidden layer twice the sentence vector's size, initialised from seed ``seed + 2``): an
-    English pivot, a target encoder that sentence mapping aligns, or joint InferSent.
+    """``encoders`` (one language or several) trained on ``train`` through one fresh InferSent
+    classifier (:func:`joint_nli`; hidden layer twice the sentence vector's size, initialised from
+    seed ``seed + 2``): an English pivot, a target encoder that sentence mapping aligns, or joint
+    InferSent.
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     if not encoders:
@@ -316,4 +353,5 @@ def infersent_run(encoders: Mapping[str, SentenceEncoder], train: Mapping[str, N
     language_encoders = LanguageEncoders(dict(encoders))
     dim = next(iter(encoders.values())).output_dim
     seed_everything(seed + 2)
-    return joint_nli(language_encoders, NLIClassifier(dim, 2 * dim), train, config, device=device, seed=seed)
+    return joint_nli(language_encoders, NLIClassifier(dim, 2 * dim), train, config, device=device,
+                     seed=seed)

@@ -56,7 +56,8 @@ def batch_size_of(batch: Any) -> int:
     """
     if isinstance(batch, torch.Tensor):
         return int(batch.shape[0]) if batch.dim() else 1
-    items = batch.values() if isinstance(batch, Mapping) else batch if isinstance(batch, (tuple, list)) else ()
+    items = (batch.values() if isinstance(batch, Mapping)
+             else batch if isinstance(batch, (tuple, list)) else ())
     for item in items:
         n = batch_size_of(item)
         if n:
@@ -72,7 +73,8 @@ def preserved_rng(device: torch.device) -> Iterator[None]:
     Book: chapter 3 (InferSent: the training loop).
     """
     py_state, np_state = random.getstate(), np.random.get_state()
-    devices = [device.index if device.index is not None else torch.cuda.current_device()] if device.type == "cuda" else []
+    devices = ([device.index if device.index is not None else torch.cuda.current_device()]
+               if device.type == "cuda" else [])
     with torch.random.fork_rng(devices=devices, device_type="cuda"):
         try:
             yield
@@ -82,14 +84,17 @@ def preserved_rng(device: torch.device) -> Iterator[None]:
 
 
 def _make_optimizer(
-    model: nn.Module, optimizer: str | torch.optim.Optimizer, lr: float | None, momentum: float, weight_decay: float
+    model: nn.Module, optimizer: str | torch.optim.Optimizer, lr: float | None, momentum: float,
+    weight_decay: float
 ) -> torch.optim.Optimizer:
     if isinstance(optimizer, torch.optim.Optimizer):
         if lr is not None:
-            raise ValueError("lr is taken from the given optimizer instance; do not pass lr= as well.")
+            raise ValueError("lr is taken from the given optimizer instance; do not pass lr= as "
+                             "well.")
         return optimizer
     if optimizer not in DEFAULT_LR:
-        raise ValueError(f"optimizer must be 'sgd', 'adam' or a torch.optim.Optimizer, got {optimizer!r}.")
+        raise ValueError("optimizer must be 'sgd', 'adam' or a torch.optim.Optimizer, got "
+                         f"{optimizer!r}.")
     params = [p for p in model.parameters() if p.requires_grad]
     if not params:
         raise ValueError("the model has no trainable parameter (all have requires_grad=False).")
@@ -111,7 +116,8 @@ def _amp_dtype(amp: str | None, device: torch.device) -> torch.dtype | None:
     if amp not in AMP_DTYPES:
         raise ValueError(f"amp must be None, 'auto', 'bf16' or 'fp16', got {amp!r}.")
     if device.type != "cuda":
-        raise ValueError(f"amp={amp!r} (mixed precision) runs only on CUDA, but device is {device}; use amp=None or 'auto'.")
+        raise ValueError(f"amp={amp!r} (mixed precision) runs only on CUDA, but device is "
+                         f"{device}; use amp=None or 'auto'.")
     return AMP_DTYPES[amp]
 
 
@@ -143,7 +149,8 @@ def fit(
     checkpoint_path: str | Path | None = None,
     restore_best: bool = True,
 ) -> History:
-    """Train ``model`` by minimising ``loss_fn(model, batch)`` over ``train_batches`` for ``epochs`` epochs.
+    """Train ``model`` by minimising ``loss_fn(model, batch)`` over ``train_batches`` for ``epochs``
+    epochs.
 
     - ``train_batches``: a re-iterable collection of batches (list, DataLoader), or a function
       ``epoch -> batches`` (to reshuffle each epoch with its own seed). Tensors inside a batch
@@ -183,8 +190,8 @@ def fit(
         raise ValueError(f"clip_norm must be None or positive, got {clip_norm!r}.")
     if not callable(train_batches) and isinstance(train_batches, Iterator) and epochs > 1:
         raise TypeError(
-            "train_batches is a one-shot iterator, so epochs after the first would be empty; pass a list, "
-            "a DataLoader, or a function epoch -> batches."
+            "train_batches is a one-shot iterator, so epochs after the first would be empty; pass "
+            "a list, a DataLoader, or a function epoch -> batches."
         )
     callbacks = dict(callbacks or {})
     for name, fn in callbacks.items():
@@ -228,7 +235,8 @@ def fit(
         model.train()
         loss_sum = torch.zeros((), device=dev)
         n_batches = n_examples = 0
-        bar = tqdm(_batches_for_epoch(train_batches, epoch), desc=f"epoch {epoch}", disable=not progress, leave=False)
+        bar = tqdm(_batches_for_epoch(train_batches, epoch), desc=f"epoch {epoch}",
+                   disable=not progress, leave=False)
         for batch in bar:
             batch = move_to_device(batch, dev)
             with torch.autocast(dev.type, dtype=amp_dtype, enabled=amp_dtype is not None):
@@ -261,7 +269,8 @@ def fit(
             raise ValueError(f"epoch {epoch} got no batch; is train_batches empty?")
         mean_loss = float(loss_sum) / n_batches
         if not math.isfinite(mean_loss):
-            raise FloatingPointError(f"the training loss became {mean_loss} in epoch {epoch}; lower lr or clip gradients.")
+            raise FloatingPointError(f"the training loss became {mean_loss} in epoch {epoch}; "
+                                     "lower lr or clip gradients.")
 
         dev_score = None
         improved: bool | None = None

@@ -1,5 +1,5 @@
-"""Training sentence encoders on NLI, the InferSent way: the seven encoders at one width, the thesis's
-SGD schedule through :func:`xsent_lib.train.fit`, the NLI classifier's loss and accuracy.
+"""Training sentence encoders on NLI, the InferSent way: the seven encoders at one width, the
+thesis's SGD schedule through :func:`xsent_lib.train.fit`, the NLI classifier's loss and accuracy.
 
 Book: chapter 3 (InferSent: training details).
 """
@@ -28,9 +28,11 @@ from xsent_lib.train.loop import fit
 from xsent_lib.train.schedules import InferSentSchedule
 
 # The seven encoders of thesis Table 3.6, in the table's order.
-SEVEN: tuple[str, ...] = ("lstm", "gru", "bigru-last", "bilstm-mean", "inner-attention", "hconvnet", "bilstm-max")
-# Encoders at most this wide (per direction) run on one CPU thread: their kernels take microseconds, and two
-# threads that must meet at every time step's barrier make a busy 2-core machine many times slower (our choice).
+SEVEN: tuple[str, ...] = ("lstm", "gru", "bigru-last", "bilstm-mean", "inner-attention", "hconvnet",
+                          "bilstm-max")
+# Encoders at most this wide (per direction) run on one CPU thread: their kernels take microseconds,
+# and two threads that must meet at every time step's barrier make a busy 2-core machine many times
+# slower (our choice).
 SMALL_WIDTH = 128
 
 
@@ -69,11 +71,13 @@ def encoder_size_kwargs(name: str, width: int) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class InferSentConfig:
-    """The thesis's NLI training recipe; ``width`` scales the encoders (see :func:`encoder_size_kwargs`).
+    """The thesis's NLI training recipe; ``width`` scales the encoders (see
+    :func:`encoder_size_kwargs`).
 
-    SGD with lr 0.1, x0.99 per epoch, /5 when dev accuracy does not improve, stop below 1e-5, batches of 64,
-    gradient norm clipped at 5 (released code), at most ``epochs`` epochs (released code: 20), MLP classifier
-    with one hidden layer of 512 units on ``[u, v, |u-v|, u*v]`` (tanh; the thesis names no activation).
+    SGD with lr 0.1, x0.99 per epoch, /5 when dev accuracy does not improve, stop below 1e-5,
+    batches of 64, gradient norm clipped at 5 (released code), at most ``epochs`` epochs (released
+    code: 20), MLP classifier with one hidden layer of 512 units on ``[u, v, |u-v|, u*v]`` (tanh;
+    the thesis names no activation).
     Book: chapter 3 (InferSent: training details).
     """
 
@@ -90,25 +94,29 @@ class InferSentConfig:
     eval_batch_size: int = 256
 
 
-def build_nli_model(name: str, words: WordSetup, width: int, config: InferSentConfig = InferSentConfig(),
-                    seed: int = 0) -> NLIModel:
-    """A fresh (seeded) encoder ``name`` on the chapter's word vectors, with the NLI classifier on top.
+def build_nli_model(name: str, words: WordSetup, width: int,
+                    config: InferSentConfig = InferSentConfig(), seed: int = 0) -> NLIModel:
+    """A fresh (seeded) encoder ``name`` on the chapter's word vectors, with the NLI classifier on
+    top.
 
     Book: chapter 3 (InferSent: the NLI training scheme).
     """
     seed_everything(seed)
-    encoder = build_encoder(name, len(words.pipeline.vocab), word_dim=words.dim, embeddings=words.weights,
-                            freeze_embeddings=words.frozen, pipeline=words.pipeline, **encoder_size_kwargs(name, width))
-    head = NLIClassifier(encoder.output_dim, config.classifier_hidden, activation=config.classifier_activation)
+    encoder = build_encoder(name, len(words.pipeline.vocab), word_dim=words.dim,
+                            embeddings=words.weights, freeze_embeddings=words.frozen,
+                            pipeline=words.pipeline, **encoder_size_kwargs(name, width))
+    head = NLIClassifier(encoder.output_dim, config.classifier_hidden,
+                         activation=config.classifier_activation)
     return NLIModel(encoder, head)
 
 
 def nli_batches(pipeline: TextPipeline, data: NLIData, batch_size: int = 64,
                 seed: int = 0) -> Callable[[int], list[tuple[torch.Tensor, ...]]]:
-    """``epoch -> batches`` of ``(premise ids, lengths, hypothesis ids, lengths, labels)`` for :func:`fit`.
+    """``epoch -> batches`` of ``(premise ids, lengths, hypothesis ids, lengths, labels)`` for
+    :func:`fit`.
 
-    Each epoch shuffles the pairs with its own seed, sorts windows of 50 batches by premise length (little
-    padding) and shuffles the batch order; every pair is seen once per epoch.
+    Each epoch shuffles the pairs with its own seed, sorts windows of 50 batches by premise length
+    (little padding) and shuffles the batch order; every pair is seen once per epoch.
     Book: chapter 3 (InferSent: the training loop).
     """
     if len(data) < 1:
@@ -138,8 +146,10 @@ def nli_step_loss(model: NLIModel, batch: tuple[torch.Tensor, ...]) -> torch.Ten
     return nli_loss(model(premise, premise_len, hypothesis, hypothesis_len), labels)
 
 
-def nli_accuracy(model: NLIModel, data: NLIData, batch_size: int = 256, device: str | torch.device = "auto") -> float:
-    """Accuracy (percent) of ``model`` on ``data``: both sides embedded by ``encoder.encode``, then classified.
+def nli_accuracy(model: NLIModel, data: NLIData, batch_size: int = 256,
+                 device: str | torch.device = "auto") -> float:
+    """Accuracy (percent) of ``model`` on ``data``: both sides embedded by ``encoder.encode``, then
+    classified.
 
     Book: chapter 3 (InferSent).
     """
@@ -183,10 +193,11 @@ class NLIRun:
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready numbers of the run (no weights). Book: chapter 3 (InferSent)."""
-        return {"name": self.name, "width": self.width, "dim": self.encoder.output_dim, "nli_dev": self.dev_acc,
-                "nli_test": self.test_acc, "seconds": self.seconds, "epochs": len(self.history.epoch),
-                "stop_reason": self.history.stop_reason, "dev_curve": list(self.history.dev),
-                "lr_curve": list(self.history.lr), "train_loss": list(self.history.train_loss)}
+        return {"name": self.name, "width": self.width, "dim": self.encoder.output_dim,
+                "nli_dev": self.dev_acc, "nli_test": self.test_acc, "seconds": self.seconds,
+                "epochs": len(self.history.epoch), "stop_reason": self.history.stop_reason,
+                "dev_curve": list(self.history.dev), "lr_curve": list(self.history.lr),
+                "train_loss": list(self.history.train_loss)}
 
 
 def train_nli_encoder(name: str, corpus: NLICorpus, words: WordSetup,

@@ -40,7 +40,8 @@ class Schedule:
         Book: chapter 3 (InferSent: training schedule).
         """
 
-    def after_epoch(self, optimizer: torch.optim.Optimizer, epoch: int, dev_improved: bool | None) -> str | None:
+    def after_epoch(self, optimizer: torch.optim.Optimizer, epoch: int,
+                    dev_improved: bool | None) -> str | None:
         """Update the rate after an epoch; return a reason to stop, or None to go on.
 
         Book: chapter 3 (InferSent: training schedule).
@@ -58,7 +59,8 @@ class Schedule:
 
 
 class InferSentSchedule(Schedule):
-    """SGD schedule of InferSent: divide by ``shrink`` when dev accuracy drops, decay each epoch, stop below ``min_lr``.
+    """SGD schedule of InferSent: divide by ``shrink`` when dev accuracy drops, decay each epoch,
+    stop below ``min_lr``.
 
     After each epoch: if the dev score did not beat the best so far, the rate is divided by 5
     (the thesis says "decreases"; the reference code compares with the best, and so do we); training
@@ -72,10 +74,12 @@ class InferSentSchedule(Schedule):
     def __init__(self, decay: float = 0.99, shrink: float = 5.0, min_lr: float = 1e-5) -> None:
         super().__init__()
         if not (0.0 < decay <= 1.0) or shrink < 1.0 or min_lr < 0.0:
-            raise ValueError(f"need 0 < decay <= 1, shrink >= 1 and min_lr >= 0, got {decay}, {shrink}, {min_lr}.")
+            raise ValueError(f"need 0 < decay <= 1, shrink >= 1 and min_lr >= 0, got {decay}, "
+                             f"{shrink}, {min_lr}.")
         self.decay, self.shrink, self.min_lr = decay, shrink, min_lr
 
-    def after_epoch(self, optimizer: torch.optim.Optimizer, epoch: int, dev_improved: bool | None) -> str | None:
+    def after_epoch(self, optimizer: torch.optim.Optimizer, epoch: int,
+                    dev_improved: bool | None) -> str | None:
         """Shrink on a dev drop, stop below ``min_lr``, else decay (see the class docstring).
 
         Book: chapter 3 (InferSent: training schedule).
@@ -109,7 +113,8 @@ class LinearDecay(Schedule):
         Book: chapter 9 (Multilingual embeddings from monolingual text, Wang et al.).
         """
         if total_steps is None:
-            raise ValueError("LinearDecay needs to know the number of steps: pass train_batches with a len().")
+            raise ValueError("LinearDecay needs to know the number of steps: pass train_batches "
+                             "with a len().")
         super().start(optimizer, total_steps)
 
     def after_step(self, optimizer: torch.optim.Optimizer, step: int) -> None:
@@ -142,11 +147,13 @@ class WarmupInverseSqrt(Schedule):
         Book: chapter 10 (Cross-lingual language models, XLM: training details).
         """
         t = step + 1
-        self.set_lr(optimizer, self.base_lr * min(t / self.warmup_steps, math.sqrt(self.warmup_steps / t)))
+        self.set_lr(optimizer,
+                    self.base_lr * min(t / self.warmup_steps, math.sqrt(self.warmup_steps / t)))
 
 
 def make_schedule(schedule: str | Schedule) -> Schedule:
-    """A schedule from its name (``constant``, ``infersent``, ``linear``, ``warmup_inverse_sqrt``) or as given.
+    """A schedule from its name (``constant``, ``infersent``, ``linear``, ``warmup_inverse_sqrt``)
+    or as given.
 
     Book: chapter 3 (InferSent: training schedule).
     """
@@ -159,5 +166,6 @@ def make_schedule(schedule: str | Schedule) -> Schedule:
         "warmup_inverse_sqrt": WarmupInverseSqrt,
     }
     if schedule not in named:
-        raise ValueError(f"schedule must be a Schedule or one of {sorted(named)}, got {schedule!r}.")
+        raise ValueError(
+            f"schedule must be a Schedule or one of {sorted(named)}, got {schedule!r}.")
     return named[schedule]()

@@ -19,7 +19,13 @@ from xsent_lib.base.runtime import pick_device
 from xsent_lib.data.probing_sets import SPLITS, check_sizes
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.encoders.base import SentenceEncoder
-from xsent_lib.encoders.decoder import LSTMDecoder, Seq2Seq, linearize_tree, next_sentence_pairs, teacher_forcing_pair
+from xsent_lib.encoders.decoder import (
+    LSTMDecoder,
+    Seq2Seq,
+    linearize_tree,
+    next_sentence_pairs,
+    teacher_forcing_pair,
+)
 from xsent_lib.losses.seq2seq import perplexity, seq2seq_loss, sequence_nll
 from xsent_lib.text import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN, TextPipeline, Vocab
 from xsent_lib.text.batching import pad_csr, shuffled_length_batches
@@ -100,8 +106,8 @@ def seq2seq_corpus(world: SyntheticWorld, task: str, n_train: int, n_dev: int,
 
 
 def target_vocab(texts: Sequence[str], max_size: int | None = None) -> Vocab:
-    """Whitespace-token vocabulary of seq2seq targets with padding, ``<unk>``, ``<s>``, ``</s>`` (at most
-    ``max_size`` entries, specials included; ``None``: every token).
+    """Whitespace-token vocabulary of seq2seq targets with padding, ``<unk>``, ``<s>``, ``</s>`` (at
+    most ``max_size`` entries, specials included; ``None``: every token).
 
     Book: chapter 4 (Probing: the seq2seq training tasks).
     """

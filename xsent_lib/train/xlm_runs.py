@@ -21,14 +21,10 @@ from xsent_lib.data.formats import NLIData
 from xsent_lib.data.xnli import XNLIBenchmark
 from xsent_lib.encoders.transformer import TransformerSentenceEncoder
 from xsent_lib.losses.lm import language_sampling_probs
-from xsent_lib.train.xlm import (
+from xsent_lib.train.xlm import XLMConfig, XLMRun, build_xlm, clm_perplexity, pretrain_xlm
+from xsent_lib.train.xlm_corpus import (
     LMCorpus,
-    XLMConfig,
-    XLMRun,
     build_lm_corpus,
-    build_xlm,
-    clm_perplexity,
-    pretrain_xlm,
     shared_vocabulary,
     vocabulary_stats,
 )

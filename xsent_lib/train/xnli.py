@@ -1,11 +1,11 @@
 """The English side of XNLI: an NLI model trained the way the XNLI paper trains it, then frozen.
 
-P3 trains its English BiLSTMs and classifier on MultiNLI with Adam at its default parameters (chapter 3's
-InferSent recipe uses SGD with a dev-driven schedule instead), and for X-CBOW trains only the classifier over
-the average of fixed word vectors. :func:`train_english_nli` covers both: it trains whatever parameters of
-``model`` require gradients (a frozen bag-of-vectors encoder leaves just the classifier), keeps the epoch with
-the best English dev accuracy, and reports the English test accuracy. Batches, loss and accuracy are chapter 3's
-(:mod:`xsent_lib.train.nli`).
+P3 trains its English BiLSTMs and classifier on MultiNLI with Adam at its default parameters
+(chapter 3's InferSent recipe uses SGD with a dev-driven schedule instead), and for X-CBOW trains
+only the classifier over the average of fixed word vectors. :func:`train_english_nli` covers both:
+it trains whatever parameters of ``model`` require gradients (a frozen bag-of-vectors encoder leaves
+just the classifier), keeps the epoch with the best English dev accuracy, and reports the English
+test accuracy. Batches, loss and accuracy are chapter 3's (:mod:`xsent_lib.train.nli`).
 Book: chapter 6 (XNLI and aligned encoders).
 """
 from __future__ import annotations
@@ -28,29 +28,31 @@ from xsent_lib.train.loop import fit
 from xsent_lib.train.nli import NLIRun, nli_accuracy, nli_batches, nli_step_loss, small_on_cpu
 
 
-def train_english_nli(name: str, model: NLIModel, pipeline: TextPipeline, corpus: NLICorpus, *, epochs: int = 5,
-                      lr: float = 1e-3, batch_size: int = 64, width: int = 0, device: str | torch.device = "auto",
-                      seed: int = 0) -> NLIRun:
-    """Train ``model`` on ``corpus.train`` (texts through ``pipeline``) with Adam for ``epochs`` epochs, keep the
-    best English dev epoch and measure English test accuracy. ``width`` (per-direction size) decides whether a
-    small model runs on one CPU thread. Book: chapter 6 (XNLI and aligned encoders).
+def train_english_nli(name: str, model: NLIModel, pipeline: TextPipeline, corpus: NLICorpus, *,
+                      epochs: int = 5, lr: float = 1e-3, batch_size: int = 64, width: int = 0,
+                      device: str | torch.device = "auto", seed: int = 0) -> NLIRun:
+    """Train ``model`` on ``corpus.train`` (texts through ``pipeline``) with Adam for ``epochs``
+    epochs, keep the best English dev epoch and measure English test accuracy. ``width``
+    (per-direction size) decides whether a small model runs on one CPU thread. Book: chapter 6 (XNLI
+    and aligned encoders).
     """
     if not isinstance(model, NLIModel):
         raise TypeError(f"model must be an NLIModel, got {type(model).__name__}.")
     start = time.perf_counter()
     with single_thread(small_on_cpu(max(width, 1), device)):
-        history = fit(model, nli_step_loss, nli_batches(pipeline, corpus.train, batch_size, seed), optimizer="adam",
-                      lr=lr, epochs=epochs, device=device, seed=seed, progress=False,
-                      dev_fn=lambda m: nli_accuracy(m, corpus.dev, 256, device))
+        history = fit(model, nli_step_loss, nli_batches(pipeline, corpus.train, batch_size, seed),
+                      optimizer="adam", lr=lr, epochs=epochs, device=device, seed=seed,
+                      progress=False, dev_fn=lambda m: nli_accuracy(m, corpus.dev, 256, device))
         test = nli_accuracy(model, corpus.test, 256, device)
-    return NLIRun(name, width, model, history, float(history.best_dev), test, time.perf_counter() - start)
+    return NLIRun(name, width, model, history, float(history.best_dev), test,
+                  time.perf_counter() - start)
 
 
 @dataclass
 class FrozenVectorsRun:
-    """XNLI's classifier trained on a frozen, shipped sentence encoder (the reference row): the classifier,
-    the ``encode`` function it reads, English dev/test accuracy (percent), the dev curve and the seconds
-    spent encoding and training. Book: chapter 6 (XNLI and aligned encoders).
+    """XNLI's classifier trained on a frozen, shipped sentence encoder (the reference row): the
+    classifier, the ``encode`` function it reads, English dev/test accuracy (percent), the dev curve
+    and the seconds spent encoding and training. Book: chapter 6 (XNLI and aligned encoders).
     """
 
     name: str
@@ -63,11 +65,13 @@ class FrozenVectorsRun:
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready numbers of the run. Book: chapter 6 (XNLI and aligned encoders)."""
-        return {"name": self.name, "nli_dev": self.dev_acc, "nli_test": self.test_acc, "dev_curve": self.dev_curve,
-                "seconds": self.seconds, "dim": int(self.classifier.mlp.input_dim // 4)}
+        return {"name": self.name, "nli_dev": self.dev_acc, "nli_test": self.test_acc,
+                "dev_curve": self.dev_curve, "seconds": self.seconds,
+                "dim": int(self.classifier.mlp.input_dim // 4)}
 
 
-def _pair_vectors(encode: Callable[[list[str]], np.ndarray], premises: list[str], hypotheses: list[str]
+def _pair_vectors(encode: Callable[[list[str]], np.ndarray], premises: list[str],
+                  hypotheses: list[str]
                   ) -> tuple[torch.Tensor, torch.Tensor]:
     u = np.asarray(encode(list(premises)), np.float32)
     v = np.asarray(encode(list(hypotheses)), np.float32)
@@ -77,12 +81,14 @@ def _pair_vectors(encode: Callable[[list[str]], np.ndarray], premises: list[str]
     return torch.from_numpy(u), torch.from_numpy(v)
 
 
-def train_on_vectors(name: str, encode: Callable[[list[str]], np.ndarray], corpus: NLICorpus, *, epochs: int = 10,
-                     lr: float = 1e-3, batch_size: int = 64, hidden: int = 128, dropout: float = 0.1,
-                     device: str | torch.device = "auto", seed: int = 0) -> FrozenVectorsRun:
-    """XNLI's classifier (``[u, v, |u - v|, u * v]``, ``hidden`` tanh units, ``dropout``) trained with Adam on
-    the frozen vectors ``encode`` gives the English pairs of ``corpus``; the epoch with the best English dev
-    accuracy is kept and scored on English test. The encoder is never trained (it need not be torch).
+def train_on_vectors(name: str, encode: Callable[[list[str]], np.ndarray], corpus: NLICorpus, *,
+                     epochs: int = 10, lr: float = 1e-3, batch_size: int = 64, hidden: int = 128,
+                     dropout: float = 0.1, device: str | torch.device = "auto",
+                     seed: int = 0) -> FrozenVectorsRun:
+    """XNLI's classifier (``[u, v, |u - v|, u * v]``, ``hidden`` tanh units, ``dropout``) trained
+    with Adam on the frozen vectors ``encode`` gives the English pairs of ``corpus``; the epoch with
+    the best English dev accuracy is kept and scored on English test. The encoder is never trained
+    (it need not be torch).
     Book: chapter 6 (XNLI and aligned encoders).
     """
     if not callable(encode):
@@ -92,7 +98,8 @@ def train_on_vectors(name: str, encode: Callable[[list[str]], np.ndarray], corpu
     start = time.perf_counter()
     seed_everything(seed)
     dev = pick_device(device)
-    sets = {s: (*_pair_vectors(encode, d.premises, d.hypotheses), torch.as_tensor(np.asarray(d.labels), dtype=torch.long))
+    sets = {s: (*_pair_vectors(encode, d.premises, d.hypotheses),
+                torch.as_tensor(np.asarray(d.labels), dtype=torch.long))
             for s, d in (("train", corpus.train), ("dev", corpus.dev), ("test", corpus.test))}
     u, v, y = (t.to(dev) for t in sets["train"])
     classifier = NLIClassifier(u.shape[1], hidden, dropout=dropout).to(dev)
@@ -121,4 +128,5 @@ def train_on_vectors(name: str, encode: Callable[[list[str]], np.ndarray], corpu
             best, best_state = curve[-1], copy.deepcopy(classifier.state_dict())
     classifier.load_state_dict(best_state)
     classifier.eval()
-    return FrozenVectorsRun(name, classifier, encode, best, accuracy("test"), curve, time.perf_counter() - start)
+    return FrozenVectorsRun(name, classifier, encode, best, accuracy("test"), curve,
+                            time.perf_counter() - start)

@@ -1,6 +1,8 @@
-"""Figures of the data chapter: corpus sizes, sentence-length histograms, and word order in the synthetic languages.
+"""Figures of the data chapter: corpus sizes, sentence-length histograms, and word order in the
+synthetic languages.
 
-Each function takes plain tables or arrays (what :mod:`xsent_lib.data.summary` returns) and returns a Figure.
+Each function takes plain tables or arrays (what :mod:`xsent_lib.data.summary` returns) and returns
+a Figure.
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
@@ -17,9 +19,11 @@ ROLE_COLOURS: dict[str, str] = {"subject": "#4C72B0", "verb": "#C44E52", "object
 
 
 def corpus_sizes(table: pd.DataFrame, value: str = "rows") -> Figure:
-    """Horizontal bars (log scale) of ``value`` per dataset, coloured by kind; rows with no value are left out.
+    """Horizontal bars (log scale) of ``value`` per dataset, coloured by kind; rows with no value
+    are left out.
 
-    ``table`` has the columns ``dataset``, ``kind`` and ``value`` (e.g. :func:`~xsent_lib.data.summary.dataset_table`).
+    ``table`` has the columns ``dataset``, ``kind`` and ``value`` (e.g.
+    :func:`~xsent_lib.data.summary.dataset_table`).
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     missing = {"dataset", "kind", value} - set(table.columns)
@@ -37,23 +41,26 @@ def corpus_sizes(table: pd.DataFrame, value: str = "rows") -> Figure:
     ax.set_yticks(y, shown["dataset"], fontsize=8)
     ax.set_xscale("log")
     ax.set_xlabel(value)
-    ax.legend(handles=[Patch(color=colours[k], label=k) for k in kinds], fontsize=8, loc="lower right")
+    ax.legend(handles=[Patch(color=colours[k], label=k) for k in kinds], fontsize=8,
+              loc="lower right")
     return fig
 
 
-def length_histograms(lengths: Mapping[str, Mapping[str, np.ndarray]], ncols: int = 3, clip: float = 99.0,
-                      unit: str = "tokens") -> Figure:
-    """One panel per dataset with one density histogram (step line) per language of its text lengths.
+def length_histograms(lengths: Mapping[str, Mapping[str, np.ndarray]], ncols: int = 3,
+                      clip: float = 99.0, unit: str = "tokens") -> Figure:
+    """One panel per dataset with one density histogram (step line) per language of its text
+    lengths.
 
-    Bins are unit-wide integers up to the ``clip`` percentile of all the lengths of the panel (the longest
-    texts are counted in the last bin); the legend gives each language's mean.
+    Bins are unit-wide integers up to the ``clip`` percentile of all the lengths of the panel (the
+    longest texts are counted in the last bin); the legend gives each language's mean.
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     panels = {name: sides for name, sides in lengths.items() if any(len(v) for v in sides.values())}
     if not panels:
         raise ValueError("no lengths to plot.")
     if ncols < 1 or not 0 < clip <= 100:
-        raise ValueError(f"ncols must be >= 1 and clip in (0, 100], got ncols={ncols}, clip={clip}.")
+        raise ValueError(f"ncols must be >= 1 and clip in (0, 100], got ncols={ncols}, "
+                         f"clip={clip}.")
     ncols = min(ncols, len(panels))
     nrows = -(-len(panels) // ncols)
     fig = Figure(figsize=(4 * ncols, 2.6 * nrows), layout="constrained")
@@ -66,8 +73,8 @@ def length_histograms(lengths: Mapping[str, Mapping[str, np.ndarray]], ncols: in
             counts = np.asarray(counts)
             if counts.size == 0:
                 continue
-            ax.hist(np.minimum(counts, top), bins=bins, density=True, histtype="step", linewidth=1.3,
-                    label=f"{lang} (mean {counts.mean():.1f})")
+            ax.hist(np.minimum(counts, top), bins=bins, density=True, histtype="step",
+                    linewidth=1.3, label=f"{lang} (mean {counts.mean():.1f})")
         ax.set_title(name, fontsize=10)
         ax.set_xlabel(unit, fontsize=8)
         ax.tick_params(labelsize=7)
@@ -75,9 +82,10 @@ def length_histograms(lengths: Mapping[str, Mapping[str, np.ndarray]], ncols: in
     return fig
 
 
-def word_order(roles: Mapping[str, Sequence[tuple[str, str, str]]], title: str | None = None) -> Figure:
-    """One row per language: the words of one sentence left to right, each in a box coloured by its role
-    (subject, verb, object, adjective, other) with its gloss underneath. ``roles`` is
+def word_order(roles: Mapping[str, Sequence[tuple[str, str, str]]],
+               title: str | None = None) -> Figure:
+    """One row per language: the words of one sentence left to right, each in a box coloured by its
+    role (subject, verb, object, adjective, other) with its gloss underneath. ``roles`` is
     :func:`~xsent_lib.data.synthetic.summary.word_roles`.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -96,11 +104,12 @@ def word_order(roles: Mapping[str, Sequence[tuple[str, str, str]]], title: str |
         x = 0.0
         for (word, gloss, role), width in zip(words, widths[lang]):
             centre = x + width / 2
-            ax.text(centre, 0.62, word, ha="center", va="center", family="monospace", fontsize=fontsize,
-                    bbox={"boxstyle": "round,pad=0.25", "facecolor": ROLE_COLOURS[role], "edgecolor": "none",
-                          "alpha": 0.9})
-            ax.text(centre, 0.12, gloss, ha="center", va="center", family="monospace", fontsize=fontsize * 0.75,
-                    color="#555555")
+            ax.text(centre, 0.62, word, ha="center", va="center", family="monospace",
+                    fontsize=fontsize,
+                    bbox={"boxstyle": "round,pad=0.25", "facecolor": ROLE_COLOURS[role],
+                          "edgecolor": "none", "alpha": 0.9})
+            ax.text(centre, 0.12, gloss, ha="center", va="center", family="monospace",
+                    fontsize=fontsize * 0.75, color="#555555")
             x += width
         ax.set_xlim(0, total)
         ax.set_ylim(0, 1)

@@ -1,5 +1,6 @@
-"""Figures of the InferSent chapter: NLI training curves, transfer vs embedding size (Figure 3.5), and the
-max-pooling bar charts of Figures 3.6-3.9 (share of the max-pooled dimensions each word wins).
+"""Figures of the InferSent chapter: NLI training curves, transfer vs embedding size (Figure 3.5),
+and the max-pooling bar charts of Figures 3.6-3.9 (share of the max-pooled dimensions each word
+wins).
 
 Each function takes plain results (dicts, lists, arrays) and returns a matplotlib Figure.
 Book: chapter 3 (InferSent).
@@ -12,10 +13,12 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-MODEL_COLOURS: tuple[str, ...] = ("#8C8C8C", "#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860")
+MODEL_COLOURS: tuple[str, ...] = ("#8C8C8C", "#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3",
+                                  "#937860")
 
 
-def training_curves(curves: Mapping[str, Sequence[float | None]], ylabel: str = "NLI dev accuracy (%)") -> Figure:
+def training_curves(curves: Mapping[str, Sequence[float | None]],
+                    ylabel: str = "NLI dev accuracy (%)") -> Figure:
     """One line per encoder of its dev score after each epoch (epochs without a score are skipped).
 
     Book: chapter 3 (InferSent: training details).
@@ -38,8 +41,9 @@ def training_curves(curves: Mapping[str, Sequence[float | None]], ylabel: str = 
 
 def transfer_vs_size(points: Mapping[str, Sequence[Mapping[str, float]]], metric: str = "micro",
                      side_metric: str | None = "nli_dev") -> Figure:
-    """Figure 3.5: transfer score (``metric``, micro by default) against the sentence-embedding size, one line
-    per architecture; with ``side_metric`` a second panel shows the NLI dev accuracy the same way.
+    """Figure 3.5: transfer score (``metric``, micro by default) against the sentence-embedding
+    size, one line per architecture; with ``side_metric`` a second panel shows the NLI dev accuracy
+    the same way.
 
     ``points[name]`` lists dicts with ``dim`` and the metrics (what ``size_sweep`` returns).
     Book: chapter 3 (InferSent: embedding size).
@@ -52,7 +56,8 @@ def transfer_vs_size(points: Mapping[str, Sequence[Mapping[str, float]]], metric
             missing = {"dim", *shown} - set(p)
             if missing:
                 raise ValueError(f"a point of {name!r} lacks {sorted(missing)}.")
-    labels = {"micro": "transfer dev accuracy, micro (%)", "macro": "transfer dev accuracy, macro (%)",
+    labels = {"micro": "transfer dev accuracy, micro (%)",
+              "macro": "transfer dev accuracy, macro (%)",
               "nli_dev": "NLI dev accuracy (%)", "nli_test": "NLI test accuracy (%)"}
     fig = Figure(figsize=(4.2 * len(shown), 3.4), layout="constrained")
     axes = fig.subplots(1, len(shown), squeeze=False)[0]
@@ -72,7 +77,8 @@ def transfer_vs_size(points: Mapping[str, Sequence[Mapping[str, float]]], metric
     return fig
 
 
-def _bars(ax: Axes, tokens: Sequence[str], percent: np.ndarray, title: str, colour: str, top: float) -> None:
+def _bars(ax: Axes, tokens: Sequence[str], percent: np.ndarray, title: str, colour: str,
+          top: float) -> None:
     x = np.arange(len(tokens))
     ax.bar(x, percent, color=colour)
     ax.set_xticks(x, list(tokens), rotation=60, ha="right", fontsize=8)
@@ -86,12 +92,15 @@ def _check_item(tokens: Sequence[str], percents: Mapping[str, np.ndarray]) -> No
         raise ValueError("need the tokens of a sentence and at least one model's percentages.")
     for model, p in percents.items():
         if np.shape(p) != (len(tokens),):
-            raise ValueError(f"{model!r} gives {np.shape(p)} values for {len(tokens)} tokens; one per token.")
+            raise ValueError(f"{model!r} gives {np.shape(p)} values for {len(tokens)} tokens; "
+                             "one per token.")
 
 
-def maxpool_bars(tokens: Sequence[str], percents: Mapping[str, np.ndarray], title: str = "") -> Figure:
-    """Figures 3.6-3.9 for one sentence: one bar per word, its share (%) of the max-pooled dimensions, one panel
-    per model (e.g. ``{"untrained": ..., "trained on NLI": ...}``), panels on a common scale.
+def maxpool_bars(tokens: Sequence[str], percents: Mapping[str, np.ndarray],
+                 title: str = "") -> Figure:
+    """Figures 3.6-3.9 for one sentence: one bar per word, its share (%) of the max-pooled
+    dimensions, one panel per model (e.g. ``{"untrained": ..., "trained on NLI": ...}``), panels on
+    a common scale.
 
     Book: chapter 3 (InferSent: visualising max-pooling).
     """
@@ -99,10 +108,11 @@ def maxpool_bars(tokens: Sequence[str], percents: Mapping[str, np.ndarray], titl
 
 
 def maxpool_gallery(items: Sequence[Mapping[str, object]]) -> Figure:
-    """A grid of max-pool bar charts: one row per sentence, one column per model, on a common y scale.
+    """A grid of max-pool bar charts: one row per sentence, one column per model, on a common y
+    scale.
 
-    Each item is ``{"title": str, "tokens": [...], "percents": {model: array}}``; every item must name the
-    same models.
+    Each item is ``{"title": str, "tokens": [...], "percents": {model: array}}``; every item must
+    name the same models.
     Book: chapter 3 (InferSent: visualising max-pooling).
     """
     if not items:
@@ -111,10 +121,12 @@ def maxpool_gallery(items: Sequence[Mapping[str, object]]) -> Figure:
     for item in items:
         _check_item(item["tokens"], item["percents"])
         if list(item["percents"]) != models:
-            raise ValueError(f"every item must give the models {models}, got {list(item['percents'])}.")
+            raise ValueError(f"every item must give the models {models}, got "
+                             f"{list(item['percents'])}.")
     top = 1.1 * max(float(np.max(p)) for item in items for p in item["percents"].values())
     width = max(len(item["tokens"]) for item in items)
-    fig = Figure(figsize=(max(3.0, 0.38 * width + 1.2) * len(models), 2.7 * len(items)), layout="constrained")
+    fig = Figure(figsize=(max(3.0, 0.38 * width + 1.2) * len(models), 2.7 * len(items)),
+                 layout="constrained")
     axes = fig.subplots(len(items), len(models), squeeze=False)
     for r, item in enumerate(items):
         for c, model in enumerate(models):

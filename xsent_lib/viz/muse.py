@@ -1,7 +1,8 @@
-"""Figures of the MUSE chapter: the 2-D toy (Figure 4.1), criterion vs accuracy (Figure 4.2), hubness,
-English-English alignment by word frequency (Figure 4.3) and P@1 per pair and method.
+"""Figures of the MUSE chapter: the 2-D toy (Figure 4.1), criterion vs accuracy (Figure 4.2),
+hubness, English-English alignment by word frequency (Figure 4.3) and P@1 per pair and method.
 
-Every function takes results (dicts, arrays, the recipes' dataclasses) and returns a matplotlib Figure.
+Every function takes results (dicts, arrays, the recipes' dataclasses) and returns a matplotlib
+Figure.
 Book: chapter 5 (Word translation without parallel data).
 """
 from __future__ import annotations
@@ -22,12 +23,13 @@ def _sizes(frequency: np.ndarray, smallest: float = 4.0, largest: float = 90.0) 
 
 
 def toy_steps(run) -> Figure:
-    """Figure 4.1 from a :class:`~xsent_lib.align.toy_run.ToyRun`: four panels, one per step of the method.
+    """Figure 4.1 from a :class:`~xsent_lib.align.toy_run.ToyRun`: four panels, one per step of the
+    method.
 
-    (A) the source cloud X (red) and target cloud Y (blue), dot size by frequency; (B) X mapped by the
-    adversarial map, with the points of one discriminator batch starred; (C) the refinement anchors
-    (mutual CSLS neighbours) joined to their targets; (D) X under the refined map, each point joined
-    to the target it retrieves with CSLS (grey where that is not its true translation).
+    (A) the source cloud X (red) and target cloud Y (blue), dot size by frequency; (B) X mapped by
+    the adversarial map, with the points of one discriminator batch starred; (C) the refinement
+    anchors (mutual CSLS neighbours) joined to their targets; (D) X under the refined map, each
+    point joined to the target it retrieves with CSLS (grey where that is not its true translation).
     Book: chapter 5 (Word translation without parallel data).
     """
     d = run.data
@@ -46,7 +48,8 @@ def toy_steps(run) -> Figure:
         ax.set_xticks([])
         ax.set_yticks([])
     b = np.asarray(run.discriminator_batch)
-    axes[1].scatter(adv[b, 0], adv[b, 1], marker="*", s=70, c="#2CA02C", label="discriminator batch")
+    axes[1].scatter(adv[b, 0], adv[b, 1], marker="*", s=70, c="#2CA02C",
+                    label="discriminator batch")
     axes[1].legend(fontsize=7, loc="lower left")
     a = np.asarray(run.anchors)
     if len(a):
@@ -57,7 +60,8 @@ def toy_steps(run) -> Figure:
     found = np.asarray(run.top1["csls"])
     right = found == np.arange(len(found))
     for i in np.flatnonzero(~right):
-        axes[3].plot([ref[i, 0], d.tgt[found[i], 0]], [ref[i, 1], d.tgt[found[i], 1]], c="0.5", lw=0.5)
+        axes[3].plot([ref[i, 0], d.tgt[found[i], 0]], [ref[i, 1], d.tgt[found[i], 1]], c="0.5",
+                     lw=0.5)
     axes[3].set_title(f"(D) refined map, CSLS P@1 {100 * right.mean():.0f}%", fontsize=9)
     return fig
 
@@ -67,13 +71,14 @@ def criterion_vs_accuracy(history: Sequence[Mapping], restarts: Sequence[Mapping
     """Figure 4.2: the unsupervised criterion (black) and test P@1 (blue) per adversarial epoch.
 
     ``history`` holds epoch records with ``epoch``, ``criterion`` and ``accuracy_key``; the epoch
-    with the best criterion is marked, and records with ``stage == "refinement"`` are shaded. With ``restarts`` (records with ``refined_criterion`` and
-    ``refined <accuracy_key>``), a second panel plots criterion against P@1 per restart, the chosen one
-    ringed.
+    with the best criterion is marked, and records with ``stage == "refinement"`` are shaded. With
+    ``restarts`` (records with ``refined_criterion`` and ``refined <accuracy_key>``), a second panel
+    plots criterion against P@1 per restart, the chosen one ringed.
     Book: chapter 5 (Word translation without parallel data).
     """
     if not history or any(k not in history[0] for k in ("epoch", "criterion", accuracy_key)):
-        raise ValueError(f"history must be epoch records with 'epoch', 'criterion' and {accuracy_key!r}.")
+        raise ValueError("history must be epoch records with 'epoch', 'criterion' and "
+                         f"{accuracy_key!r}.")
     epochs = [h["epoch"] for h in history]
     crit = np.array([h["criterion"] for h in history])
     acc = np.array([h[accuracy_key] for h in history])
@@ -92,7 +97,8 @@ def criterion_vs_accuracy(history: Sequence[Mapping], restarts: Sequence[Mapping
     if refined:
         ax.axvspan(min(refined) - 0.5, max(refined) + 0.5, color="0.92", zorder=0)
         ax.set_xlabel("adversarial epoch, then refinement step (shaded)")
-    r = np.corrcoef(crit, acc)[0, 1] if len(crit) > 2 and crit.std() > 0 and acc.std() > 0 else float("nan")
+    r = np.corrcoef(crit, acc)[0, 1] if len(crit) > 2 and crit.std() > 0 and acc.std() > 0 \
+        else float("nan")
     ax.set_title(f"{title} selected epoch {epochs[best]}, Pearson r = {r:.2f}".strip(), fontsize=9)
     if restarts:
         key = f"refined {accuracy_key}"
@@ -100,7 +106,8 @@ def criterion_vs_accuracy(history: Sequence[Mapping], restarts: Sequence[Mapping
         y = np.array([rec[key] for rec in restarts])
         chosen = np.array([bool(rec.get("chosen")) for rec in restarts])
         axes[1].scatter(x, y, c="k", s=18)
-        axes[1].scatter(x[chosen], y[chosen], s=120, facecolors="none", edgecolors="#C44E52", label="selected")
+        axes[1].scatter(x[chosen], y[chosen], s=120, facecolors="none", edgecolors="#C44E52",
+                        label="selected")
         axes[1].set_xlabel("criterion after refinement")
         axes[1].set_ylabel(f"test {accuracy_key} (%)")
         axes[1].set_title("restarts: criterion vs accuracy", fontsize=9)
@@ -139,9 +146,11 @@ def hubness(counts: Mapping[str, np.ndarray], title: str = "") -> Figure:
     return fig
 
 
-def frequency_alignment(panels: Mapping[str, Mapping[str, Mapping]], methods: Sequence[str] = ("nn", "csls")
+def frequency_alignment(panels: Mapping[str, Mapping[str, Mapping]],
+                        methods: Sequence[str] = ("nn", "csls")
                         ) -> Figure:
-    """Figure 4.3: P@1 per word-frequency bucket, one panel per kind of pair, one line per (pair, method).
+    """Figure 4.3: P@1 per word-frequency bucket, one panel per kind of pair, one line per (pair,
+    method).
 
     ``panels`` maps a panel title to ``{series label: accuracy_by_frequency(...) result}``.
     Book: chapter 5 (Word translation without parallel data).
@@ -180,8 +189,8 @@ def precision_bars(table: Mapping[str, Mapping[str, float]], title: str = "") ->
     ax = fig.add_subplot()
     x = np.arange(len(cols))
     for i, r in enumerate(rows):
-        ax.bar(x + (i - (len(rows) - 1) / 2) * width, [table[r].get(c, np.nan) for c in cols], width, label=r,
-               color=f"C{i}")
+        ax.bar(x + (i - (len(rows) - 1) / 2) * width, [table[r].get(c, np.nan) for c in cols],
+               width, label=r, color=f"C{i}")
     ax.set_xticks(x, cols)
     ax.set_ylabel("P@1 (%)")
     ax.set_title(title, fontsize=9)
@@ -198,18 +207,20 @@ def _dial_curve(ax, records: Sequence[Mapping], x_key: str, methods: Mapping[str
         xs = sorted({r[x_key] for r in records})
         means = [np.mean([r[method] for r in records if r[x_key] == x]) for x in xs]
         ax.plot(xs, means, "-o", color=colour, label=method, ms=4)
-        ax.scatter([r[x_key] for r in records], [r[method] for r in records], color=colour, s=10, alpha=0.35)
+        ax.scatter([r[x_key] for r in records], [r[method] for r in records], color=colour, s=10,
+                   alpha=0.35)
 
 
 def isomorphism_dial(records: Sequence[Mapping], distance_size: int | None = None,
                      methods: Mapping[str, str] = DIAL_METHODS) -> Figure:
-    """Supervised and unsupervised P@1 on synthetic language pairs: against typological distance, and against corpus size.
+    """Supervised and unsupervised P@1 on synthetic language pairs: against typological distance,
+    and against corpus size.
 
-    ``records`` are the dial's rows (``pair``, ``distance``, ``n_sentences``, ``seed`` and one P@1 per
-    method, as :func:`xsent_lib.eval.dial.run_dial` returns them). Left: every pair at corpus size
-    ``distance_size`` (default the largest), pairs labelled under their distance; right: P@1 against
-    the number of sentences per language, one panel line style per pair run at several sizes.
-    Lines are means over seeds, faint dots single seeds.
+    ``records`` are the dial's rows (``pair``, ``distance``, ``n_sentences``, ``seed`` and one P@1
+    per method, as :func:`xsent_lib.eval.dial.run_dial` returns them). Left: every pair at corpus
+    size ``distance_size`` (default the largest), pairs labelled under their distance; right: P@1
+    against the number of sentences per language, one panel line style per pair run at several
+    sizes. Lines are means over seeds, faint dots single seeds.
     Book: chapter 5 (Word translation without parallel data).
     """
     if not records:
@@ -224,7 +235,8 @@ def isomorphism_dial(records: Sequence[Mapping], distance_size: int | None = Non
         labels.setdefault(r["distance"], [])
         if r["pair"] not in labels[r["distance"]]:
             labels[r["distance"]].append(r["pair"])
-    left.set_xticks(sorted(labels), [f"{d}\n" + "\n".join(labels[d]) for d in sorted(labels)], fontsize=7)
+    left.set_xticks(sorted(labels), [f"{d}\n" + "\n".join(labels[d]) for d in sorted(labels)],
+                    fontsize=7)
     left.set_xlabel("typological distance (features that differ)")
     left.set_ylabel("test P@1, CSLS (%)")
     left.set_title(f"{size:,} sentences per language", fontsize=9)
@@ -249,12 +261,14 @@ def isomorphism_dial(records: Sequence[Mapping], distance_size: int | None = Non
     return fig
 
 
-def real_dial(records: Sequence[Mapping], methods: Mapping[str, str] = DIAL_METHODS, title: str = "") -> Figure:
-    """The isomorphism dial on real corpora: P@1 against sentences per side, one panel per corpus pair.
+def real_dial(records: Sequence[Mapping], methods: Mapping[str, str] = DIAL_METHODS,
+              title: str = "") -> Figure:
+    """The isomorphism dial on real corpora: P@1 against sentences per side, one panel per corpus
+    pair.
 
-    ``records`` are :func:`xsent_lib.eval.dial.run_real_dial`'s rows (``point``, ``n_sentences``, ``seed``
-    and a P@1 per method; a method absent from the rows is not drawn). Lines are means over seeds, faint dots
-    single seeds; ``title`` names the data.
+    ``records`` are :func:`xsent_lib.eval.dial.run_real_dial`'s rows (``point``, ``n_sentences``,
+    ``seed`` and a P@1 per method; a method absent from the rows is not drawn). Lines are means over
+    seeds, faint dots single seeds; ``title`` names the data.
     Book: chapter 5 (Word translation without parallel data: the isomorphism dial on real corpora).
     """
     if not records:

@@ -1,6 +1,8 @@
-"""Figures of chapter 2: transfer scores per model and task, the MLP's gain over LogReg, STS scatter, speed vs score.
+"""Figures of chapter 2: transfer scores per model and task, the MLP's gain over LogReg, STS
+scatter, speed vs score.
 
-Each function takes plain results (dicts of numbers or arrays, as the chapter logs them) and returns a Figure.
+Each function takes plain results (dicts of numbers or arrays, as the chapter logs them) and returns
+a Figure.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
@@ -20,7 +22,8 @@ def _check_nested(scores: Mapping[str, Mapping[str, float]], name: str) -> None:
 
 def score_heatmap(scores: Mapping[str, Mapping[str, float]], title: str = "", fmt: str = "{:.1f}",
                   cmap: str = "viridis") -> Figure:
-    """Models (rows) x tasks (columns) coloured by score and annotated (a seaborn heatmap); missing cells stay blank.
+    """Models (rows) x tasks (columns) coloured by score and annotated (a seaborn heatmap); missing
+    cells stay blank.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -28,9 +31,11 @@ def score_heatmap(scores: Mapping[str, Mapping[str, float]], title: str = "", fm
     models = list(scores)
     tasks = list(dict.fromkeys(t for row in scores.values() for t in row))
     grid = np.array([[scores[m].get(t, np.nan) for t in tasks] for m in models], dtype=float)
-    labels = np.array([[fmt.format(v) if np.isfinite(v) else "" for v in row] for row in grid], dtype=object)
+    labels = np.array([[fmt.format(v) if np.isfinite(v) else "" for v in row] for row in grid],
+                      dtype=object)
     fig, ax = plt.subplots(figsize=(1.0 + 0.9 * len(tasks), 0.8 + 0.45 * len(models)))
-    sns.heatmap(grid, mask=~np.isfinite(grid), cmap=cmap, annot=labels, fmt="", annot_kws={"fontsize": 8},
+    sns.heatmap(grid, mask=~np.isfinite(grid), cmap=cmap, annot=labels, fmt="",
+                annot_kws={"fontsize": 8},
                 cbar_kws={"fraction": 0.03}, xticklabels=tasks, yticklabels=models, ax=ax)
     ax.set_xticks(np.arange(len(tasks)) + 0.5, tasks, rotation=35, ha="right")
     ax.set_yticks(np.arange(len(models)) + 0.5, models, rotation=0)
@@ -41,7 +46,8 @@ def score_heatmap(scores: Mapping[str, Mapping[str, float]], title: str = "", fm
 
 def mlp_gain(logreg: Mapping[str, Mapping[str, float]], mlp: Mapping[str, Mapping[str, float]],
              dims: Mapping[str, int]) -> Figure:
-    """MLP minus LogReg accuracy per task (dots) and on average (bar) for each model, models ordered by dimension.
+    """MLP minus LogReg accuracy per task (dots) and on average (bar) for each model, models ordered
+    by dimension.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -53,7 +59,8 @@ def mlp_gain(logreg: Mapping[str, Mapping[str, float]], mlp: Mapping[str, Mappin
     for i, m in enumerate(models):
         gains = np.array([mlp[m][t] - logreg[m][t] for t in mlp[m] if t in logreg[m]], dtype=float)
         ax.bar(i, gains.mean(), color="0.8", width=0.6)
-        ax.scatter(np.full(gains.size, i) + np.linspace(-0.2, 0.2, gains.size), gains, s=14, zorder=3)
+        ax.scatter(np.full(gains.size, i) + np.linspace(-0.2, 0.2, gains.size), gains, s=14,
+                   zorder=3)
     ax.axhline(0, color="black", lw=0.8)
     ax.set_xticks(range(len(models)), [f"{m}\n({dims.get(m, '?')}-d)" for m in models])
     ax.set_ylabel("MLP - LogReg (points)")
@@ -63,9 +70,11 @@ def mlp_gain(logreg: Mapping[str, Mapping[str, float]], mlp: Mapping[str, Mappin
 
 
 def sts_scatter(points: Mapping[str, Mapping[str, np.ndarray]], title: str = "") -> Figure:
-    """Cosine against gold score, one colour and one least-squares line per STS subset, Pearson r in the legend.
+    """Cosine against gold score, one colour and one least-squares line per STS subset, Pearson r in
+    the legend.
 
-    ``points`` is ``{subset: {"cosine": array, "gold": array}}`` (see ``recipes.senteval.sts_points``).
+    ``points`` is ``{subset: {"cosine": array, "gold": array}}`` (see
+    ``recipes.senteval.sts_points``).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if not points:
@@ -74,7 +83,8 @@ def sts_scatter(points: Mapping[str, Mapping[str, np.ndarray]], title: str = "")
     for name, p in points.items():
         cos, gold = np.asarray(p["cosine"], float), np.asarray(p["gold"], float)
         if cos.shape != gold.shape or cos.size < 2:
-            raise ValueError(f"subset {name!r}: cosine and gold must be equal-length arrays of at least 2 pairs.")
+            raise ValueError(f"subset {name!r}: cosine and gold must be equal-length arrays of at "
+                             "least 2 pairs.")
         r = np.corrcoef(gold, cos)[0, 1]
         dots = ax.scatter(gold, cos, s=6, alpha=0.35)
         slope, intercept = np.polyfit(gold, cos, 1)
@@ -89,7 +99,8 @@ def sts_scatter(points: Mapping[str, Mapping[str, np.ndarray]], title: str = "")
     return fig
 
 
-def speed_vs_score(speed: Mapping[str, float], score: Mapping[str, float], ylabel: str = "mean accuracy") -> Figure:
+def speed_vs_score(speed: Mapping[str, float], score: Mapping[str, float],
+                   ylabel: str = "mean accuracy") -> Figure:
     """Sentences per second (log scale) against a score, one labelled point per model.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).

@@ -11,8 +11,10 @@ from matplotlib.figure import Figure
 
 
 def quality_speed_megabatch(quality: Mapping[str, Mapping[str, float]], speed: Mapping[str, float],
-                            ablation: Mapping[int, Mapping[str, float]], *, quality_keys: tuple[str, str],
-                            title: str = "", random_negatives: Mapping[str, float] | None = None) -> Figure:
+                            ablation: Mapping[int, Mapping[str, float]], *,
+                            quality_keys: tuple[str, str],
+                            title: str = "",
+                            random_negatives: Mapping[str, float] | None = None) -> Figure:
     """Three panels: (a) two quality scores per encoder, (b) sentences/s per encoder on a log scale,
     (c) both scores against the mega-batch size (1 = in-batch hardest negatives), with the in-batch
     random-negative scores as dashed lines when ``random_negatives`` is given.
@@ -42,7 +44,8 @@ def quality_speed_megabatch(quality: Mapping[str, Mapping[str, float]], speed: M
     ax_s.set_title("(b) encoding speed, 1 CPU thread", fontsize=9)
     sizes = sorted(ablation)
     for key, colour in zip(quality_keys, ("#4C72B0", "#DD8452")):
-        ax_m.plot(sizes, [ablation[s][key] for s in sizes], marker="o", color=colour, label=f"{key}, hardest")
+        ax_m.plot(sizes, [ablation[s][key] for s in sizes], marker="o", color=colour,
+                  label=f"{key}, hardest")
         if random_negatives is not None and key in random_negatives:
             ax_m.axhline(random_negatives[key], color=colour, linestyle="--", linewidth=1,
                          label=f"{key}, in-batch random")
@@ -74,13 +77,18 @@ def language_choice(rows: list[Mapping[str, object]], *, x: str = "SP overlap (t
     colours = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3"]
     for ax, y in zip(axes, ys):
         for r in rows:
-            ax.scatter(float(r[x]), float(r[y]), color=colours[pairs.index(str(r["pair"])) % len(colours)],  # type: ignore[arg-type]
-                       marker=markers[vocabs.index(int(r["vocab"])) % len(markers)], s=50)  # type: ignore[call-overload]
+            # type: ignore[arg-type]
+            # type: ignore[call-overload]
+            ax.scatter(float(r[x]), float(r[y]),
+                       color=colours[pairs.index(str(r["pair"])) % len(colours)],
+                       marker=markers[vocabs.index(int(r["vocab"])) % len(markers)], s=50)
         ax.set_xlabel(f"{x} (%)")
         ax.set_ylabel(y)
         ax.grid(alpha=0.3)
-    handles = [axes[0].scatter([], [], color=colours[i % len(colours)], label=p) for i, p in enumerate(pairs)]
-    handles += [axes[0].scatter([], [], color="grey", marker=markers[i % len(markers)], label=f"{v} pieces")
+    handles = [axes[0].scatter([], [], color=colours[i % len(colours)], label=p) for i,
+               p in enumerate(pairs)]
+    handles += [axes[0].scatter([], [], color="grey", marker=markers[i % len(markers)],
+                                label=f"{v} pieces")
                 for i, v in enumerate(vocabs)]
     axes[-1].legend(handles=handles, fontsize=8, loc="best")
     if title:

@@ -1,8 +1,9 @@
-"""Reading the cached bitexts: ``pairs.tsv`` with columns ``src``, ``tgt`` (one-line texts) and ``ref`` (the origin).
+"""Reading the cached bitexts: ``pairs.tsv`` with columns ``src``, ``tgt`` (one-line texts) and
+``ref`` (the origin).
 
 ``ref`` is ``doc-<i>:<line>:<md5|line>`` for nlp-corpus, ``<help file>#<paragraph id>`` for the
-LibreOffice help, ``<catalogue>.mo#<msgctxt>`` for the LibreOffice interface messages (``gettext-en-*``)
-and ``<Book>.<chapter>.<verse>`` for the Bible.
+LibreOffice help, ``<catalogue>.mo#<msgctxt>`` for the LibreOffice interface messages
+(``gettext-en-*``) and ``<Book>.<chapter>.<verse>`` for the Bible.
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
@@ -26,7 +27,8 @@ def _bitext_path(name: str, cache_dir: str | os.PathLike[str] | None):
 
 def load_bitext(name: str, max_pairs: int | None = None,
                 cache_dir: str | os.PathLike[str] | None = None) -> tuple[list[str], list[str]]:
-    """Return the aligned (source, target) sentences of bitext ``name``, e.g. ``load_bitext("nlp-en-fr")``.
+    """Return the aligned (source, target) sentences of bitext ``name``, e.g.
+    ``load_bitext("nlp-en-fr")``.
 
     ``max_pairs`` keeps the first pairs in file order (nlp-corpus: document order; LibreOffice
     help: sorted by help file; interface messages: sorted by catalogue; Bible: canonical order).
@@ -39,7 +41,8 @@ def load_bitext(name: str, max_pairs: int | None = None,
 
 def load_bitext_refs(name: str, max_pairs: int | None = None,
                      cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
-    """Return where each pair of :func:`load_bitext` came from (same order), e.g. to group pairs by document.
+    """Return where each pair of :func:`load_bitext` came from (same order), e.g. to group pairs by
+    document.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """

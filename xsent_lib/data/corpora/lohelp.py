@@ -27,12 +27,14 @@ _SKIPPED = {"script", "style"}
 
 
 class _ParagraphParser(HTMLParser):
-    """Collect the text of every element whose id is a help paragraph id; nested markup is flattened to text."""
+    """Collect the text of every element whose id is a help paragraph id; nested markup is flattened
+    to text."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.paragraphs: dict[str, str] = {}
-        self._open: list[tuple[str, str, list[str], list[int]]] = []  # (tag, id, text parts, [depth])
+        # (tag, id, text parts, [depth])
+        self._open: list[tuple[str, str, list[str], list[int]]] = []
         self._skip = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -63,7 +65,8 @@ class _ParagraphParser(HTMLParser):
 
 
 def parse_help_file(path: Path) -> dict[str, str]:
-    """Paragraph id -> one-line text for one help HTML file (first occurrence of a repeated id wins).
+    """Paragraph id -> one-line text for one help HTML file (first occurrence of a repeated id
+    wins).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -75,18 +78,22 @@ def parse_help_file(path: Path) -> dict[str, str]:
 
 @lru_cache(maxsize=2)
 def parse_help_tree(lang_dir: Path) -> dict[str, dict[str, str]]:
-    """Help file path (relative to ``<LANG>/``) -> its paragraphs, for one language folder. Cached: English is reused.
+    """Help file path (relative to ``<LANG>/``) -> its paragraphs, for one language folder. Cached:
+    English is reused.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     if not (lang_dir / "text").is_dir():
-        raise ValueError(f"{lang_dir / 'text'} is not a folder: is this an unpacked libreoffice-help package?")
-    return {p.relative_to(lang_dir).as_posix(): parse_help_file(p) for p in sorted((lang_dir / "text").rglob("*.html"))}
+        raise ValueError(f"{lang_dir / 'text'} is not a folder: is this an unpacked "
+                         "libreoffice-help package?")
+    return {p.relative_to(lang_dir).as_posix(): parse_help_file(p)
+            for p in sorted((lang_dir / "text").rglob("*.html"))}
 
 
 def align_help(english: Mapping[str, Mapping[str, str]], other: Mapping[str, Mapping[str, str]],
                min_words: int = 3) -> list[tuple[str, str, str]]:
-    """Align two parsed help trees by (file, paragraph id) into ``(english, translation, "file#id")`` rows, filtered.
+    """Align two parsed help trees by (file, paragraph id) into ``(english, translation,
+    "file#id")`` rows, filtered.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -111,7 +118,8 @@ def _english_dir(raw: Path) -> Path:
 
 def normalise_lohelp(raw: Mapping[str, Path], out: Path, source: str, target: str, target_dir: str,
                      min_words: int = 3) -> dict[str, object]:
-    """Write ``pairs.tsv``: the English help of ``source`` aligned with the help folder ``target_dir`` of ``target``.
+    """Write ``pairs.tsv``: the English help of ``source`` aligned with the help folder
+    ``target_dir`` of ``target``.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """

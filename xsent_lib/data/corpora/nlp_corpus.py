@@ -1,12 +1,13 @@
-"""npm ``nlp-corpus`` + ``fr-corpus``/``de-corpus``: 100 documents of 1,000 English sentences and their translations.
+"""npm ``nlp-corpus`` + ``fr-corpus``/``de-corpus``: 100 documents of 1,000 English sentences and
+their translations.
 
 Layout: ``package/builds/doc-<i>.json`` is a list of English strings in ``nlp-corpus``; the same
-file in ``fr-corpus``/``de-corpus`` is a list of ``[translation, md5 of the English]`` aligned line by
-line. The md5 was computed in JavaScript: for 93.5% of lines it is the md5 of the UTF-8 bytes, for
-most of the rest the md5 of the low bytes of the UTF-16 code units (Node's ``"binary"`` encoding).
-A line is joined by md5 when either hash finds it in its document and kept by line position
-otherwise (about 1%: those translations still match by hand-checking, their hash was taken from a
-slightly different English string). ``ref`` records which (``md5`` or ``line``).
+file in ``fr-corpus``/``de-corpus`` is a list of ``[translation, md5 of the English]`` aligned line
+by line. The md5 was computed in JavaScript: for 93.5% of lines it is the md5 of the UTF-8 bytes,
+for most of the rest the md5 of the low bytes of the UTF-16 code units (Node's ``"binary"``
+encoding). A line is joined by md5 when either hash finds it in its document and kept by line
+position otherwise (about 1%: those translations still match by hand-checking, their hash was taken
+from a slightly different English string). ``ref`` records which (``md5`` or ``line``).
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
@@ -25,7 +26,8 @@ _DOC = re.compile(r"doc-(\d+)\.json$")
 
 
 def js_md5_candidates(text: str) -> tuple[str, str]:
-    """The two md5 digests JavaScript code may have taken of ``text``: of its UTF-8 bytes, and of its UTF-16 low bytes.
+    """The two md5 digests JavaScript code may have taken of ``text``: of its UTF-8 bytes, and of
+    its UTF-16 low bytes.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -35,14 +37,16 @@ def js_md5_candidates(text: str) -> tuple[str, str]:
 
 
 def english_documents(root: Path) -> dict[int, list[str]]:
-    """The English documents of an unpacked ``nlp-corpus``: document number -> sentences (as in the file).
+    """The English documents of an unpacked ``nlp-corpus``: document number -> sentences (as in the
+    file).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     builds = root / "package" / "builds"
     docs = {int(m.group(1)): p for p in builds.glob("doc-*.json") if (m := _DOC.search(p.name))}
     if not docs:
-        raise ValueError(f"{builds} holds no doc-<i>.json files: is this an unpacked nlp-corpus package?")
+        raise ValueError(f"{builds} holds no doc-<i>.json files: is this an unpacked nlp-corpus "
+                         "package?")
     out = {}
     for i in sorted(docs):
         sentences = json.loads(docs[i].read_text(encoding="utf-8"))
@@ -53,7 +57,8 @@ def english_documents(root: Path) -> dict[int, list[str]]:
 
 
 def align_document(english: list[str], translated: list[list[str]]) -> list[tuple[str, str, str]]:
-    """Pair one document's English lines with its ``[translation, md5]`` rows: ``(english, translation, join)``.
+    """Pair one document's English lines with its ``[translation, md5]`` rows: ``(english,
+    translation, join)``.
 
     ``join`` is ``"md5"`` when a hash of the English line is found among the document's hashes
     (the translation is then taken from that row) and ``"line"`` when the row at the same position
@@ -61,7 +66,8 @@ def align_document(english: list[str], translated: list[list[str]]) -> list[tupl
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     if len(english) != len(translated):
-        raise ValueError(f"document lengths differ: {len(english)} English lines, {len(translated)} translations.")
+        raise ValueError(f"document lengths differ: {len(english)} English lines, "
+                         f"{len(translated)} translations.")
     by_hash = {row[1]: row[0] for row in translated}
     out = []
     for en, row in zip(english, translated):
@@ -90,4 +96,5 @@ def normalise_nlp_bitext(raw: Mapping[str, Path], out: Path, target: str) -> dic
                 rows.append((en, tr, f"doc-{i}:{j}:{how}"))
                 joins[how] += 1
     n = write_table(out / PAIRS_FILE, PAIRS_HEADER, rows)
-    return {"pairs": n, "documents": len(english), "joined_by_md5": joins["md5"], "joined_by_line": joins["line"]}
+    return {"pairs": n, "documents": len(english), "joined_by_md5": joins["md5"],
+            "joined_by_line": joins["line"]}

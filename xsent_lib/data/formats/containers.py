@@ -1,4 +1,5 @@
-"""The plain containers the SentEval-style loaders return: labelled sentences and labelled sentence pairs.
+"""The plain containers the SentEval-style loaders return: labelled sentences and labelled sentence
+pairs.
 
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """

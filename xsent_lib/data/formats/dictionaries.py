@@ -1,4 +1,5 @@
-"""MUSE bilingual dictionaries (``en-fr.0-5000.txt``, ``en-fr.5000-6500.txt``): one ``source target`` pair a line.
+"""MUSE bilingual dictionaries (``en-fr.0-5000.txt``, ``en-fr.5000-6500.txt``): one ``source
+target`` pair a line.
 
 Book: chapter 5 (Word translation without parallel data: MUSE).
 """
@@ -13,8 +14,9 @@ import numpy as np
 from xsent_lib.data.formats._io import PathLike, format_error, iter_lines
 
 _HINT = (
-    "MUSE's dictionaries come from its data/get_evaluation.sh (https://github.com/facebookresearch/MUSE); "
-    "put them as <data_dir>/crosslingual/dictionaries/<src>-<tgt>.<0-5000|5000-6500>.txt, one "
+    "MUSE's dictionaries come from its data/get_evaluation.sh "
+    "(https://github.com/facebookresearch/MUSE); put them as "
+    "<data_dir>/crosslingual/dictionaries/<src>-<tgt>.<0-5000|5000-6500>.txt, one "
     "whitespace-separated 'source target' pair a line."
 )
 MUSE_SPLITS: tuple[str, ...] = ("0-5000", "5000-6500", "full")
@@ -22,7 +24,8 @@ MUSE_SPLITS: tuple[str, ...] = ("0-5000", "5000-6500", "full")
 
 @dataclass
 class BilingualDictionary:
-    """Translation pairs in file order; a source word with several translations appears on several rows.
+    """Translation pairs in file order; a source word with several translations appears on several
+    rows.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
@@ -65,7 +68,8 @@ def load_bilingual_dictionary(path: PathLike, lowercase: bool = False) -> Biling
         if not words:
             continue
         if len(words) != 2:
-            raise format_error(path, lineno, "2 whitespace-separated words (source target)", str(len(words)), _HINT)
+            raise format_error(path, lineno, "2 whitespace-separated words (source target)",
+                               str(len(words)), _HINT)
         if lowercase:
             words = [w.lower() for w in words]
         source.append(words[0])
@@ -74,9 +78,11 @@ def load_bilingual_dictionary(path: PathLike, lowercase: bool = False) -> Biling
 
 
 def load_muse_dictionary(
-    data_dir: PathLike, source_lang: str, target_lang: str, split: str = "5000-6500", lowercase: bool = False
+    data_dir: PathLike, source_lang: str, target_lang: str, split: str = "5000-6500",
+    lowercase: bool = False
 ) -> BilingualDictionary:
-    """Load ``<data_dir>/crosslingual/dictionaries/<src>-<tgt>.<split>.txt``; ``split="full"`` is ``<src>-<tgt>.txt``.
+    """Load ``<data_dir>/crosslingual/dictionaries/<src>-<tgt>.<split>.txt``; ``split="full"`` is
+    ``<src>-<tgt>.txt``.
 
     MUSE trains on ``0-5000`` and evaluates on ``5000-6500``.
     Book: chapter 5 (Word translation without parallel data: MUSE).
@@ -84,21 +90,26 @@ def load_muse_dictionary(
     if split not in MUSE_SPLITS:
         raise ValueError(f"MUSE dictionary split must be one of {MUSE_SPLITS}, got {split!r}.")
     suffix = "" if split == "full" else f".{split}"
-    path = Path(data_dir) / "crosslingual" / "dictionaries" / f"{source_lang}-{target_lang}{suffix}.txt"
+    path = (Path(data_dir) / "crosslingual" / "dictionaries"
+            / f"{source_lang}-{target_lang}{suffix}.txt")
     return load_bilingual_dictionary(path, lowercase)
 
 
 def dictionary_to_indices(
-    dictionary: BilingualDictionary, source_word2id: Mapping[str, int], target_word2id: Mapping[str, int]
+    dictionary: BilingualDictionary, source_word2id: Mapping[str, int],
+    target_word2id: Mapping[str, int]
 ) -> DictionaryIndices:
     """Map dictionary pairs to vocabulary ids, dropping pairs with an out-of-vocabulary word.
 
     Book: chapter 5 (Word translation without parallel data: MUSE).
     """
     if not len(dictionary):
-        raise ValueError("the dictionary is empty: nothing to map (check the file and the language pair).")
-    src = np.fromiter((source_word2id.get(w, -1) for w in dictionary.source), np.int64, len(dictionary))
-    tgt = np.fromiter((target_word2id.get(w, -1) for w in dictionary.target), np.int64, len(dictionary))
+        raise ValueError("the dictionary is empty: nothing to map (check the file and the language "
+                         "pair).")
+    src = np.fromiter((source_word2id.get(w, -1) for w in dictionary.source), np.int64,
+                      len(dictionary))
+    tgt = np.fromiter((target_word2id.get(w, -1) for w in dictionary.target), np.int64,
+                      len(dictionary))
     kept = (src >= 0) & (tgt >= 0)
     distinct_sources = set(dictionary.source)
     covered_sources = {w for w, k in zip(dictionary.source, kept.tolist(), strict=True) if k}

@@ -1,6 +1,8 @@
-"""Natural language inference files: SNLI / MultiNLI jsonl, XNLI tsv and the XNLI-MT translated training sets.
+"""Natural language inference files: SNLI / MultiNLI jsonl, XNLI tsv and the XNLI-MT translated
+training sets.
 
-Labels are ids into ``NLI_LABELS`` (entailment 0, neutral 1, contradiction 2, InferSent's order) everywhere.
+Labels are ids into ``NLI_LABELS`` (entailment 0, neutral 1, contradiction 2, InferSent's order)
+everywhere.
 Book: chapter 3 (InferSent) and chapter 6 (XNLI and aligned encoders).
 """
 from __future__ import annotations
@@ -31,16 +33,17 @@ _SNLI_HINT = (
     "<data_dir>/snli_1.0/snli_1.0_{train,dev,test}.jsonl exist."
 )
 _MULTINLI_HINT = (
-    "MultiNLI comes as multinli_1.0.zip from https://cims.nyu.edu/~sbowman/multinli/; unzip it so that "
-    "<data_dir>/multinli_1.0/multinli_1.0_{train,dev_matched,dev_mismatched}.jsonl exist."
+    "MultiNLI comes as multinli_1.0.zip from https://cims.nyu.edu/~sbowman/multinli/; unzip it so "
+    "that <data_dir>/multinli_1.0/multinli_1.0_{train,dev_matched,dev_mismatched}.jsonl exist."
 )
 _XNLI_HINT = (
     "XNLI comes as XNLI-1.0.zip from https://github.com/facebookresearch/XNLI; unzip it so that "
     "<data_dir>/XNLI-1.0/xnli.{dev,test}.tsv exist (tab-separated, header line first)."
 )
 _XNLI_MT_HINT = (
-    "The machine-translated training sets come as XNLI-MT-1.0.zip from https://github.com/facebookresearch/XNLI; "
-    "unzip it so that <data_dir>/XNLI-MT-1.0/multinli/multinli.train.<lang>.tsv exist (premise, hypo, label)."
+    "The machine-translated training sets come as XNLI-MT-1.0.zip from "
+    "https://github.com/facebookresearch/XNLI; unzip it so that "
+    "<data_dir>/XNLI-MT-1.0/multinli/multinli.train.<lang>.tsv exist (premise, hypo, label)."
 )
 
 
@@ -66,15 +69,16 @@ class NLIData:
 
 def _label_id(path: PathLike, lineno: int, label: str, hint: str) -> int:
     if label not in _LABEL_ID:
-        raise format_error(path, lineno, f"a gold label in {list(NLI_LABELS)} or '-'", repr(label), hint)
+        raise format_error(path, lineno, f"a gold label in {list(NLI_LABELS)} or '-'", repr(label),
+                           hint)
     return _LABEL_ID[label]
 
 
 def load_nli_jsonl(path: PathLike, max_examples: int | None = None) -> NLIData:
     """Read an SNLI or MultiNLI ``.jsonl`` file (keys ``sentence1``, ``sentence2``, ``gold_label``).
 
-    Pairs whose ``gold_label`` is ``-`` are skipped and counted; MultiNLI's ``genre`` is kept when every
-    record has one. ``max_examples`` stops reading after that many kept pairs.
+    Pairs whose ``gold_label`` is ``-`` are skipped and counted; MultiNLI's ``genre`` is kept when
+    every record has one. ``max_examples`` stops reading after that many kept pairs.
     Book: chapter 3 (InferSent).
     """
     return _read_nli_jsonl(path, max_examples, f"{_SNLI_HINT} {_MULTINLI_HINT}")
@@ -94,10 +98,13 @@ def _read_nli_jsonl(path: PathLike, max_examples: int | None, hint: str) -> NLID
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise format_error(path, lineno, "one JSON object per line", f"invalid JSON ({exc.msg})", hint) from None
-        if not isinstance(record, dict) or not {"sentence1", "sentence2", "gold_label"} <= record.keys():
+            raise format_error(path, lineno, "one JSON object per line",
+                               f"invalid JSON ({exc.msg})", hint) from None
+        if not isinstance(record, dict) or not {"sentence1", "sentence2",
+                                                "gold_label"} <= record.keys():
             keys = sorted(record) if isinstance(record, dict) else type(record).__name__
-            raise format_error(path, lineno, "keys sentence1, sentence2, gold_label", str(keys), hint)
+            raise format_error(path, lineno, "keys sentence1, sentence2, gold_label", str(keys),
+                               hint)
         if record["gold_label"] == _NO_CONSENSUS:
             skipped += 1
             continue
@@ -121,7 +128,8 @@ def _check_split(split: str, allowed: tuple[str, ...], what: str) -> None:
 
 
 def load_snli(data_dir: PathLike, split: str = "train", max_examples: int | None = None) -> NLIData:
-    """Load SNLI 1.0 from ``<data_dir>/snli_1.0/snli_1.0_<split>.jsonl`` (split: train, dev or test).
+    """Load SNLI 1.0 from ``<data_dir>/snli_1.0/snli_1.0_<split>.jsonl`` (split: train, dev or
+    test).
 
     Book: chapter 3 (InferSent).
     """
@@ -130,7 +138,8 @@ def load_snli(data_dir: PathLike, split: str = "train", max_examples: int | None
     return _read_nli_jsonl(path, max_examples, _SNLI_HINT)
 
 
-def load_multinli(data_dir: PathLike, split: str = "train", max_examples: int | None = None) -> NLIData:
+def load_multinli(data_dir: PathLike, split: str = "train",
+                  max_examples: int | None = None) -> NLIData:
     """Load MultiNLI 1.0 from ``<data_dir>/multinli_1.0/multinli_1.0_<split>.jsonl``, with genres.
 
     ``split`` is train, dev_matched or dev_mismatched (the test labels were never released).
@@ -144,9 +153,10 @@ def load_multinli(data_dir: PathLike, split: str = "train", max_examples: int | 
 def load_xnli_tsv(path: PathLike, language: str | None = None) -> NLIData:
     """Read ``xnli.dev.tsv`` / ``xnli.test.tsv``, keeping one ``language`` (``None`` keeps all 15).
 
-    Columns are found by name in the header (``language``, ``gold_label``, ``sentence1``, ``sentence2``,
-    ``genre``), so the parse and annotator columns may be present or not. Fields are split on tabs only:
-    the files contain unbalanced quotes, which a CSV reader would merge across lines.
+    Columns are found by name in the header (``language``, ``gold_label``, ``sentence1``,
+    ``sentence2``, ``genre``), so the parse and annotator columns may be present or not. Fields are
+    split on tabs only: the files contain unbalanced quotes, which a CSV reader would merge across
+    lines.
     Book: chapter 6 (XNLI and aligned encoders).
     """
     required = ("language", "gold_label", "sentence1", "sentence2")
@@ -194,7 +204,8 @@ def load_xnli_tsv(path: PathLike, language: str | None = None) -> NLIData:
 
 
 def load_xnli(data_dir: PathLike, split: str = "test", language: str | None = None) -> NLIData:
-    """Load XNLI 1.0 from ``<data_dir>/XNLI-1.0/xnli.<split>.tsv`` (split: dev or test) for one language.
+    """Load XNLI 1.0 from ``<data_dir>/XNLI-1.0/xnli.<split>.tsv`` (split: dev or test) for one
+    language.
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -203,7 +214,8 @@ def load_xnli(data_dir: PathLike, split: str = "test", language: str | None = No
 
 
 def load_xnli_mt_tsv(path: PathLike, max_examples: int | None = None) -> NLIData:
-    """Read an XNLI-MT ``multinli.train.<lang>.tsv`` file: header ``premise, hypo, label``, then one pair a line.
+    """Read an XNLI-MT ``multinli.train.<lang>.tsv`` file: header ``premise, hypo, label``, then one
+    pair a line.
 
     The label ``contradictory`` used in these files is mapped to ``contradiction``.
     Book: chapter 6 (XNLI and aligned encoders).
@@ -216,7 +228,8 @@ def load_xnli_mt_tsv(path: PathLike, max_examples: int | None = None) -> NLIData
         fields = split_columns(path, lineno, line, 3, "premise, hypo, label", _XNLI_MT_HINT)
         if lineno == 1:
             if fields[2] != "label":
-                raise format_error(path, 1, "the header 'premise<TAB>hypo<TAB>label'", repr(line), _XNLI_MT_HINT)
+                raise format_error(path, 1, "the header 'premise<TAB>hypo<TAB>label'", repr(line),
+                                   _XNLI_MT_HINT)
             continue
         label = "contradiction" if fields[2] == "contradictory" else fields[2]
         labels.append(_label_id(path, lineno, label, _XNLI_MT_HINT))
@@ -226,7 +239,8 @@ def load_xnli_mt_tsv(path: PathLike, max_examples: int | None = None) -> NLIData
 
 
 def load_xnli_mt(data_dir: PathLike, language: str, max_examples: int | None = None) -> NLIData:
-    """Load the translated MultiNLI training set ``<data_dir>/XNLI-MT-1.0/multinli/multinli.train.<lang>.tsv``.
+    """Load the translated MultiNLI training set
+    ``<data_dir>/XNLI-MT-1.0/multinli/multinli.train.<lang>.tsv``.
 
     Book: chapter 6 (XNLI and aligned encoders).
     """
@@ -235,10 +249,11 @@ def load_xnli_mt(data_dir: PathLike, language: str, max_examples: int | None = N
 
 
 def load_senteval_snli(data_dir: PathLike) -> PairTask:
-    """SNLI in SentEval's layout: ``<data_dir>/downstream/SNLI/{s1,s2,labels}.{train,dev,test}`` (one item a line).
+    """SNLI in SentEval's layout: ``<data_dir>/downstream/SNLI/{s1,s2,labels}.{train,dev,test}``
+    (one item a line).
 
-    The sentences are SentEval's tokenised ones, read as latin-1 as SentEval does; labels are ``NLI_LABELS`` ids.
-    Splits are ``train``, ``dev`` and ``test``.
+    The sentences are SentEval's tokenised ones, read as latin-1 as SentEval does; labels are
+    ``NLI_LABELS`` ids. Splits are ``train``, ``dev`` and ``test``.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     from xsent_lib.data.formats.classification import SENTEVAL_HINT, downstream_dir
@@ -250,10 +265,13 @@ def load_senteval_snli(data_dir: PathLike) -> PairTask:
         second = read_lines(folder / f"s2.{split}", SENTEVAL_HINT, ("latin-1",))
         names = read_lines(folder / f"labels.{split}", SENTEVAL_HINT, ("utf-8",))
         if not len(first) == len(second) == len(names):
-            raise DataFormatError(f"{folder}: s1.{split}, s2.{split} and labels.{split} have {len(first)}, "
-                                  f"{len(second)} and {len(names)} lines; they must align line by line.")
+            raise DataFormatError(f"{folder}: s1.{split}, s2.{split} and labels.{split} have "
+                                  f"{len(first)}, {len(second)} and {len(names)} lines; they must "
+                                  "align line by line.")
         bad = sorted({n for n in names if n not in _LABEL_ID})
         if bad:
-            raise DataFormatError(f"{folder / f'labels.{split}'}: labels must be one of {NLI_LABELS}, found {bad[:3]}.")
-        splits[split] = SentencePairs(first, second, np.array([_LABEL_ID[n] for n in names], dtype=np.int64))
+            raise DataFormatError(f"{folder / f'labels.{split}'}: labels must be one of "
+                                  f"{NLI_LABELS}, found {bad[:3]}.")
+        splits[split] = SentencePairs(first, second,
+                                      np.array([_LABEL_ID[n] for n in names], dtype=np.int64))
     return PairTask("SNLI", splits, NLI_LABELS)

@@ -1,9 +1,9 @@
 """SentEval's sentence-pair tasks: MRPC, SICK (relatedness and entailment) and the STS Benchmark.
 
-MRPC: ``MRPC/msr_paraphrase_{train,test}.txt``, header ``Quality, #1 ID, #2 ID, #1 String, #2 String``.
-SICK: ``SICK/SICK_{train,trial,test_annotated}.txt``, header ``pair_ID, sentence_A, sentence_B,
-relatedness_score, entailment_judgment`` (the trial file is the dev split).
-STS Benchmark: ``STS/STSBenchmark/sts-{train,dev,test}.csv``, no header, tab-separated: genre, file,
+MRPC: ``MRPC/msr_paraphrase_{train,test}.txt``, header ``Quality, #1 ID, #2 ID, #1 String, #2
+String``. SICK: ``SICK/SICK_{train,trial,test_annotated}.txt``, header ``pair_ID, sentence_A,
+sentence_B, relatedness_score, entailment_judgment`` (the trial file is the dev split). STS
+Benchmark: ``STS/STSBenchmark/sts-{train,dev,test}.csv``, no header, tab-separated: genre, file,
 year, id, score, sentence 1, sentence 2 and, on some lines, source columns.
 Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
@@ -29,15 +29,18 @@ _SICK_COLUMNS = ("pair_ID", "sentence_A", "sentence_B", "relatedness_score", "en
 
 
 def load_mrpc_file(path: PathLike) -> SentencePairs:
-    """Read an MSR paraphrase file: a header line, then ``quality, id1, id2, string1, string2`` rows.
+    """Read an MSR paraphrase file: a header line, then ``quality, id1, id2, string1, string2``
+    rows.
 
-    Labels are 1 (paraphrase) or 0. The Microsoft files start with a byte-order mark, which is dropped.
+    Labels are 1 (paraphrase) or 0. The Microsoft files start with a byte-order mark, which is
+    dropped.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     lines = read_lines(path, SENTEVAL_HINT)
     if not lines or not lines[0].startswith("Quality"):
         got = repr(lines[0]) if lines else "an empty file"
-        raise format_error(path, 1, "the header 'Quality<TAB>#1 ID<TAB>#2 ID<TAB>#1 String<TAB>#2 String'", got,
+        raise format_error(path, 1, "the header 'Quality<TAB>#1 ID<TAB>#2 ID<TAB>#1 String<TAB>#2 "
+                                    "String'", got,
                            SENTEVAL_HINT)
     first: list[str] = []
     second: list[str] = []
@@ -45,10 +48,12 @@ def load_mrpc_file(path: PathLike) -> SentencePairs:
     for lineno, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
-        quality, _id1, _id2, s1, s2 = split_columns(path, lineno, line, 5, "quality, id1, id2, string1, string2",
+        quality, _id1, _id2, s1, s2 = split_columns(path, lineno, line, 5,
+                                                    "quality, id1, id2, string1, string2",
                                                     SENTEVAL_HINT)
         if quality not in ("0", "1"):
-            raise format_error(path, lineno, "a quality label 0 or 1 in the first column", repr(quality),
+            raise format_error(path, lineno, "a quality label 0 or 1 in the first column",
+                               repr(quality),
                                SENTEVAL_HINT)
         first.append(s1.strip())
         second.append(s2.strip())
@@ -69,7 +74,8 @@ def load_mrpc(data_dir: PathLike) -> PairTask:
 
 
 def load_sick_file(path: PathLike, target: str = "relatedness") -> SentencePairs:
-    """Read a SICK file; ``target`` picks float relatedness scores (1-5) or entailment ids into ``NLI_LABELS``.
+    """Read a SICK file; ``target`` picks float relatedness scores (1-5) or entailment ids into
+    ``NLI_LABELS``.
 
     Columns are found by header name, so the full 12-column ``SICK.txt`` export works too.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
@@ -78,7 +84,8 @@ def load_sick_file(path: PathLike, target: str = "relatedness") -> SentencePairs
         raise ValueError(f"SICK target must be 'relatedness' or 'entailment', got {target!r}.")
     lines = read_lines(path, SENTEVAL_HINT)
     if not lines:
-        raise format_error(path, 1, "a header line naming the columns", "an empty file", SENTEVAL_HINT)
+        raise format_error(path, 1, "a header line naming the columns", "an empty file",
+                           SENTEVAL_HINT)
     col = header_index(path, lines[0], _SICK_COLUMNS[1:], SENTEVAL_HINT)
     first: list[str] = []
     second: list[str] = []
@@ -90,33 +97,39 @@ def load_sick_file(path: PathLike, target: str = "relatedness") -> SentencePairs
         first.append(fields[col["sentence_A"]].strip())
         second.append(fields[col["sentence_B"]].strip())
         if target == "relatedness":
-            labels.append(parse_float(path, lineno, fields[col["relatedness_score"]], "relatedness_score",
+            labels.append(parse_float(path, lineno, fields[col["relatedness_score"]],
+                                      "relatedness_score",
                                       SENTEVAL_HINT))
             continue
         judgment = fields[col["entailment_judgment"]].lower()
         if judgment not in NLI_LABELS:
-            raise format_error(path, lineno, "ENTAILMENT, NEUTRAL or CONTRADICTION", repr(judgment), SENTEVAL_HINT)
+            raise format_error(path, lineno, "ENTAILMENT, NEUTRAL or CONTRADICTION", repr(judgment),
+                               SENTEVAL_HINT)
         labels.append(NLI_LABELS.index(judgment))
     dtype = np.float64 if target == "relatedness" else np.int64
     return SentencePairs(first, second, np.asarray(labels, dtype=dtype))
 
 
 def load_sick(data_dir: PathLike, target: str = "relatedness") -> PairTask:
-    """Load SICK-R (``target="relatedness"``) or SICK-E (``"entailment"``): train, dev (trial) and test.
+    """Load SICK-R (``target="relatedness"``) or SICK-E (``"entailment"``): train, dev (trial) and
+    test.
 
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     files = {"train": "SICK_train.txt", "dev": "SICK_trial.txt", "test": "SICK_test_annotated.txt"}
-    splits = {split: load_sick_file(downstream_dir(data_dir, "SICK", name), target) for split, name in files.items()}
+    splits = {split: load_sick_file(downstream_dir(data_dir, "SICK", name), target)
+              for split, name in files.items()}
     if target == "entailment":
         return PairTask("SICK-E", splits, NLI_LABELS)
     return PairTask("SICK-R", splits)
 
 
 def load_stsb_file(path: PathLike) -> SentencePairs:
-    """Read one STS Benchmark split: tab-separated rows with the 0-5 score in column 5, sentences in 6 and 7.
+    """Read one STS Benchmark split: tab-separated rows with the 0-5 score in column 5, sentences in
+    6 and 7.
 
-    Fields are split on tabs only (the files contain unbalanced quotes); extra source columns are ignored.
+    Fields are split on tabs only (the files contain unbalanced quotes); extra source columns are
+    ignored.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval) and chapter 8 (Wieting et al.).
     """
     first: list[str] = []
@@ -125,7 +138,8 @@ def load_stsb_file(path: PathLike) -> SentencePairs:
     for lineno, line in enumerate(read_lines(path, SENTEVAL_HINT), start=1):
         if not line.strip():
             continue
-        fields = split_columns(path, lineno, line, 7, "genre, file, year, id, score, sentence1, sentence2",
+        fields = split_columns(path, lineno, line, 7, "genre, file, year, id, score, sentence1, "
+                                                      "sentence2",
                                SENTEVAL_HINT, at_least=True)
         scores.append(parse_float(path, lineno, fields[4], "the score (column 5)", SENTEVAL_HINT))
         first.append(fields[5].strip())
@@ -139,5 +153,6 @@ def load_stsb(data_dir: PathLike) -> PairTask:
     Book: chapter 2 (Evaluating sentence embeddings: SentEval) and chapter 8 (Wieting et al.).
     """
     folder: Path = downstream_dir(data_dir, "STS", "STSBenchmark")
-    splits = {split: load_stsb_file(folder / f"sts-{split}.csv") for split in ("train", "dev", "test")}
+    splits = {split: load_stsb_file(folder / f"sts-{split}.csv")
+              for split in ("train", "dev", "test")}
     return PairTask("STSBenchmark", splits)

@@ -1,4 +1,5 @@
-"""The ten SentEval probing tasks: ``<data_dir>/probing/<file>.txt``, lines ``tr|va|te<TAB>label<TAB>...<TAB>sentence``.
+"""The ten SentEval probing tasks: ``<data_dir>/probing/<file>.txt``, lines
+``tr|va|te<TAB>label<TAB>...<TAB>sentence``.
 
 The first field is the partition, the second the class, the last the tokenised sentence; files may
 carry extra fields in between, which are ignored.
@@ -28,8 +29,9 @@ PROBING_TASKS: dict[str, tuple[str, str]] = {
 }
 _SPLITS = {"tr": "train", "va": "dev", "te": "test"}
 _HINT = (
-    "The probing files are in SentEval's data/probing folder (https://github.com/facebookresearch/SentEval); "
-    "copy them to <data_dir>/probing/<task file>.txt, e.g. <data_dir>/probing/past_present.txt."
+    "The probing files are in SentEval's data/probing folder "
+    "(https://github.com/facebookresearch/SentEval); copy them to <data_dir>/probing/<task "
+    "file>.txt, e.g. <data_dir>/probing/past_present.txt."
 )
 
 
@@ -40,13 +42,16 @@ def load_probing_file(path: PathLike, name: str = "probing") -> ClassificationTa
     training is an error, since no classifier could predict it.
     Book: chapter 4 (Probing).
     """
-    rows: dict[str, tuple[list[str], list[str], list[int]]] = {split: ([], [], []) for split in _SPLITS.values()}
+    rows: dict[str, tuple[list[str], list[str],
+                          list[int]]] = {split: ([], [], []) for split in _SPLITS.values()}
     for lineno, line in iter_lines(path, _HINT):
         if not line.strip():
             continue
-        fields = split_columns(path, lineno, line, 3, "split, label, sentence", _HINT, at_least=True)
+        fields = split_columns(path, lineno, line, 3, "split, label, sentence", _HINT,
+                               at_least=True)
         if fields[0] not in _SPLITS:
-            raise format_error(path, lineno, "a split tag tr, va or te in the first column", repr(fields[0]), _HINT)
+            raise format_error(path, lineno, "a split tag tr, va or te in the first column",
+                               repr(fields[0]), _HINT)
         sentences, labels, linenos = rows[_SPLITS[fields[0]]]
         sentences.append(fields[-1].strip())
         labels.append(fields[1])
@@ -59,13 +64,16 @@ def load_probing_file(path: PathLike, name: str = "probing") -> ClassificationTa
     for split, (sentences, labels, linenos) in rows.items():
         for label, lineno in zip(labels, linenos, strict=True):
             if label not in label_id:
-                raise format_error(path, lineno, f"a label seen in training {list(label_names)}", repr(label), _HINT)
-        splits[split] = LabelledSentences(sentences, np.asarray([label_id[x] for x in labels], dtype=np.int64))
+                raise format_error(path, lineno, f"a label seen in training {list(label_names)}",
+                                   repr(label), _HINT)
+        splits[split] = LabelledSentences(sentences,
+                                          np.asarray([label_id[x] for x in labels], dtype=np.int64))
     return ClassificationTask(name, splits, label_names)
 
 
 def probing_task_name(name: str) -> str:
-    """The paper's short name (``"Tense"``, ``"SOMO"``, ...) for a paper or SentEval probing task name.
+    """The paper's short name (``"Tense"``, ``"SOMO"``, ...) for a paper or SentEval probing task
+    name.
 
     Book: chapter 4 (Probing).
     """

@@ -27,7 +27,8 @@ _LOADERS: dict[str, Callable[[PathLike], ClassificationTask | PairTask]] = {
     "STSBenchmark": load_stsb,
     **{name: (lambda d, n=name: load_sts(d, n)) for name in STS_SUBSETS},
     **{name: (lambda d, n=name: load_probing(d, n)) for name in PROBING_TASKS},
-    **{senteval: (lambda d, n=name: load_probing(d, n)) for name, (senteval, _file) in PROBING_TASKS.items()},
+    **{senteval: (lambda d, n=name: load_probing(d, n))
+       for name, (senteval, _file) in PROBING_TASKS.items()},
 }
 _ALIASES = {"SST-2": "SST2", "SST-5": "SST5", "STS-B": "STSBenchmark", "SICKRelatedness": "SICK-R",
             "SICKEntailment": "SICK-E"}
@@ -35,10 +36,12 @@ TASK_NAMES: tuple[str, ...] = tuple(_LOADERS)
 
 
 def load_task(name: str, data_dir: PathLike) -> ClassificationTask | PairTask:
-    """Load a SentEval downstream task or probing task by name from ``data_dir`` (SentEval's layout).
+    """Load a SentEval downstream task or probing task by name from ``data_dir`` (SentEval's
+    layout).
 
-    ``data_dir`` holds ``downstream/`` (MR, CR, SUBJ, MPQA, SST, TREC, MRPC, SICK, STS) and ``probing/``.
-    Probing tasks answer to the paper names (``BShift``) and SentEval's (``BigramShift``).
+    ``data_dir`` holds ``downstream/`` (MR, CR, SUBJ, MPQA, SST, TREC, MRPC, SICK, STS) and
+    ``probing/``. Probing tasks answer to the paper names (``BShift``) and SentEval's
+    (``BigramShift``).
     Book: chapter 2 (Evaluating sentence embeddings: SentEval) and chapter 4 (Probing).
     """
     key = _ALIASES.get(name, name)

@@ -1,7 +1,9 @@
 """Plain containers returned by :class:`~.world.SyntheticWorld`: lists of strings and numpy arrays.
 
-Other modules consume them without knowing how the world works; the logical forms ride along (``forms``) for
-anyone who wants to check a label. Book: chapter 1 (Data: the synthetic world).
+Other modules consume them without knowing how the world works; the logical forms ride along
+(``forms``) for anyone who wants to check a label.
+
+Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
 
@@ -33,8 +35,10 @@ class ParallelCorpus:
 
 @dataclass
 class NLISet:
-    """Premise / hypothesis pairs with labels 0 entailment, 1 neutral, 2 contradiction (SNLI order) and the
-    name of the construction that produced each pair. Book: chapter 6 (XNLI and aligned encoders).
+    """Premise / hypothesis pairs with labels 0 entailment, 1 neutral, 2 contradiction (SNLI order)
+    and the name of the construction that produced each pair.
+
+    Book: chapter 6 (XNLI and aligned encoders).
     """
 
     lang: str
@@ -53,7 +57,9 @@ class NLISet:
 @dataclass
 class ProbingSplit:
     """One split of a probing task: sentences, integer labels, their forms and task-specific extras
-    (e.g. ``position`` of the swapped bigram for BShift, ``-1`` when intact). Book: chapter 4 (Probing).
+    (e.g. ``position`` of the swapped bigram for BShift, ``-1`` when intact).
+
+    Book: chapter 4 (Probing).
     """
 
     sentences: list[str]
@@ -82,7 +88,8 @@ class ProbingSet:
 
 @dataclass
 class STSSet:
-    """Graded similarity pairs: ``a[i]`` (in ``lang_a``) vs ``b[i]`` (in ``lang_b``) with ``score[i]`` in [0, 5].
+    """Graded similarity pairs: ``a[i]`` (in ``lang_a``) vs ``b[i]`` (in ``lang_b``) with
+    ``score[i]`` in [0, 5].
 
     Book: chapter 2 (Evaluating sentence embeddings).
     """
@@ -101,8 +108,8 @@ class STSSet:
 
 @dataclass
 class DocumentSet:
-    """Documents of consecutive sentences. ``order[d, j]`` is the original position of the j-th sentence of
-    document d (the identity unless the documents were shuffled into incoherent ones).
+    """Documents of consecutive sentences. ``order[d, j]`` is the original position of the j-th
+    sentence of document d (the identity unless the documents were shuffled into incoherent ones).
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
 
@@ -117,7 +124,8 @@ class DocumentSet:
 
 @dataclass
 class BilingualLexicon:
-    """Gold word translations (MUSE style): ``train`` and ``test`` pairs share no source word and no concept.
+    """Gold word translations (MUSE style): ``train`` and ``test`` pairs share no source word and no
+    concept.
 
     Book: chapter 5 (Word translation without parallel data).
     """

@@ -1,22 +1,27 @@
-"""The English lexicon of the synthetic world: real words with plurals, hypernyms, antonyms and verb frames.
+"""The English lexicon of the synthetic world: real words with plurals, hypernyms, antonyms and verb
+frames.
 
-Every other language of the world is a seeded pseudo-word relabelling of these concepts, so this file fixes
-what the world can talk about. The tables are plain text parsed once at import:
+Every other language of the world is a seeded pseudo-word relabelling of these concepts, so this
+file fixes what the world can talk about. The tables are plain text parsed once at import:
 
-* nouns form a taxonomy by indentation (``poodle`` under ``dog`` under ``animal``); ``pl=`` gives an irregular
-  plural, ``g=`` the pronoun gender (m, f, n; ``p`` = a person of unspecified gender, never pronominalised),
-  ``prep=`` the prepositions a place takes, ``*`` marks a node whose children are mutually exclusive
-  (a poodle is never a beagle; a teacher may be a woman, so ``person`` has no ``*``);
-* verbs give base, 3rd-singular and past forms, the noun classes allowed as subject and object (taxonomy node
-  names joined by ``|``; ``animate`` = animal|person, ``thing`` = food|object|plant, ``concrete`` = both,
-  ``adult`` = grown-up persons),
-  ``m`` (takes manner adverbs), ``sym`` / ``asym`` (x V y entails / excludes y V x in the same event) and
-  ``hyp=`` a verb it entails (``devour`` -> ``eat``);
-* adjectives and manner adverbs come as antonym pairs ``big/small`` (or alone) with the classes they modify.
+* nouns form a taxonomy by indentation (``poodle`` under ``dog`` under ``animal``); ``pl=`` gives an
+  irregular plural, ``g=`` the pronoun gender (m, f, n; ``p`` = a person of unspecified gender,
+  never pronominalised), ``prep=`` the prepositions a place takes, ``*`` marks a node whose children
+  are mutually exclusive (a poodle is never a beagle; a teacher may be a woman, so ``person`` has no
+  ``*``);
+* verbs give base, 3rd-singular and past forms, the noun classes allowed as subject and object
+  (taxonomy node names joined by ``|``; ``animate`` = animal|person, ``thing`` =
+  food|object|plant, ``concrete`` = both, ``adult`` = grown-up persons), ``m`` (takes manner
+  adverbs), ``sym`` / ``asym`` (x V y entails / excludes y V x in the same event) and ``hyp=`` a
+  verb it entails (``devour`` -> ``eat``);
+* adjectives and manner adverbs come as antonym pairs ``big/small`` (or alone) with the classes they
+  modify.
 
-Words that would be homographs across parts of speech (``saw``, ``watch``, ``fly``, ``cook``) are left out so
-that every surface string has one part of speech. The tables themselves are in
-:mod:`~xsent_lib.data.synthetic.english_words`. Book: chapter 1 (Data: the synthetic world).
+Words that would be homographs across parts of speech (``saw``, ``watch``, ``fly``, ``cook``) are
+left out so that every surface string has one part of speech. The tables themselves are in
+:mod:`~xsent_lib.data.synthetic.english_words`.
+
+Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
 
@@ -51,10 +56,11 @@ def _plural(word: str) -> str:
 class EnglishLexicon:
     """The parsed English tables; ids index every array (noun id, verb id, adjective id, adverb id).
 
-    ``noun_parent[i]`` is -1 for a root; ``noun_ancestors[i, j]`` says whether j is i or one of its ancestors;
-    ``subj_ok[v, i]`` / ``obj_ok[v, i]`` whether noun i may be the subject / object of verb v;
-    ``adj_ok[a, i]`` whether adjective a may modify noun i; ``adv_ok[r, i]`` whether manner adverb r may describe
-    an action of subject i; ``prep_ok[p, i]`` whether preposition p may head a PP with place i.
+    ``noun_parent[i]`` is -1 for a root; ``noun_ancestors[i, j]`` says whether j is i or one of its
+    ancestors; ``subj_ok[v, i]`` / ``obj_ok[v, i]`` whether noun i may be the subject / object of
+    verb v; ``adj_ok[a, i]`` whether adjective a may modify noun i; ``adv_ok[r, i]`` whether manner
+    adverb r may describe an action of subject i; ``prep_ok[p, i]`` whether preposition p may head a
+    PP with place i.
     Book: chapter 1 (Data: the synthetic world).
     """
 
@@ -142,7 +148,8 @@ def _parse_nouns() -> tuple:
         parent.append(par)
         gender.append(opts.get("g", gender[par] if par >= 0 else "n"))
         disjoint.append("*" in toks[1:])
-        preps.append(opts["prep"].split("|") if "prep" in opts else (preps[par] if par >= 0 else []))
+        preps.append(opts["prep"].split("|") if "prep" in opts
+                     else (preps[par] if par >= 0 else []))
         stack.append((indent, len(words) - 1))
     return words, plurals, parent, gender, disjoint, preps
 
@@ -202,7 +209,8 @@ def build_english() -> EnglishLexicon:
         noun_gender=np.array([GENDERS.index(g) for g in gender]), noun_root=root,
         noun_disjoint=np.array(disjoint), noun_ancestors=anc, is_place=is_place, prep_ok=prep_ok,
         verbs=tuple(vb), verbs_3sg=tuple(v3), verbs_past=tuple(vp), transitive=np.array(trans),
-        manner=np.array(man), symmetric=np.array(sym), asymmetric=np.array(asym), verb_hypernym=verb_hyp,
+        manner=np.array(man), symmetric=np.array(sym), asymmetric=np.array(asym),
+        verb_hypernym=verb_hyp,
         subj_ok=np.array(subj), obj_ok=np.array(obj),
         adjectives=tuple(adjs), adj_antonym=np.array(adj_ant),
         adj_ok=np.array([_classes(c, node_of, anc) for c in adj_cls]),
@@ -217,7 +225,8 @@ def build_english() -> EnglishLexicon:
 
 
 def _check(lex: EnglishLexicon) -> None:
-    """Every surface string has one part of speech; every verb has subjects; hypernym verbs agree in frame."""
+    """Every surface string has one part of speech; every verb has subjects; hypernym verbs agree in
+    frame."""
     pos: dict[str, str] = {}
     groups = {"noun": lex.nouns + lex.plurals, "verb": lex.verbs + lex.verbs_3sg + lex.verbs_past,
               "adj": lex.adjectives, "adv": lex.adverbs + lex.time_adverbs + lex.discourse_adverbs,

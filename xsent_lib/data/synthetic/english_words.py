@@ -1,6 +1,6 @@
-"""The word tables of the synthetic world's English (see :mod:`xsent_lib.data.synthetic.english`, which parses
-them into the lexicon and documents their format): nouns as an indented taxonomy, verbs with their frames,
-adjectives and manner adverbs as antonym pairs, and the closed word classes.
+"""The word tables of the synthetic world's English (see :mod:`xsent_lib.data.synthetic.english`,
+which parses them into the lexicon and documents their format): nouns as an indented taxonomy, verbs
+with their frames, adjectives and manner adverbs as antonym pairs, and the closed word classes.
 
 Book: chapter 1 (Data: the synthetic world).
 """
@@ -295,8 +295,10 @@ bloom blooms bloomed      subj=flower|tree|bush
 chase chases chased       subj=animate obj=animate m
 follow follows followed   subj=animate obj=animate m asym
 lead leads led            subj=person obj=animate m asym
-carry carries carried     subj=person obj=animal|child|food|container|toy|book|tool|instrument|garment m asym
-lift lifts lifted         subj=person obj=animal|child|food|container|toy|book|tool|instrument|device m asym
+carry carries carried     subj=person obj=animal|child|food|container|toy|book|tool|\
+instrument|garment m asym
+lift lifts lifted         subj=person obj=animal|child|food|container|toy|book|tool|\
+instrument|device m asym
 meet meets met            subj=person obj=person m sym
 fight fights fought       subj=animate obj=animate m sym
 marry marries married     subj=adult obj=adult sym
@@ -320,9 +322,11 @@ bake bakes baked          subj=person obj=loaf|dessert|pizza m
 buy buys bought           subj=person obj=food|object|flower|animal m
 sell sells sold           subj=person obj=food|object|flower|animal m
 steal steals stole        subj=person obj=food|object|animal m
-build builds built        subj=person obj=vehicle|chair|table|desk|shelf|box|building|bridge|robot|kite m
+build builds built        subj=person obj=vehicle|chair|table|desk|shelf|box|building|bridge|\
+robot|kite m
 paint paints painted      subj=person obj=object|building|bridge|picture m
-repair repairs repaired   subj=person obj=vehicle|device|tool|instrument|chair|table|desk|lamp|shelf|robot m
+repair repairs repaired   subj=person obj=vehicle|device|tool|instrument|chair|table|desk|lamp|\
+shelf|robot m
 wash washes washed        subj=person obj=animal|child|food|container|garment|vehicle|car m
 scrub scrubs scrubbed   subj=person obj=object|room|building m
 open opens opened         subj=person obj=container|book|letter|umbrella m
@@ -335,7 +339,8 @@ feed feeds fed            subj=person obj=animate m
 teach teaches taught      subj=person obj=person m
 help helps helped         subj=person obj=animate m
 call calls called         subj=person obj=animate m
-visit visits visited      subj=person obj=person|building|park|garden|forest|lake|beach|city|village|farm|zoo|island m
+visit visits visited      subj=person obj=person|building|park|garden|forest|lake|beach|city|\
+village|farm|zoo|island m
 love loves loved          subj=animate obj=concrete|place
 like likes liked          subj=animate obj=concrete|place
 hate hates hated          subj=animate obj=concrete|place
@@ -417,7 +422,8 @@ CONJUNCTIONS = ("and", "but")
 SUBORDINATORS = ("because", "when", "after")
 CLASS_ALIASES = {"animate": ("animal", "person"), "thing": ("food", "object", "plant"),
                  "concrete": ("animal", "person", "food", "object", "plant"),
-                 "adult": ("man", "woman", "worker", "artist", "athlete", "relative", "king", "queen", "prince",
+                 "adult": ("man", "woman", "worker", "artist", "athlete", "relative", "king",
+                           "queen", "prince",
                            "princess")}
 TENSES = ("past", "present", "future")
 GENDERS = "mfnp"

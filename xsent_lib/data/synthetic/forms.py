@@ -1,14 +1,15 @@
 """Logical forms: a table of clauses plus sentence-level structure, sampled vectorised with numpy.
 
-A sentence is a main clause, optionally coordinated with a second clause (``and`` / ``but``) whose subject or
-object may corefer with the first one (rendered as a pronoun or an anaphoric definite), optionally with a
-subordinate clause (``because`` / ``when`` / ``after``) and with something fronted (a time adverb, the PP, the
-subordinate clause, or a discourse adverb). A clause has a subject, a verb with tense and polarity, an optional
-object, each noun phrase with number, definiteness, an optional adjective and an optional relative clause (itself
-a clause whose subject is a gap), and optional manner adverb, locative PP and time adverb.
+A sentence is a main clause, optionally coordinated with a second clause (``and`` / ``but``) whose
+subject or object may corefer with the first one (rendered as a pronoun or an anaphoric definite),
+optionally with a subordinate clause (``because`` / ``when`` / ``after``) and with something fronted
+(a time adverb, the PP, the subordinate clause, or a discourse adverb). A clause has a subject, a
+verb with tense and polarity, an optional object, each noun phrase with number, definiteness, an
+optional adjective and an optional relative clause (itself a clause whose subject is a gap), and
+optional manner adverb, locative PP and time adverb.
 
-All fields are arrays, so a million forms are sampled with a few dozen numpy calls; weighted choices are done
-in exact integer arithmetic so the same seed gives the same forms on every machine.
+All fields are arrays, so a million forms are sampled with a few dozen numpy calls; weighted choices
+are done in exact integer arithmetic so the same seed gives the same forms on every machine.
 Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
@@ -22,18 +23,21 @@ from .english import ENGLISH
 FRONT_NONE, FRONT_TIME, FRONT_PP, FRONT_DISC, FRONT_SUB = range(5)
 PAST, PRESENT, FUTURE = range(3)
 
-_CLAUSE_FIELDS = ("subj", "subj_num", "subj_def", "subj_adj", "subj_pro", "subj_rel", "verb", "tense", "neg",
-                  "obj", "obj_num", "obj_def", "obj_adj", "obj_pro", "obj_rel", "adv", "prep", "pp", "time", "gap")
+_CLAUSE_FIELDS = ("subj", "subj_num", "subj_def", "subj_adj", "subj_pro", "subj_rel", "verb",
+                  "tense", "neg",
+                  "obj", "obj_num", "obj_def", "obj_adj", "obj_pro", "obj_rel", "adv", "prep", "pp",
+                  "time", "gap")
 
 
 @dataclass
 class Clauses:
     """Column arrays of clauses (one row per clause); -1 marks an absent optional element.
 
-    ``*_num`` 0 singular / 1 plural; ``*_def`` 1 definite; ``*_pro`` 1 rendered as a pronoun; ``*_rel`` row of
-    the relative clause modifying that noun; ``tense`` 0 past, 1 present, 2 future; ``neg`` 1 negated; ``pp`` a
-    place noun with preposition ``prep``; ``adv`` manner adverb; ``time`` time adverb; ``gap`` 1 for a relative
-    clause, whose subject fields repeat its head noun. Ids index :data:`~.english.ENGLISH`'s tables.
+    ``*_num`` 0 singular / 1 plural; ``*_def`` 1 definite; ``*_pro`` 1 rendered as a pronoun;
+    ``*_rel`` row of the relative clause modifying that noun; ``tense`` 0 past, 1 present, 2 future;
+    ``neg`` 1 negated; ``pp`` a place noun with preposition ``prep``; ``adv`` manner adverb;
+    ``time`` time adverb; ``gap`` 1 for a relative clause, whose subject fields repeat its head
+    noun. Ids index :data:`~.english.ENGLISH`'s tables.
     Book: chapter 1 (Data: the synthetic world).
     """
 
@@ -67,7 +71,8 @@ class Clauses:
 
     @staticmethod
     def concat(parts: list[Clauses]) -> Clauses:
-        """Stack clause tables; relative-clause pointers of part k are shifted by the rows before it.
+        """Stack clause tables; relative-clause pointers of part k are shifted by the rows before
+        it.
 
         Book: chapter 1 (Data: the synthetic world).
         """
@@ -83,11 +88,13 @@ class Clauses:
 
 @dataclass
 class Forms:
-    """A batch of logical forms: rows of :class:`Clauses` plus sentence-level arrays (one entry per sentence).
+    """A batch of logical forms: rows of :class:`Clauses` plus sentence-level arrays (one entry per
+    sentence).
 
-    ``main`` / ``coord`` / ``sub``: clause rows (``coord``, ``sub`` -1 when absent); ``conj`` 0 and / 1 but;
-    ``sub_conj`` 0 because / 1 when / 2 after; ``front`` what is fronted (``FRONT_*``); ``disc`` discourse
-    adverb (with ``FRONT_DISC``); ``inverted`` render the coordinated clauses in swapped order (CoordInv).
+    ``main`` / ``coord`` / ``sub``: clause rows (``coord``, ``sub`` -1 when absent); ``conj`` 0 and
+    / 1 but; ``sub_conj`` 0 because / 1 when / 2 after; ``front`` what is fronted (``FRONT_*``);
+    ``disc`` discourse adverb (with ``FRONT_DISC``); ``inverted`` render the coordinated clauses in
+    swapped order (CoordInv).
     Book: chapter 1 (Data: the synthetic world).
     """
 
@@ -111,7 +118,8 @@ class Forms:
         return Forms(self.clauses.copy(), *(getattr(self, f).copy() for f in self._SENT))
 
     def take(self, idx: np.ndarray) -> Forms:
-        """Sentences ``idx`` (indices or a boolean mask) with only the clause rows they reach, renumbered.
+        """Sentences ``idx`` (indices or a boolean mask) with only the clause rows they reach,
+        renumbered.
 
         Book: chapter 1 (Data: the synthetic world).
         """
@@ -150,10 +158,13 @@ class Forms:
 
 @dataclass(frozen=True)
 class FormConfig:
-    """Probabilities of the form sampler. Values are ours (no paper fixes them); chosen so that English
-    sentences average about 10 tokens (90% between 5 and 20) and every construction is common enough.
+    """Probabilities of the form sampler. Values are ours (no paper fixes them); chosen so that
+    English sentences average about 10 tokens (90% between 5 and 20) and every construction is
+    common enough.
 
-    ``tense`` is the past / present / future distribution. Book: chapter 1 (Data: the synthetic world).
+    ``tense`` is the past / present / future distribution.
+
+    Book: chapter 1 (Data: the synthetic world).
     """
 
     tense: tuple[float, float, float] = (0.4, 0.4, 0.2)
@@ -187,16 +198,20 @@ class FormConfig:
             if f.name.startswith("p_") and not 0.0 <= v <= 1.0:
                 raise ValueError(f"FormConfig.{f.name}={v} is not a probability in [0, 1].")
         if len(self.tense) != 3 or min(self.tense) < 0 or sum(self.tense) <= 0:
-            raise ValueError(f"FormConfig.tense={self.tense} must be three non-negative weights, not all zero.")
+            raise ValueError(f"FormConfig.tense={self.tense} must be three non-negative weights, "
+                             "not all zero.")
         if self.max_rel_depth < 0:
             raise ValueError("FormConfig.max_rel_depth must be >= 0.")
 
 
 class RowChooser:
-    """Weighted choice of one column per requested row of a fixed non-negative integer weight matrix.
+    """Weighted choice of one column per requested row of a fixed non-negative integer weight
+    matrix.
 
-    One ``searchsorted`` over the flattened cumulative weights answers every request; integer arithmetic makes
-    it bit-identical across machines. Book: chapter 1 (Data: the synthetic world).
+    One ``searchsorted`` over the flattened cumulative weights answers every request; integer
+    arithmetic makes it bit-identical across machines.
+
+    Book: chapter 1 (Data: the synthetic world).
     """
 
     def __init__(self, weights: np.ndarray) -> None:
@@ -207,7 +222,8 @@ class RowChooser:
         self.flat = (cum + self.offset[:, None]).ravel()
         self.k = w.shape[1]
 
-    def __call__(self, rows: np.ndarray | int, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
+    def __call__(self, rows: np.ndarray | int, rng: np.random.Generator,
+                 size: int | None = None) -> np.ndarray:
         rows = np.full(size, rows, np.int64) if size is not None else np.asarray(rows, np.int64)
         if rows.size == 0:
             return np.zeros(0, np.int64)
@@ -218,14 +234,17 @@ class RowChooser:
 
 
 def _weights(rng: np.random.Generator, n: int, base: np.ndarray | int = 1) -> np.ndarray:
-    """Integer word weights: ``base`` times a seeded jitter 2^k * u (k in 0..3, u in 500..999), a long-tailed
-    spread drawn without floating point, so frequencies are bit-identical on every machine."""
+    """Integer word weights: ``base`` times a seeded jitter 2^k * u (k in 0..3, u in 500..999), a
+    long-tailed spread drawn without floating point, so frequencies are bit-identical on every
+    machine."""
     return np.asarray(base, np.int64) * (2 ** rng.integers(0, 4, n)) * rng.integers(500, 1000, n)
 
 
 class FormSampler:
-    """Samples :class:`Forms` for a seed: word frequencies are drawn once from the seed, then every batch is
-    a handful of vectorised choices. Book: chapter 1 (Data: the synthetic world).
+    """Samples :class:`Forms` for a seed: word frequencies are drawn once from the seed, then every
+    batch is a handful of vectorised choices.
+
+    Book: chapter 1 (Data: the synthetic world).
     """
 
     def __init__(self, seed: int, config: FormConfig | None = None) -> None:
@@ -234,7 +253,8 @@ class FormSampler:
         E = ENGLISH
         self.config = config or FormConfig()
         rng = np.random.Generator(np.random.PCG64(stable_seed(seed, "word-frequencies")))
-        depth_base = np.array([3, 10, 5, 3, 2])[np.minimum(E.noun_depth, 4)]  # basic-level nouns most frequent
+        # basic-level nouns most frequent
+        depth_base = np.array([3, 10, 5, 3, 2])[np.minimum(E.noun_depth, 4)]
         self.noun_w = _weights(rng, len(E.nouns), depth_base)
         self.verb_w = _weights(rng, len(E.verbs), np.where(E.verb_hypernym >= 0, 2, 5))
         self.adj_w = _weights(rng, len(E.adjectives))
@@ -250,15 +270,18 @@ class FormSampler:
         self.place = RowChooser(E.is_place * self.noun_w)
         self.prep_for_place = RowChooser(E.prep_ok.T.astype(np.int64))
         self.time_for_tense = RowChooser(E.time_ok.astype(np.int64))
-        self.tense_choice = RowChooser(np.round(np.array(self.config.tense) * 1000).astype(np.int64))
+        self.tense_choice = RowChooser(
+            np.round(np.array(self.config.tense) * 1000).astype(np.int64))
         self.pronominal = E.noun_gender < 3
         self.has_subj_verb = E.subj_ok.any(0)
 
-    # -- clauses -----------------------------------------------------------------------------------------
-    def clause_fields(self, rng: np.random.Generator, n: int, role: str, subj: np.ndarray | None = None,
+    # -- clauses -----------------------------------------------------------------------------------
+    def clause_fields(self, rng: np.random.Generator, n: int, role: str,
+                      subj: np.ndarray | None = None,
                       tense: np.ndarray | None = None) -> dict[str, np.ndarray]:
-        """Fields of ``n`` fresh clauses. ``role`` is main / coord / sub / rel; ``subj`` (-1 = sample) fixes
-        subjects (verbs are then drawn among those the subject can do); ``tense`` fixes tenses.
+        """Fields of ``n`` fresh clauses. ``role`` is main / coord / sub / rel; ``subj`` (-1 =
+        sample) fixes subjects (verbs are then drawn among those the subject can do); ``tense``
+        fixes tenses.
         Book: chapter 1 (Data: the synthetic world).
         """
         E, cfg = ENGLISH, self.config
@@ -276,7 +299,8 @@ class FormSampler:
         f["subj_adj"] = self._adjectives(rng, subj, cfg.p_subj_adj if role != "rel" else 0.0)
         f["subj_pro"] = np.zeros(n, np.int64)
         f["tense"] = self.tense_choice(0, rng, size=n) if tense is None else tense.astype(np.int64)
-        f["neg"] = (rng.random(n) < (cfg.p_neg if role != "rel" else cfg.p_neg / 3)).astype(np.int64)
+        f["neg"] = (rng.random(n) < (cfg.p_neg if role != "rel"
+                                     else cfg.p_neg / 3)).astype(np.int64)
         trans = E.transitive[verb]
         obj = np.full(n, -1, np.int64)
         obj[trans] = self.obj_for_verb(verb[trans], rng)
@@ -309,8 +333,10 @@ class FormSampler:
 
     def add_relatives(self, rng: np.random.Generator, pool: list[dict], batch: dict, depth: int = 0,
                       start: int = 0) -> None:
-        """Attach relative clauses to the subjects / objects of ``batch`` (rows ``start``..), appending them
-        to ``pool``. Book: chapter 1 (Data: the synthetic world).
+        """Attach relative clauses to the subjects / objects of ``batch`` (rows ``start``..),
+        appending them to ``pool``.
+
+        Book: chapter 1 (Data: the synthetic world).
         """
         cfg = self.config
         if depth >= cfg.max_rel_depth:
@@ -335,7 +361,7 @@ class FormSampler:
             pool.append(rel)
             self.add_relatives(rng, pool, rel, depth + 1, start)
 
-    # -- sentences ---------------------------------------------------------------------------------------
+    # -- sentences ---------------------------------------------------------------------------------
     def sample(self, n: int, rng: np.random.Generator) -> Forms:
         """``n`` random sentence forms. Book: chapter 1 (Data: the synthetic world)."""
         if n < 0:
@@ -376,28 +402,33 @@ class FormSampler:
         front[has_sub & (r[3] < cfg.p_front_sub)] = FRONT_SUB
         disc = np.where(front == FRONT_DISC, rng.integers(0, len(E.discourse_adverbs), n), -1)
         conj = np.where(has_coord, (rng.random(n) < cfg.p_but).astype(np.int64), -1)
-        # no sentence may talk about one event twice ("the bottle does not float , but it floats"): a second
-        # clause or subject relative with the main verb (or a verb entailing / entailed by it) is dropped
+        # no sentence may talk about one event twice ("the bottle does not float , but it floats"):
+        # a second clause or subject relative with the main verb (or a verb entailing / entailed by
+        # it) is dropped
         mv = clauses.verb[:n]
-        same = lambda v: (v == mv) | (E.verb_hypernym[v] == mv) | (E.verb_hypernym[mv] == v)  # noqa: E731
+        same = lambda v: ((v == mv) | (E.verb_hypernym[v] == mv)  # noqa: E731
+                          | (E.verb_hypernym[mv] == v))
         twice = has_coord & same(clauses.verb[np.maximum(coord_row, 0)])
         coord_row[twice], conj[twice] = -1, -1
         twice = has_sub & same(clauses.verb[np.maximum(sub_row, 0)])
         sub_row[twice], sub_conj[twice] = -1, -1
         front[twice & (front == FRONT_SUB)] = FRONT_NONE
         rel = clauses.subj_rel[:n]
-        clauses.subj_rel[:n] = np.where((rel >= 0) & same(clauses.verb[np.maximum(rel, 0)]), -1, rel)
+        clauses.subj_rel[:n] = np.where((rel >= 0) & same(clauses.verb[np.maximum(rel, 0)]), -1,
+                                        rel)
         i32 = lambda a: a.astype(np.int32)  # noqa: E731
-        return Forms(clauses, i32(np.arange(n)), i32(coord_row), i32(conj), i32(sub_row), i32(sub_conj), i32(front),
+        return Forms(clauses, i32(np.arange(n)), i32(coord_row), i32(conj), i32(sub_row),
+                     i32(sub_conj), i32(front),
                      i32(disc), np.zeros(n, bool))
 
     def _corefer(self, rng: np.random.Generator, coord: dict, main: dict, ci: np.ndarray,
                  same_subj: np.ndarray) -> None:
-        """Make coordinated clauses refer back: a shared subject becomes a pronoun (or ``the N``), and an object
-        the first clause introduced may be picked up again."""
+        """Make coordinated clauses refer back: a shared subject becomes a pronoun (or ``the N``),
+        and an object the first clause introduced may be picked up again."""
         E, cfg = ENGLISH, self.config
         m = ci.size
-        pro = lambda noun: (self.pronominal[noun] & (rng.random(m) < cfg.p_pronoun)).astype(np.int64)  # noqa: E731
+        pro = lambda noun: (self.pronominal[noun]
+                            & (rng.random(m) < cfg.p_pronoun)).astype(np.int64)  # noqa: E731
         s = same_subj
         coord["subj_num"][s] = main["subj_num"][ci][s]
         coord["subj_def"][s] = 1

@@ -1,10 +1,13 @@
-"""Surface tables of each language: every inflected word form as a token id, plus interlinear glosses.
+"""Surface tables of each language: every inflected word form as a token id, plus interlinear
+glosses.
 
-For English the forms are the real words of :mod:`.english`. For an invented language every concept gets a
-pseudo-word stem from a syllable generator seeded by ``(seed, language code)``; the forms are stem + the
-suffixes of its :class:`~.typology.Typology`. Stems are drawn in a fixed order and redrawn until no two
-different (concept, features) pairs share a surface string, so the tables are a bijection and a gold
-bilingual lexicon exists for every pair of languages. Book: chapter 1 (Data: the synthetic world).
+For English the forms are the real words of :mod:`.english`. For an invented language every concept
+gets a pseudo-word stem from a syllable generator seeded by ``(seed, language code)``; the forms are
+stem + the suffixes of its :class:`~.typology.Typology`. Stems are drawn in a fixed order and
+redrawn until no two different (concept, features) pairs share a surface string, so the tables are a
+bijection and a gold bilingual lexicon exists for every pair of languages.
+
+Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ import numpy as np
 from .english import ENGLISH
 from .typology import Typology, typology
 
-TAGS = ("S", "NP", "VP", "PP", "ADVP", "SBAR", "WHNP", "DT", "JJ", "NN", "NNS", "PRP", "VB", "VBD", "VBZ",
+TAGS = ("S", "NP", "VP", "PP", "ADVP", "SBAR", "WHNP", "DT", "JJ", "NN", "NNS", "PRP", "VB", "VBD",
+        "VBZ",
         "VBP", "MD", "RB", "IN", "WDT", "WP", "CC", ",", ".")
 TAG = {t: i for i, t in enumerate(TAGS)}
 N_PRON = 4  # pronoun cells: masculine, feminine, neuter singular; plural
@@ -28,19 +32,21 @@ def stable_seed(*parts: int | str) -> np.random.SeedSequence:
 
     Book: chapter 1 (Data: the synthetic world).
     """
-    return np.random.SeedSequence([p if isinstance(p, int) else zlib.crc32(p.encode()) for p in parts])
+    return np.random.SeedSequence([p if isinstance(p, int) else zlib.crc32(p.encode())
+                                   for p in parts])
 
 
 @dataclass(frozen=True)
 class LanguageTables:
     """Token ids of every word form of one language; -1 where a form does not exist.
 
-    ``noun[i, number, case]`` (case 0 subject, 1 object, 2 inside a PP); ``adj[a, number]``; ``adv``,
-    ``time``, ``disc`` (manner, time and discourse adverbs); ``verb[v, tense, number, negated, slot]`` with the
-    slots (auxiliary, negation before the main verb, main verb, negation after it) and ``verb_tag`` their POS tags
-    (ids into :data:`TAGS`); ``det[kind, number, next-word-starts-with-vowel]`` with kinds def / indef / any;
-    ``pron[cell, case]``; ``rel[is_person]`` the relative marker; ``prep``, ``conj``, ``sub``; ``comma``,
-    ``period``. ``words`` is the vocabulary and ``glosses`` the interlinear gloss of each word.
+    ``noun[i, number, case]`` (case 0 subject, 1 object, 2 inside a PP); ``adj[a, number]``;
+    ``adv``, ``time``, ``disc`` (manner, time and discourse adverbs); ``verb[v, tense, number,
+    negated, slot]`` with the slots (auxiliary, negation before the main verb, main verb, negation
+    after it) and ``verb_tag`` their POS tags (ids into :data:`TAGS`); ``det[kind, number,
+    next-word-starts-with-vowel]`` with kinds def / indef / any; ``pron[cell, case]``;
+    ``rel[is_person]`` the relative marker; ``prep``, ``conj``, ``sub``; ``comma``, ``period``.
+    ``words`` is the vocabulary and ``glosses`` the interlinear gloss of each word.
     Book: chapter 1 (Data: the synthetic world).
     """
 
@@ -117,12 +123,14 @@ def english_tables() -> LanguageTables:
             verb[v, 1, num, 0, 2], vtag[v, 1, num, 0, 2] = (third if num == 0 else base), pres_tag
             verb[v, 2, num, 0] = (aux["will"], -1, base, -1)
             vtag[v, 2, num, 0] = (TAG["MD"], -1, TAG["VB"], -1)
-            for t, (a, at) in enumerate(((aux["did"], TAG["VBD"]), (pres_aux, pres_tag), (aux["will"], TAG["MD"]))):
+            for t, (a, at) in enumerate(((aux["did"], TAG["VBD"]), (pres_aux, pres_tag),
+                                         (aux["will"], TAG["MD"]))):
                 verb[v, t, num, 1] = (a, aux["not"], base, -1)
                 vtag[v, t, num, 1] = (at, TAG["RB"], TAG["VB"], -1)
     words = tuple(voc.ids)
     vowel = np.array([w[0] in "aeiou" for w in words])
-    return LanguageTables(typology("en"), words, tuple(voc.gloss), noun, adj, adv, time, disc, verb, vtag, det,
+    return LanguageTables(typology("en"), words, tuple(voc.gloss), noun, adj, adv, time, disc, verb,
+                          vtag, det,
                           pron, rel, prep, conj, sub, comma, period, vowel)
 
 
@@ -178,7 +186,8 @@ def invented_tables(code: str, seed: int) -> LanguageTables:
     for c in range(N_PRON):
         if cased:
             stem = mk.word(lambda s: [s + k for k in t.cases], one)
-            pron[c] = [voc.add(stem + k, f"{cell_gloss[c]}.{g}") for k, g in zip(t.cases, ("NOM", "ACC", "OBL"))]
+            pron[c] = [voc.add(stem + k, f"{cell_gloss[c]}.{g}")
+                       for k, g in zip(t.cases, ("NOM", "ACC", "OBL"))]
         else:
             pron[c, 0] = function_word(f"{cell_gloss[c]}.NOM")
             pron[c, 1:] = function_word(f"{cell_gloss[c]}.ACC")
@@ -187,7 +196,8 @@ def invented_tables(code: str, seed: int) -> LanguageTables:
     fut_aux = None
     if t.future == "aux":
         stem = mk.word(lambda s: [s + a for a in t.agreement], one)
-        fut_aux = [voc.add(stem + a, "will" + (".PL" if a and k else "")) for k, a in enumerate(t.agreement)]
+        fut_aux = [voc.add(stem + a, "will" + (".PL" if a and k else ""))
+                   for k, a in enumerate(t.agreement)]
     conj = np.array([function_word(w) for w in E.conjunctions])
     sub = np.array([function_word(w, short) for w in E.subordinators])
     prep = np.array([function_word(w) for w in E.prepositions])
@@ -201,7 +211,8 @@ def invented_tables(code: str, seed: int) -> LanguageTables:
         stem = mk.word(noun_forms, syl)
         for n in (0, 1):
             for c in range(3):
-                g = lemma + (".PL" if n else "") + ((".NOM", ".ACC", ".OBL")[c] if t.cases[c] else "")
+                g = lemma + (".PL" if n else "") + ((".NOM", ".ACC", ".OBL")[c] if t.cases[c]
+                                                    else "")
                 noun[i, n, c] = voc.add(stem + (t.plural if n else "") + t.cases[c], g)
     adj = np.zeros((len(E.adjectives), 2), np.int64)
     for a, lemma in enumerate(E.adjectives):
@@ -238,7 +249,8 @@ def invented_tables(code: str, seed: int) -> LanguageTables:
                      + (".PL" if t.agreement[num] and not aux_form else "")
                      + (".NEG" if ng and t.negation == "suffix" else ""))
             main = voc.add(form, gloss)
-            tag = TAG["VB"] if tense == 2 else (TAG["VBD"] if tense == 0 else (TAG["VBZ"], TAG["VBP"])[num])
+            tag = TAG["VB"] if tense == 2 else (TAG["VBD"] if tense == 0
+                                                else (TAG["VBZ"], TAG["VBP"])[num])
             a = fut_aux[num] if aux_form else -1
             slots = [a, -1, main, -1]
             if ng and t.negation == "particle-before":
@@ -246,13 +258,18 @@ def invented_tables(code: str, seed: int) -> LanguageTables:
             elif ng and t.negation == "particle-after":
                 slots[1 if a >= 0 else 3] = neg
             verb[v, tense, num, ng] = slots
-            vtag[v, tense, num, ng] = [TAG["MD"] if a >= 0 else -1, TAG["RB"] if slots[1] >= 0 else -1, tag,
+            vtag[v, tense, num, ng] = [TAG["MD"] if a >= 0 else -1, TAG["RB"] if slots[1] >= 0
+                                       else -1, tag,
                                        TAG["RB"] if slots[3] >= 0 else -1]
     words = tuple(voc.ids)
-    return LanguageTables(t, words, tuple(voc.gloss), noun, adj, adv, time, disc, verb, vtag, det, pron, rel,
+    return LanguageTables(t, words, tuple(voc.gloss), noun, adj, adv, time, disc, verb, vtag, det,
+                          pron, rel,
                           prep, conj, sub, comma, period, np.zeros(len(words), bool))
 
 
 def language_tables(code: str, seed: int) -> LanguageTables:
-    """Tables for any language code (English ignores the seed). Book: chapter 1 (Data: the synthetic world)."""
+    """Tables for any language code (English ignores the seed).
+
+    Book: chapter 1 (Data: the synthetic world).
+    """
     return english_tables() if typology(code).real else invented_tables(code, seed)

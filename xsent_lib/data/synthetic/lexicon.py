@@ -1,10 +1,12 @@
-"""Gold bilingual lexicons between any two languages of the synthetic world (MUSE-style train/test split).
+"""Gold bilingual lexicons between any two languages of the synthetic world (MUSE-style train/test
+split).
 
-Every language renders the same concepts, so translation pairs are known exactly. Citation forms pair a noun's
-singular, a verb's dictionary form (English base form, invented languages' present singular), an adjective's
-singular and each manner adverb; ``inflected=True`` adds every feature-aligned inflected pair (plural nouns,
-each tense and number of a verb, plural adjectives), which gives words several translations as in MUSE's
-dictionaries. Concepts, not pairs, are split, so no source word is in both train and test.
+Every language renders the same concepts, so translation pairs are known exactly. Citation forms
+pair a noun's singular, a verb's dictionary form (English base form, invented languages' present
+singular), an adjective's singular and each manner adverb; ``inflected=True`` adds every
+feature-aligned inflected pair (plural nouns, each tense and number of a verb, plural adjectives),
+which gives words several translations as in MUSE's dictionaries. Concepts, not pairs, are split, so
+no source word is in both train and test.
 Book: chapter 5 (Word translation without parallel data).
 """
 from __future__ import annotations
@@ -15,8 +17,10 @@ from .datasets import BilingualLexicon
 from .languages import LanguageTables
 
 
-def _concept_pairs(src: LanguageTables, tgt: LanguageTables, inflected: bool) -> list[list[tuple[int, int]]]:
-    """For each concept (nouns, verbs, adjectives, manner adverbs in lexicon order) its aligned id pairs."""
+def _concept_pairs(src: LanguageTables, tgt: LanguageTables,
+                   inflected: bool) -> list[list[tuple[int, int]]]:
+    """For each concept (nouns, verbs, adjectives, manner adverbs in lexicon order) its aligned id
+    pairs."""
     out: list[list[tuple[int, int]]] = []
 
     def cite_verb(t: LanguageTables, v: int) -> int:
@@ -28,7 +32,8 @@ def _concept_pairs(src: LanguageTables, tgt: LanguageTables, inflected: bool) ->
     for v in range(src.verb.shape[0]):
         pairs = [(cite_verb(src, v), cite_verb(tgt, v))]
         if inflected:
-            pairs += [(int(src.verb[v, t, n, 0, 2]), int(tgt.verb[v, t, n, 0, 2])) for t in range(3) for n in (0, 1)]
+            pairs += [(int(src.verb[v, t, n, 0, 2]), int(tgt.verb[v, t, n, 0, 2])) for t in range(3)
+                      for n in (0, 1)]
         out.append(pairs)
     for a in range(src.adj.shape[0]):
         nums = (0, 1) if inflected else (0,)
@@ -38,7 +43,8 @@ def _concept_pairs(src: LanguageTables, tgt: LanguageTables, inflected: bool) ->
     return [list(dict.fromkeys(p)) for p in out]
 
 
-def gold_lexicon(src: LanguageTables, tgt: LanguageTables, rng: np.random.Generator, test_fraction: float = 0.2,
+def gold_lexicon(src: LanguageTables, tgt: LanguageTables, rng: np.random.Generator,
+                 test_fraction: float = 0.2,
                  inflected: bool = False) -> BilingualLexicon:
     """Split the concepts at random (``rng``) into train and test and list their word pairs.
 

@@ -1,36 +1,41 @@
 """The ten probing tasks of Conneau et al. (2018), with their definitions, on the synthetic world.
 
-Common to all tasks (as in the thesis, Sec. 3.3): sentences of 5-28 words (punctuation not counted), balanced
-classes, train / dev / test without a shared sentence. Labels come from the logical form or from the tree
-rendered from it, so they are exact.
+Common to all tasks (as in the thesis, Sec. 3.3): sentences of 5-28 words (punctuation not counted),
+balanced classes, train / dev / test without a shared sentence. Labels come from the logical form or
+from the tree rendered from it, so they are exact.
 
 * **SentLen**: 6 equal-width bins of the length in words: 5-8, 9-12, ..., 25-28.
-* **WC**: which one of the mid-frequency content words the sentence contains (exactly one of them). The thesis
-  takes 1000 words of frequency rank 2k-3k; our world has under a thousand content word forms, so the targets
-  are the middle 40% of the frequency ranking of a reference corpus (ranks 30%-70%, capped at 1000), minus the
-  few that (almost) never occur as the only target in a sentence (a base verb form, say, only follows an
-  auxiliary whose subject is itself a target); WC sentences are drawn with fewer modifiers so that "exactly
-  one target" is common. About 340 classes in English.
-* **TreeDepth**: depth of the tree (bracket nesting, S = 1, words not counted), 8 classes of consecutive depths.
-  De-correlated from length by structured sampling: the pool mixes three grammars (deep and lean: nested
-  relative clauses, no modifiers; flat and rich: modifiers and coordination, no relative clauses; the probing
-  default), and every class gets the same length distribution q(L), the normalised pointwise minimum of the
-  classes' length distributions in a reference sample (quota per class and length, largest-remainder rounding).
-  Length then carries no information about depth. The window of 8 depths maximises the number of
-  length-matched sentences the pool can supply (mass of q times the rarest class's count).
-* **TopConst**: the sequence of constituents directly below S; the 19 most frequent sequences plus "other"
-  (our grammar yields fewer than 19 in English, then every sequence is a class).
-* **BShift**: half the sentences have two adjacent words inverted (never punctuation, never two equal words).
-* **Tense**: tense of the main-clause verb, past vs present (future clauses excluded); the main verbs of
-  train, dev and test are disjoint lemmas.
-* **SubjNum** / **ObjNum**: number of the main-clause subject / direct object; disjoint noun lemmas across
-  splits.
-* **SOMO**: half the sentences have the main-clause subject, object or verb replaced by another noun / verb in
-  the same form (number, case, tense, agreement), chosen so the two bigrams around it have corpus frequencies
-  closest on a log scale to the original ones, among words the verb does not admit there (so the result is
-  semantically odd, which is what makes it the odd man out). Replacement words of the three splits are disjoint.
-* **CoordInv**: sentences of two coordinated clauses; in half of them the clauses are swapped. The second clause
-  refers back to the first (pronouns, definites), so inversion is detectable, as in real text.
+* **WC**: which one of the mid-frequency content words the sentence contains (exactly one of them).
+  The thesis takes 1000 words of frequency rank 2k-3k; our world has under a thousand content word
+  forms, so the targets are the middle 40% of the frequency ranking of a reference corpus (ranks
+  30%-70%, capped at 1000), minus the few that (almost) never occur as the only target in a sentence
+  (a base verb form, say, only follows an auxiliary whose subject is itself a target); WC sentences
+  are drawn with fewer modifiers so that "exactly one target" is common. About 340 classes in
+  English.
+* **TreeDepth**: depth of the tree (bracket nesting, S = 1, words not counted), 8 classes of
+  consecutive depths. De-correlated from length by structured sampling: the pool mixes three
+  grammars (deep and lean: nested relative clauses, no modifiers; flat and rich: modifiers and
+  coordination, no relative clauses; the probing default), and every class gets the same length
+  distribution q(L), the normalised pointwise minimum of the classes' length distributions in a
+  reference sample (quota per class and length, largest-remainder rounding). Length then carries no
+  information about depth. The window of 8 depths maximises the number of length-matched sentences
+  the pool can supply (mass of q times the rarest class's count).
+* **TopConst**: the sequence of constituents directly below S; the 19 most frequent sequences plus
+  "other" (our grammar yields fewer than 19 in English, then every sequence is a class).
+* **BShift**: half the sentences have two adjacent words inverted (never punctuation, never two
+  equal words).
+* **Tense**: tense of the main-clause verb, past vs present (future clauses excluded); the main
+  verbs of train, dev and test are disjoint lemmas.
+* **SubjNum** / **ObjNum**: number of the main-clause subject / direct object; disjoint noun lemmas
+  across splits.
+* **SOMO**: half the sentences have the main-clause subject, object or verb replaced by another noun
+  / verb in the same form (number, case, tense, agreement), chosen so the two bigrams around it have
+  corpus frequencies closest on a log scale to the original ones, among words the verb does not
+  admit there (so the result is semantically odd, which is what makes it the odd man out).
+  Replacement words of the three splits are disjoint.
+* **CoordInv**: sentences of two coordinated clauses; in half of them the clauses are swapped. The
+  second clause refers back to the first (pronouns, definites), so inversion is detectable, as in
+  real text.
 
 Book: chapter 4 (Probing).
 """
@@ -46,31 +51,39 @@ from .english_words import TENSES
 from .forms import PRESENT, FormConfig, Forms, FormSampler
 from .render import decode_top, join_rows, top_constituents, tree_depth
 
-TASKS = ("SentLen", "WC", "TreeDepth", "TopConst", "BShift", "Tense", "SubjNum", "ObjNum", "SOMO", "CoordInv")
+TASKS = ("SentLen", "WC", "TreeDepth", "TopConst", "BShift", "Tense", "SubjNum", "ObjNum", "SOMO",
+         "CoordInv")
 MIN_WORDS, MAX_WORDS = 5, 28
 BATCH = 16_384
 MAX_BATCHES = 400
 REFERENCE_SIZE = 30_000
 SPLIT_FRACTIONS = (0.8, 0.1, 0.1)
-PROBING_CONFIG = FormConfig(p_coord=0.3, p_subj_rel=0.35, p_obj_rel=0.3, p_nested_rel=0.6, max_rel_depth=3,
-                            p_adv=0.35, p_pp=0.4, p_sub=0.25, p_subj_adj=0.4, p_obj_adj=0.35, p_disc=0.06,
+PROBING_CONFIG = FormConfig(p_coord=0.3, p_subj_rel=0.35, p_obj_rel=0.3, p_nested_rel=0.6,
+                            max_rel_depth=3,
+                            p_adv=0.35, p_pp=0.4, p_sub=0.25, p_subj_adj=0.4, p_obj_adj=0.35,
+                            p_disc=0.06,
                             p_time=0.2)
-WC_CONFIG = FormConfig(p_coord=0.1, p_subj_rel=0.05, p_obj_rel=0.05, p_adv=0.1, p_pp=0.1, p_sub=0.05,
+WC_CONFIG = FormConfig(p_coord=0.1, p_subj_rel=0.05, p_obj_rel=0.05, p_adv=0.1, p_pp=0.1,
+                       p_sub=0.05,
                        p_subj_adj=0.1, p_obj_adj=0.1, p_time=0.05)
-COORD_CONFIG = FormConfig(p_coord=1.0, p_coref_subj=0.7, p_coref_obj=0.5, p_subj_rel=0.15, p_obj_rel=0.1)
+COORD_CONFIG = FormConfig(p_coord=1.0, p_coref_subj=0.7, p_coref_obj=0.5, p_subj_rel=0.15,
+                          p_obj_rel=0.1)
 
 
-DEEP_CONFIG = FormConfig(p_subj_rel=0.6, p_obj_rel=0.5, p_nested_rel=0.8, max_rel_depth=3, p_adv=0.0, p_pp=0.0,
-                         p_subj_adj=0.0, p_obj_adj=0.0, p_coord=0.0, p_sub=0.1, p_time=0.0, p_disc=0.0)
-FLAT_CONFIG = FormConfig(p_subj_rel=0.0, p_obj_rel=0.0, p_adv=0.7, p_pp=0.8, p_subj_adj=0.8, p_obj_adj=0.8,
+DEEP_CONFIG = FormConfig(p_subj_rel=0.6, p_obj_rel=0.5, p_nested_rel=0.8, max_rel_depth=3,
+                         p_adv=0.0, p_pp=0.0,
+                         p_subj_adj=0.0, p_obj_adj=0.0, p_coord=0.0, p_sub=0.1, p_time=0.0,
+                         p_disc=0.0)
+FLAT_CONFIG = FormConfig(p_subj_rel=0.0, p_obj_rel=0.0, p_adv=0.7, p_pp=0.8, p_subj_adj=0.8,
+                         p_obj_adj=0.8,
                          p_coord=0.6, p_time=0.5, p_sub=0.0)
 N_LENGTHS = MAX_WORDS + 1
 
 
 @dataclass
 class _Batch:
-    """Candidates from one batch of forms: label (-1 = unusable), stratum (the quota cell: the label, or label and
-    length for TreeDepth), final word ids, extras."""
+    """Candidates from one batch of forms: label (-1 = unusable), stratum (the quota cell: the
+    label, or label and length for TreeDepth), final word ids, extras."""
 
     forms: Forms
     labels: np.ndarray
@@ -80,7 +93,8 @@ class _Batch:
 
 
 class _Task:
-    """Everything one probing task needs for one language: reference statistics, classes, batch builder."""
+    """Everything one probing task needs for one language: reference statistics, classes, batch
+    builder."""
 
     def __init__(self, world, name: str, lang: str) -> None:
         if name not in TASKS:
@@ -89,7 +103,8 @@ class _Task:
         self.r = world.renderer(lang)
         self.T = self.r.T
         configs = {"CoordInv": (COORD_CONFIG,), "WC": (WC_CONFIG,),
-                   "TreeDepth": (DEEP_CONFIG, FLAT_CONFIG, PROBING_CONFIG)}.get(name, (PROBING_CONFIG,))
+                   "TreeDepth": (DEEP_CONFIG, FLAT_CONFIG,
+                                 PROBING_CONFIG)}.get(name, (PROBING_CONFIG,))
         self.samplers = [self.sampler_for(c) for c in configs]
         self.classes: tuple[str, ...] = ()
         self.length_quota: np.ndarray | None = None  # TreeDepth: q(L)
@@ -103,19 +118,22 @@ class _Task:
         parts = [self.w.forms(n // k, *stream, i, sampler=s) for i, s in enumerate(self.samplers)]
         return parts[0] if k == 1 else Forms.concat(parts)
 
-    # -- reference statistics (cached per language) --------------------------------------------------------
+    # -- reference statistics (cached per language) ------------------------------------------------
     def reference(self) -> dict:
         def build() -> dict:
-            forms = self.w.forms(REFERENCE_SIZE, "probing-reference", sampler=self.sampler_for(PROBING_CONFIG))
+            forms = self.w.forms(REFERENCE_SIZE, "probing-reference",
+                                 sampler=self.sampler_for(PROBING_CONFIG))
             tree = self.r.ids(forms, tree=True, packed=False)
             words = self.r.ids(forms)
             ok = (self.length(words) >= MIN_WORDS) & (self.length(words) <= MAX_WORDS)
             v = len(self.T.words)
             a, b = words[:, :-1], words[:, 1:]
             pair = (a >= 0) & (b >= 0)
-            bigram = np.bincount(a[pair].astype(np.int64) * v + b[pair], minlength=v * v).reshape(v, v)
+            bigram = np.bincount(a[pair].astype(np.int64) * v + b[pair],
+                                 minlength=v * v).reshape(v, v)
             return {"unigram": np.bincount(words[words >= 0], minlength=v), "bigram": bigram,
-                    "depth": tree_depth(tree, self.r.n_words)[ok], "top": top_constituents(tree, self.r.n_words)[ok]}
+                    "depth": tree_depth(tree, self.r.n_words)[ok],
+                    "top": top_constituents(tree, self.r.n_words)[ok]}
         return self.w.cached(("probing-reference", self.lang), build)
 
     def partition(self, kind: str, size: int) -> np.ndarray:
@@ -135,7 +153,7 @@ class _Task:
     def words(self, forms: Forms, tree: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         return self.r.ids(forms), (self.r.ids(forms, tree=True, packed=False) if tree else None)
 
-    # -- classes --------------------------------------------------------------------------------------------
+    # -- classes -----------------------------------------------------------------------------------
     def setup(self) -> None:
         n = self.name
         if n == "SentLen":
@@ -179,7 +197,8 @@ class _Task:
             order = np.argsort(-counts, kind="stable")
             top = codes[order[:19]]
             self.top_codes = top
-            self.classes = tuple(decode_top(c) for c in top) + (("other",) if len(codes) > 19 else ())
+            self.classes = tuple(decode_top(c)
+                                 for c in top) + (("other",) if len(codes) > 19 else ())
         elif n == "Tense":
             self.classes = TENSES[:2]
         elif n in ("SubjNum", "ObjNum"):
@@ -196,10 +215,10 @@ class _Task:
         ids = np.concatenate([T.noun.ravel(), T.verb[..., 2].ravel(), T.adj.ravel(), T.adv])
         return np.unique(ids[ids >= 0])
 
-    # -- batches ------------------------------------------------------------------------------------------
+    # -- batches -----------------------------------------------------------------------------------
     def quotas(self, n: int) -> np.ndarray:
-        """Examples wanted per stratum for a split of ``n``: balanced classes, and for TreeDepth each class
-        spread over lengths by q(L) (largest remainder)."""
+        """Examples wanted per stratum for a split of ``n``: balanced classes, and for TreeDepth
+        each class spread over lengths by q(L) (largest remainder)."""
         k = len(self.classes)
         need = n // k + (np.arange(k) < n % k)
         if self.length_quota is None:
@@ -250,7 +269,8 @@ class _Task:
         elif n == "ObjNum":
             labels = main("obj_num")
             obj = main("obj")
-            ok &= (obj >= 0) & (self.partition("nouns-object", len(ENGLISH.nouns))[np.maximum(obj, 0)] == split)
+            ok &= (obj >= 0) & (self.partition("nouns-object",
+                                               len(ENGLISH.nouns))[np.maximum(obj, 0)] == split)
         elif n == "BShift":
             labels, words, meta["position"] = self.bigram_shift(words, rng)
         elif n == "SOMO":
@@ -277,7 +297,8 @@ class _Task:
         return label.astype(np.int64), out, pos
 
     def odd_man_out(self, forms: Forms, words: np.ndarray, split: int, rng: np.random.Generator):
-        """Replace the main subject, object or verb by a frequency-matched word the verb does not admit."""
+        """Replace the main subject, object or verb by a frequency-matched word the verb does not
+        admit."""
         E, T = ENGLISH, self.T
         c, m = forms.clauses, forms.main
         g = lambda f: getattr(c, f)[m]  # noqa: E731
@@ -286,7 +307,8 @@ class _Task:
         tense, neg = g("tense"), g("neg")
         o0 = np.maximum(obj, 0)
         vtok = T.verb[verb, tense, num, neg, 2]
-        toks = np.stack([T.noun[subj, num, 0], np.where(obj >= 0, T.noun[o0, onum, 1], -1), vtok], 1)
+        toks = np.stack([T.noun[subj, num, 0], np.where(obj >= 0, T.noun[o0, onum, 1], -1), vtok],
+                        1)
         once = ((words[:, None, :] == toks[:, :, None]).sum(2) == 1) & (toks >= 0)
         kind = np.where(once, rng.random(once.shape), -1.0).argmax(1)
         has = once.any(1)
@@ -311,7 +333,8 @@ class _Task:
                 number = (num, onum)[k][r]
                 ctok = T.noun[cand[None, :], number[:, None], k]
                 admit = (E.subj_ok if k == 0 else E.obj_ok)[verb[r][:, None], cand[None, :]]
-                valid = ~admit & (cand[None, :] != nouns[:, None]) & (part_n[cand] == split)[None, :]
+                valid = ~admit & (cand[None, :] != nouns[:,
+                                                         None]) & (part_n[cand] == split)[None, :]
             else:
                 cand = np.arange(len(E.verbs))
                 ctok = T.verb[cand[None, :], tense[r][:, None], num[r][:, None], neg[r][:, None], 2]
@@ -323,8 +346,12 @@ class _Task:
             valid &= T.vowel_initial[ctok] == T.vowel_initial[tok[r]][:, None]
             lt, rt, ot = left[r][:, None], right[r][:, None], tok[r][:, None]
             cost = np.zeros(ctok.shape, np.int64)
-            cost += np.where(lt >= 0, np.abs(bigram[np.maximum(lt, 0), ctok] - bigram[np.maximum(lt, 0), ot]), 0)
-            cost += np.where(rt >= 0, np.abs(bigram[ctok, np.maximum(rt, 0)] - bigram[ot, np.maximum(rt, 0)]), 0)
+            cost += np.where(lt >= 0,
+                             np.abs(bigram[np.maximum(lt, 0),
+                                           ctok] - bigram[np.maximum(lt, 0), ot]), 0)
+            cost += np.where(rt >= 0,
+                             np.abs(bigram[ctok,
+                                           np.maximum(rt, 0)] - bigram[ot, np.maximum(rt, 0)]), 0)
             key = np.where(valid, cost + rng.random(cost.shape) * 0.5, np.inf)  # random tie-break
             best = key.argmin(1)
             found = np.isfinite(key[np.arange(r.size), best])
@@ -343,7 +370,8 @@ class _Task:
 
 
 def _collect(task: _Task, split: int, n: int, exclude: set[str]) -> ProbingSplit:
-    """Draw batches until every stratum has its quota, skipping sentences already used (in any split)."""
+    """Draw batches until every stratum has its quota, skipping sentences already used (in any
+    split)."""
     w = task.w
     need = task.quotas(n)
     size = int(min(BATCH, max(2048, 8 * n)))  # small requests render small batches
@@ -354,8 +382,10 @@ def _collect(task: _Task, split: int, n: int, exclude: set[str]) -> ProbingSplit
         if (have >= need).all():
             break
         if b == 100 and ((have == 0) & (need > 0)).any():
-            raise RuntimeError(f"{task.name}: strata {np.flatnonzero((have == 0) & (need > 0)).tolist()} got no "
-                               f"example in {b} batches; the grammar does not produce them in this language.")
+            raise RuntimeError(f"{task.name}: strata "
+                               f"{np.flatnonzero((have == 0) & (need > 0)).tolist()} got no "
+                               f"example in {b} batches; the grammar does not produce them in this "
+                               "language.")
         sampler = task.samplers[b % len(task.samplers)]
         forms = w.forms(size, "probing", task.name, split, b, sampler=sampler)
         batch = task.batch(forms, split, w.rng("probing-batch", task.name, split, b))
@@ -370,29 +400,34 @@ def _collect(task: _Task, split: int, n: int, exclude: set[str]) -> ProbingSplit
         cell = batch.strata[rows]
         order = np.argsort(cell, kind="stable")
         rank = np.empty(len(rows), np.int64)
-        rank[order] = have[cell[order]] + np.arange(len(rows)) - np.searchsorted(cell[order], cell[order])
+        rank[order] = (have[cell[order]] + np.arange(len(rows))
+                       - np.searchsorted(cell[order], cell[order]))
         take = rank < need[cell]
         have += np.bincount(cell[take], minlength=need.size)
         got.append((batch, rows[take], [s for s, t in zip(strings, take) if t]))
         seen.update(got[-1][2])
     if (have < need).any():
-        raise RuntimeError(f"{task.name}: {int((need - have).clip(0).sum())} examples missing after {MAX_BATCHES} "
-                           f"batches (rare classes or lengths); ask for fewer examples.")
+        raise RuntimeError(f"{task.name}: {int((need - have).clip(0).sum())} examples missing "
+                           f"after {MAX_BATCHES} batches (rare classes or lengths); ask for fewer "
+                           "examples.")
     forms = Forms.concat([g[0].forms.take(g[1]) for g in got])
     labels = np.concatenate([g[0].labels[g[1]] for g in got])
     strings = [s for g in got for s in g[2]]
     meta = {k: np.concatenate([g[0].meta[k][g[1]] for g in got]) for k in got[0][0].meta}
     idx = w.rng("probing-select", task.name, split).permutation(labels.size)
-    return ProbingSplit([strings[i] for i in idx], labels[idx], forms.take(idx), {k: v[idx] for k, v in meta.items()})
+    return ProbingSplit([strings[i] for i in idx], labels[idx], forms.take(idx),
+                        {k: v[idx] for k, v in meta.items()})
 
 
 def make_probing(world, name: str, sizes: tuple[int, int, int], lang: str) -> ProbingSet:
-    """Build task ``name`` with (train, dev, test) sizes in ``lang``; test is drawn first, then dev, then
-    train, each excluding the sentences of the previous ones. Book: chapter 4 (Probing).
+    """Build task ``name`` with (train, dev, test) sizes in ``lang``; test is drawn first, then dev,
+    then train, each excluding the sentences of the previous ones.
+
+    Book: chapter 4 (Probing).
     """
     if min(sizes) < 1:
-        raise ValueError(f"probing task {name!r}: train, dev and test sizes must each be at least 1, got {sizes}; "
-                         "an evaluation needs examples in every split.")
+        raise ValueError(f"probing task {name!r}: train, dev and test sizes must each be at least "
+                         f"1, got {sizes}; an evaluation needs examples in every split.")
     task = _Task(world, name, lang)
     task.setup()
     exclude: set[str] = set()

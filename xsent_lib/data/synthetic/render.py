@@ -1,14 +1,17 @@
-"""Vectorised rendering of logical forms into token ids, strings and constituency trees, per language.
+"""Vectorised rendering of logical forms into token ids, strings and constituency trees, per
+language.
 
-Every constituent is an integer matrix with one row per sentence and -1 in unused cells: a leaf is a column,
-a phrase is its children's matrices side by side, an optional element is a column that is -1 where absent.
-In tree mode each leaf is ``(TAG word )`` and each phrase ``(LABEL ... )``; the words of the sentence are the
-non-bracket cells read left to right, so sentences and trees come from the same matrix and tree depth /
-top constituents are exact. Only the final string join touches Python objects (one ``str.join`` per batch).
+Every constituent is an integer matrix with one row per sentence and -1 in unused cells: a leaf is a
+column, a phrase is its children's matrices side by side, an optional element is a column that is -1
+where absent. In tree mode each leaf is ``(TAG word )`` and each phrase ``(LABEL ... )``; the words
+of the sentence are the non-bracket cells read left to right, so sentences and trees come from the
+same matrix and tree depth / top constituents are exact. Only the final string join touches Python
+objects (one ``str.join`` per batch).
 
-Trees follow the Penn Treebank for English (``(S (NP (DT the) (NN dog)) (VP (VBZ barks)) (. .))``, auxiliaries
-take a VP complement). For the invented languages the same labels are arranged in their own order: SOV puts the
-object, modifiers and verb inside the VP with the verb last; VSO has a flat S (verb, subject, object, modifiers).
+Trees follow the Penn Treebank for English (``(S (NP (DT the) (NN dog)) (VP (VBZ barks)) (. .))``,
+auxiliaries take a VP complement). For the invented languages the same labels are arranged in their
+own order: SOV puts the object, modifiers and verb inside the VP with the verb last; VSO has a flat
+S (verb, subject, object, modifiers).
 Book: chapter 1 (Data: the synthetic world).
 """
 from __future__ import annotations
@@ -30,11 +33,13 @@ def _row(x: np.ndarray) -> np.ndarray:
 
 
 class Renderer:
-    """Renders :class:`~.forms.Forms` in one language. ``ids(forms, tree)`` gives an ``(n, width)`` int16
-    matrix (-1 = empty cell); :meth:`strings` joins it. Token ids below ``n_words`` are words; ids from
-    ``n_words`` are ``(LABEL`` for each tag of :data:`~.languages.TAGS` and the last one is ``)``.
-    Internally constituents are stored transposed, ``(width, n)``, so that putting phrases side by side is a
-    contiguous copy. Book: chapter 1 (Data: the synthetic world).
+    """Renders :class:`~.forms.Forms` in one language. ``ids(forms, tree)`` gives an ``(n, width)``
+    int16 matrix (-1 = empty cell); :meth:`strings` joins it. Token ids below ``n_words`` are words;
+    ids from ``n_words`` are ``(LABEL`` for each tag of :data:`~.languages.TAGS` and the last one is
+    ``)``. Internally constituents are stored transposed, ``(width, n)``, so that putting phrases
+    side by side is a contiguous copy.
+
+    Book: chapter 1 (Data: the synthetic world).
     """
 
     def __init__(self, tables: LanguageTables) -> None:
@@ -50,7 +55,7 @@ class Renderer:
         self._cell = np.where(ENGLISH.noun_gender < 3, ENGLISH.noun_gender, 2)
         self._person = ENGLISH.noun_ancestors[:, ENGLISH.nouns.index("person")]
 
-    # -- combinators (matrices are (width, rows)) -----------------------------------------------------------
+    # -- combinators (matrices are (width, rows)) --------------------------------------------------
     def leaf(self, tag: int | np.ndarray, word: np.ndarray) -> np.ndarray:
         """A preterminal ``(tag word)``; rows with ``word == -1`` stay empty.
         Book: chapter 1 (Data: the synthetic world).
@@ -62,10 +67,13 @@ class Renderer:
         if not self.tree:
             return w
         t = self.n_words + (np.asarray(tag, np.int64)[None, :] if np.ndim(tag) else tag)
-        return np.concatenate([np.where(there, t, -1).astype(_DT), w, np.where(there, self.close, -1).astype(_DT)])
+        return np.concatenate([np.where(there, t, -1).astype(_DT), w,
+                               np.where(there, self.close, -1).astype(_DT)])
 
-    def node(self, tag: int, parts: list[np.ndarray], present: np.ndarray | None = None) -> np.ndarray:
-        """A phrase over ``parts``; its brackets appear where ``present`` (default: where any child has a word).
+    def node(self, tag: int, parts: list[np.ndarray],
+             present: np.ndarray | None = None) -> np.ndarray:
+        """A phrase over ``parts``; its brackets appear where ``present`` (default: where any child
+        has a word).
         Book: chapter 1 (Data: the synthetic world).
         """
         body = parts[0] if len(parts) == 1 else np.concatenate(parts)
@@ -87,10 +95,13 @@ class Renderer:
         out[:, mask] = sub
         return out
 
-    # -- phrases -------------------------------------------------------------------------------------------
-    def noun_phrase(self, c: Clauses, noun: np.ndarray, num: np.ndarray, det: np.ndarray, adj: np.ndarray,
-                    pro: np.ndarray, rel: np.ndarray, case: int, npi: np.ndarray | None = None) -> np.ndarray:
-        """An NP: determiner, adjective and noun in the language's order, or a pronoun; plus a relative clause.
+    # -- phrases -----------------------------------------------------------------------------------
+    def noun_phrase(self, c: Clauses, noun: np.ndarray, num: np.ndarray, det: np.ndarray,
+                    adj: np.ndarray,
+                    pro: np.ndarray, rel: np.ndarray, case: int,
+                    npi: np.ndarray | None = None) -> np.ndarray:
+        """An NP: determiner, adjective and noun in the language's order, or a pronoun; plus a
+        relative clause.
         Book: chapter 1 (Data: the synthetic world).
         """
         T = self.T
@@ -101,7 +112,8 @@ class Renderer:
         aj = np.where(full & (adj >= 0), T.adj[np.maximum(adj, 0), num], -1)
         kind = np.where(det == 1, 0, 1 if npi is None else np.where(npi, 2, 1))
         first = np.where((aj >= 0) & (self.typ.adjective == "before"), aj, nn)
-        dt = np.where(full, T.det[kind, num, T.vowel_initial[np.maximum(first, 0)].astype(np.int64)], -1)
+        dt = np.where(full,
+                      T.det[kind, num, T.vowel_initial[np.maximum(first, 0)].astype(np.int64)], -1)
         pr = np.where(there & (pro == 1), T.pron[np.where(num == 1, 3, self._cell[n0]), case], -1)
         noun_tag = np.where(num == 1, TAG["NNS"], TAG["NN"])
         mods = [self.leaf(TAG["JJ"], aj), self.leaf(noun_tag, nn)]
@@ -116,7 +128,8 @@ class Renderer:
         return self.node(TAG["NP"], parts, present=has_rel)
 
     def relative(self, c: Clauses, rows: np.ndarray, person: np.ndarray) -> np.ndarray:
-        """A subject-gap relative clause: marker + clause, or clause + marker for prenominal relatives.
+        """A subject-gap relative clause: marker + clause, or clause + marker for prenominal
+        relatives.
         Book: chapter 1 (Data: the synthetic world).
         """
         marker = self.T.rel[person.astype(np.int64)]
@@ -127,14 +140,17 @@ class Renderer:
         return self.node(TAG["SBAR"], [s, self.leaf(tag, marker)])
 
     def place_phrase(self, prep: np.ndarray, place: np.ndarray) -> np.ndarray:
-        """A locative PP ``in the garden`` (or ``garden-OBL in`` with postpositions); empty where place is -1.
+        """A locative PP ``in the garden`` (or ``garden-OBL in`` with postpositions); empty where
+        place is -1.
         Book: chapter 1 (Data: the synthetic world).
         """
         there = place >= 0
         p = np.where(there, self.T.prep[np.maximum(prep, 0)], -1)
         zeros = np.zeros(len(place), np.int64)
-        np_ = self.noun_phrase(None, np.where(there, place, -1), zeros, zeros + 1, zeros - 1, zeros, zeros - 1, 2)
-        parts = [self.leaf(TAG["IN"], p), np_] if self.typ.adposition == "pre" else [np_, self.leaf(TAG["IN"], p)]
+        np_ = self.noun_phrase(None, np.where(there, place, -1), zeros, zeros + 1, zeros - 1, zeros,
+                               zeros - 1, 2)
+        parts = ([self.leaf(TAG["IN"], p), np_] if self.typ.adposition == "pre"
+                 else [np_, self.leaf(TAG["IN"], p)])
         return self.node(TAG["PP"], parts, present=there)
 
     def subordinate(self, c: Clauses, rows: np.ndarray, conj: np.ndarray) -> np.ndarray:
@@ -151,12 +167,14 @@ class Renderer:
         """An ADVP of one adverb from ``table``; empty where ``ids`` is -1.
         Book: chapter 1 (Data: the synthetic world).
         """
-        return self.node(TAG["ADVP"], [self.leaf(TAG["RB"], np.where(ids >= 0, table[np.maximum(ids, 0)], -1))])
+        return self.node(TAG["ADVP"],
+                         [self.leaf(TAG["RB"], np.where(ids >= 0, table[np.maximum(ids, 0)], -1))])
 
     def clause(self, c: Clauses, rows: np.ndarray, role: str, hide_time: np.ndarray | None = None,
                hide_pp: np.ndarray | None = None, sub_rows: np.ndarray | None = None,
                sub_conj: np.ndarray | None = None) -> list[np.ndarray]:
-        """The children of a clause's S node in the language's order (no subject for relative clauses).
+        """The children of a clause's S node in the language's order (no subject for relative
+        clauses).
         Book: chapter 1 (Data: the synthetic world).
         """
         T = self.T
@@ -165,17 +183,20 @@ class Renderer:
         slots = T.verb[g("verb"), g("tense"), num, neg]
         tags = T.verb_tag[g("verb"), g("tense"), num, neg]
         aux, neg_a, main, neg_b = (self.leaf(tags[:, k], slots[:, k]) for k in range(4))
-        obj = self.noun_phrase(c, g("obj"), g("obj_num"), g("obj_def"), g("obj_adj"), g("obj_pro"), g("obj_rel"),
+        obj = self.noun_phrase(c, g("obj"), g("obj_num"), g("obj_def"), g("obj_adj"), g("obj_pro"),
+                               g("obj_rel"),
                                1, npi=neg == 1)
         time, pp = g("time"), g("pp")
         if hide_time is not None:
             time = np.where(hide_time, -1, time)
         if hide_pp is not None:
             pp = np.where(hide_pp, -1, pp)
-        rest = [obj, self.adverb(T.adv, g("adv")), self.place_phrase(g("prep"), pp), self.adverb(T.time, time)]
+        rest = [obj, self.adverb(T.adv, g("adv")), self.place_phrase(g("prep"), pp),
+                self.adverb(T.time, time)]
         if sub_rows is not None:
             rest.append(self.subordinate(c, sub_rows, sub_conj))
-        subj = [] if role == "rel" else [self.noun_phrase(c, g("subj"), num, g("subj_def"), g("subj_adj"),
+        subj = [] if role == "rel" else [self.noun_phrase(c, g("subj"), num, g("subj_def"),
+                                                          g("subj_adj"),
                                                           g("subj_pro"), g("subj_rel"), 0)]
         order = self.typ.order
         if order == "SVO":
@@ -185,10 +206,11 @@ class Renderer:
             return [*subj, self.node(TAG["VP"], [*rest, neg_a, main, neg_b, aux])]
         return [aux, neg_a, main, neg_b, *subj, *rest]
 
-    # -- sentences -----------------------------------------------------------------------------------------
+    # -- sentences ---------------------------------------------------------------------------------
     def ids(self, forms: Forms, tree: bool = False, packed: bool = True) -> np.ndarray:
-        """Token-id matrix of ``forms`` (``tree=True`` adds the bracket tokens of the constituency tree);
-        ``packed`` left-justifies the rows (else they keep -1 gaps, which :meth:`strings` ignores).
+        """Token-id matrix of ``forms`` (``tree=True`` adds the bracket tokens of the constituency
+        tree); ``packed`` left-justifies the rows (else they keep -1 gaps, which :meth:`strings`
+        ignores).
 
         Book: chapter 1 (Data: the synthetic world).
         """
@@ -198,12 +220,15 @@ class Renderer:
         sov = self.typ.order == "SOV"
         sub_front = (forms.sub >= 0) & ((front == FRONT_SUB) | sov)
         sub_end = np.where((forms.sub >= 0) & ~sub_front, forms.sub, -1)
-        main = self.node(TAG["S"], self.clause(c, main_rows, "main", front == FRONT_TIME, front == FRONT_PP,
+        main = self.node(TAG["S"], self.clause(c, main_rows, "main", front == FRONT_TIME,
+                                               front == FRONT_PP,
                                                sub_end, forms.sub_conj), present=forms.coord >= 0)
         has_coord = forms.coord >= 0
         first, second = main, np.zeros((0, n), _DT)
         if has_coord.any():
-            second = self.expand(self.node(TAG["S"], self.clause(c, forms.coord[has_coord], "coord")), has_coord)
+            second = self.expand(self.node(TAG["S"],
+                                           self.clause(c, forms.coord[has_coord], "coord")),
+                                 has_coord)
             inv = forms.inverted & has_coord
             if inv.any():
                 height = max(first.shape[0], second.shape[0])
@@ -214,8 +239,10 @@ class Renderer:
         conj = np.maximum(forms.conj, 0)
         mt = c.time[main_rows]
         parts = [
-            self.subordinate(c, np.where(sub_front, forms.sub, -1), forms.sub_conj), comma(sub_front),
-            self.adverb(T.disc, np.where(front == FRONT_DISC, forms.disc, -1)), comma(front == FRONT_DISC),
+            self.subordinate(c, np.where(sub_front, forms.sub, -1), forms.sub_conj),
+            comma(sub_front),
+            self.adverb(T.disc, np.where(front == FRONT_DISC, forms.disc, -1)),
+            comma(front == FRONT_DISC),
             self.place_phrase(c.prep[main_rows], np.where(front == FRONT_PP, c.pp[main_rows], -1)),
             comma(front == FRONT_PP),
             self.adverb(T.time, np.where(front == FRONT_TIME, mt, -1)),
@@ -228,16 +255,19 @@ class Renderer:
         return np.ascontiguousarray((_compact_columns(out) if packed else out).T)
 
     def strings(self, ids: np.ndarray, gloss: bool = False) -> list[str]:
-        """Join each row's tokens with spaces (brackets tidied to ``(NN dog)``); ``gloss`` uses glosses.
+        """Join each row's tokens with spaces (brackets tidied to ``(NN dog)``); ``gloss`` uses
+        glosses.
 
         Book: chapter 1 (Data: the synthetic world).
         """
-        return join_rows(ids, self.gloss_vocab if gloss else self.vocab, tidy=bool((ids >= self.n_words).any()))
+        return join_rows(ids, self.gloss_vocab if gloss else self.vocab,
+                         tidy=bool((ids >= self.n_words).any()))
 
 
 def _cumsum_rows(mask: np.ndarray) -> np.ndarray:
-    """Running count down axis 0 of a ``(width, rows)`` mask: one vectorised add per row of the width, which
-    is far faster than ``np.cumsum(axis=0)`` on this layout (numpy iterates it element-wise)."""
+    """Running count down axis 0 of a ``(width, rows)`` mask: one vectorised add per row of the
+    width, which is far faster than ``np.cumsum(axis=0)`` on this layout (numpy iterates it
+    element-wise)."""
     out = mask.astype(np.int16)
     for i in range(1, len(out)):
         out[i] += out[i - 1]
@@ -245,8 +275,8 @@ def _cumsum_rows(mask: np.ndarray) -> np.ndarray:
 
 
 def _compact_columns(ids: np.ndarray) -> np.ndarray:
-    """Move each column's tokens (order kept) to the top of a ``(width, rows)`` matrix and trim the height to
-    the longest column; -1 fills the rest."""
+    """Move each column's tokens (order kept) to the top of a ``(width, rows)`` matrix and trim the
+    height to the longest column; -1 fills the rest."""
     valid = ids >= 0
     pos = _cumsum_rows(valid) - 1
     height = int(pos[-1].max()) + 1 if ids.size else 0
@@ -256,8 +286,8 @@ def _compact_columns(ids: np.ndarray) -> np.ndarray:
 
 
 def join_rows(ids: np.ndarray, vocab: np.ndarray, tidy: bool = False) -> list[str]:
-    """Rows of token ids to strings in one ``str.join``: tokens separated by spaces, rows by newlines;
-    ``tidy`` glues closing brackets to the previous token (``(NN dog)``).
+    """Rows of token ids to strings in one ``str.join``: tokens separated by spaces, rows by
+    newlines; ``tidy`` glues closing brackets to the previous token (``(NN dog)``).
 
     Book: chapter 1 (Data: the synthetic world).
     """
@@ -280,7 +310,8 @@ def join_rows(ids: np.ndarray, vocab: np.ndarray, tidy: bool = False) -> list[st
 
 
 def tree_depth(ids: np.ndarray, n_words: int) -> np.ndarray:
-    """Maximum bracket nesting of each tree (S counts 1, a preterminal counts as a level, words do not).
+    """Maximum bracket nesting of each tree (S counts 1, a preterminal counts as a level, words do
+    not).
 
     Book: chapter 4 (Probing).
     """
@@ -290,19 +321,22 @@ def tree_depth(ids: np.ndarray, n_words: int) -> np.ndarray:
 
 
 def top_constituents(ids: np.ndarray, n_words: int) -> np.ndarray:
-    """Integer code of the sequence of labels directly below the root S (decode with :func:`decode_top`).
+    """Integer code of the sequence of labels directly below the root S (decode with
+    :func:`decode_top`).
 
     Book: chapter 4 (Probing).
     """
     close = n_words + len(TAGS)
     is_open = (ids >= n_words) & (ids < close)
     level = np.cumsum(is_open.astype(np.int16) - (ids == close), axis=1, dtype=np.int16)
-    rows, cols = np.nonzero(is_open & (level == 2))  # row-major: each row's top constituents in order
+    # row-major: each row's top constituents in order
+    rows, cols = np.nonzero(is_open & (level == 2))
     k = np.arange(rows.size) - np.searchsorted(rows, rows)
     if k.size and (k.max() + 1) * np.log(len(TAGS) + 1) > 43:
         raise ValueError("top_constituents: too many top constituents to encode in int64.")
     code = np.zeros(len(ids), np.int64)
-    np.add.at(code, rows, (ids[rows, cols].astype(np.int64) - n_words + 1) * np.int64(len(TAGS) + 1) ** k)
+    np.add.at(code, rows, (ids[rows, cols].astype(np.int64) - n_words
+                           + 1) * np.int64(len(TAGS) + 1) ** k)
     return code
 
 

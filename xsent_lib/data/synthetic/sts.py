@@ -1,19 +1,20 @@
 """Graded similarity pairs (STS-like), possibly cross-lingual, scored from the logical forms.
 
-Sentence a renders a single-clause form A (in ``lang_a``); sentence b renders B (in ``lang_b``), which is A after
-0-8 random edits (noun replaced by a hypernym, hyponym, sibling or unrelated noun; number, tense or polarity
-flipped; verb replaced; adjective, adverb or PP added, dropped or changed; fronting toggled) or, for one pair in
-five, an unrelated form. The score does not come from the edits but from comparing A and B
-(:func:`sts_score`), so it is exact for any pair of forms:
+Sentence a renders a single-clause form A (in ``lang_a``); sentence b renders B (in ``lang_b``),
+which is A after 0-8 random edits (noun replaced by a hypernym, hyponym, sibling or unrelated noun;
+number, tense or polarity flipped; verb replaced; adjective, adverb or PP added, dropped or changed;
+fronting toggled) or, for one pair in five, an unrelated form. The score does not come from the
+edits but from comparing A and B (:func:`sts_score`), so it is exact for any pair of forms:
 
-``score = 5 * core * (0.6 + 0.4 * detail)``, where ``core`` is the weighted mean similarity of the subject
-(weight 2), verb (2) and object (1.5), and ``detail`` that of polarity (1), tense (0.5), subject and object
-number (0.25 each) and the modifier slots subject adjective, object adjective, adverb, PP (0.375 each, counted
-only when one of the two sentences fills the slot). Nouns: same 1, one an ancestor of the other 0.7, same
-parent 0.4, same taxonomy root 0.2, else 0; verbs: same 1, one entails the other 0.7, else 0; an object absent
-from both counts as same, from one as 0. Modifier slots: same 1, one absent 0.5, antonyms 0, other different
-0.25. So unrelated sentences score at most 1, a negated copy 4, and fronting (a paraphrase) or translation 5.
-The weights are ours (STS guidelines grade "important" vs "unimportant" differences; no paper fixes numbers).
+``score = 5 * core * (0.6 + 0.4 * detail)``, where ``core`` is the weighted mean similarity of the
+subject (weight 2), verb (2) and object (1.5), and ``detail`` that of polarity (1), tense (0.5),
+subject and object number (0.25 each) and the modifier slots subject adjective, object adjective,
+adverb, PP (0.375 each, counted only when one of the two sentences fills the slot). Nouns: same 1,
+one an ancestor of the other 0.7, same parent 0.4, same taxonomy root 0.2, else 0; verbs: same 1,
+one entails the other 0.7, else 0; an object absent from both counts as same, from one as 0.
+Modifier slots: same 1, one absent 0.5, antonyms 0, other different 0.25. So unrelated sentences
+score at most 1, a negated copy 4, and fronting (a paraphrase) or translation 5. The weights are
+ours (STS guidelines grade "important" vs "unimportant" differences; no paper fixes numbers).
 Book: chapter 2 (Evaluating sentence embeddings).
 """
 from __future__ import annotations
@@ -25,9 +26,11 @@ from .english import ENGLISH
 from .forms import FRONT_NONE, FRONT_TIME, FormConfig, Forms, FormSampler
 from .nli import LEX, _Editor
 
-STS_CONFIG = FormConfig(p_coord=0.0, p_sub=0.0, p_disc=0.0, p_subj_rel=0.0, p_obj_rel=0.0, p_time=0.1)
+STS_CONFIG = FormConfig(p_coord=0.0, p_sub=0.0, p_disc=0.0, p_subj_rel=0.0, p_obj_rel=0.0,
+                        p_time=0.1)
 CORE = {"subj": 2.0, "verb": 2.0, "obj": 1.5}
-DETAIL = {"neg": 1.0, "tense": 0.5, "subj_num": 0.25, "obj_num": 0.25, "subj_adj": 0.375, "obj_adj": 0.375,
+DETAIL = {"neg": 1.0, "tense": 0.5, "subj_num": 0.25, "obj_num": 0.25, "subj_adj": 0.375,
+          "obj_adj": 0.375,
           "adv": 0.375, "pp": 0.375}
 _SLOTS = ("subj_adj", "obj_adj", "adv", "pp")
 
@@ -47,7 +50,8 @@ def _slot_sim(a: np.ndarray, b: np.ndarray, antonym: np.ndarray | None) -> np.nd
 
 
 def sts_score(A: Forms, B: Forms) -> np.ndarray:
-    """Similarity in [0, 5] of the main clauses of two aligned batches of forms (see the module docstring).
+    """Similarity in [0, 5] of the main clauses of two aligned batches of forms (see the module
+    docstring).
 
     Book: chapter 2 (Evaluating sentence embeddings).
     """
@@ -57,20 +61,25 @@ def sts_score(A: Forms, B: Forms) -> np.ndarray:
     ga = lambda f: getattr(A.clauses, f)[A.main]  # noqa: E731
     gb = lambda f: getattr(B.clauses, f)[B.main]  # noqa: E731
     va, vb = ga("verb"), gb("verb")
-    verb = np.select([va == vb, (E.verb_hypernym[va] == vb) | (E.verb_hypernym[vb] == va)], [1.0, 0.7], 0.0)
+    verb = np.select([va == vb, (E.verb_hypernym[va] == vb) | (E.verb_hypernym[vb] == va)],
+                     [1.0, 0.7], 0.0)
     both_obj = (ga("obj") >= 0) & (gb("obj") >= 0)
     sims = {
-        "subj": _noun_sim(ga("subj"), gb("subj")), "verb": verb, "obj": _noun_sim(ga("obj"), gb("obj")),
-        "neg": (ga("neg") == gb("neg")).astype(float), "tense": (ga("tense") == gb("tense")).astype(float),
+        "subj": _noun_sim(ga("subj"), gb("subj")), "verb": verb,
+        "obj": _noun_sim(ga("obj"), gb("obj")),
+        "neg": (ga("neg") == gb("neg")).astype(float),
+        "tense": (ga("tense") == gb("tense")).astype(float),
         "subj_num": (ga("subj_num") == gb("subj_num")).astype(float),
-        "obj_num": np.where(both_obj, ga("obj_num") == gb("obj_num"), ga("obj") == gb("obj")).astype(float),
+        "obj_num": np.where(both_obj, ga("obj_num") == gb("obj_num"),
+                            ga("obj") == gb("obj")).astype(float),
         "subj_adj": _slot_sim(ga("subj_adj"), gb("subj_adj"), E.adj_antonym),
         "obj_adj": _slot_sim(ga("obj_adj"), gb("obj_adj"), E.adj_antonym),
         "adv": _slot_sim(ga("adv"), gb("adv"), E.adv_antonym),
         "pp": _slot_sim(ga("pp"), gb("pp"), None),
     }
     core = sum(CORE[k] * sims[k] for k in CORE) / sum(CORE.values())
-    used = {k: np.where((ga(k) >= 0) | (gb(k) >= 0), DETAIL[k], 0.0) if k in _SLOTS else DETAIL[k] for k in DETAIL}
+    used = {k: np.where((ga(k) >= 0) | (gb(k) >= 0), DETAIL[k], 0.0) if k in _SLOTS else DETAIL[k]
+            for k in DETAIL}
     detail = sum(used[k] * sims[k] for k in DETAIL) / sum(used.values())
     return np.round(5.0 * core * (0.6 + 0.4 * detail), 4)
 
@@ -89,16 +98,19 @@ def _edit(B: Forms, rows: np.ndarray, sampler: FormSampler, rng: np.random.Gener
         if k == 0:  # subject: hypernym / hyponym / sibling / unrelated, keeping a verb it can do
             s = c.subj[cr]
             new = sampler.subj_for_verb(c.verb[cr], rng)
-            alt = np.select([rng.random(r.size) < 0.3, LEX.n_children[s] > 0], [ed.ancestor(s), ed.child(s)], new)
+            alt = np.select([rng.random(r.size) < 0.3, LEX.n_children[s] > 0],
+                            [ed.ancestor(s), ed.child(s)], new)
             c.subj[cr] = np.where(alt >= 0, alt, new)
         elif k == 1:
             c.subj_num[cr] ^= 1
-        elif k == 2:  # verb: hypernym when there is one, else another verb of the same frame for this subject
+        # verb: hypernym when there is one, else another verb of the same frame for this subject
+        elif k == 2:
             v = c.verb[cr]
             new = sampler.verb_for_subj(c.subj[cr], rng)
             same = E.transitive[new] == E.transitive[v]
             obj_ok = ~E.transitive[new] | E.obj_ok[new, np.maximum(c.obj[cr], 0)]
-            c.verb[cr] = np.select([E.verb_hypernym[v] >= 0, same & obj_ok], [E.verb_hypernym[v], new], v)
+            c.verb[cr] = np.select([E.verb_hypernym[v] >= 0, same & obj_ok],
+                                   [E.verb_hypernym[v], new], v)
         elif k == 3:
             c.tense[cr] = (c.tense[cr] + 1 + rng.integers(0, 2, r.size)) % 3
             c.time[cr] = -1
@@ -119,7 +131,8 @@ def _edit(B: Forms, rows: np.ndarray, sampler: FormSampler, rng: np.random.Gener
             ok = sampler.has_adj[noun]
             fresh[ok] = sampler.adj_for_noun(noun[ok], rng)
             anti = np.where(cur >= 0, E.adj_antonym[np.maximum(cur, 0)], -1)
-            adj[cr] = np.select([cur < 0, (anti >= 0) & (rng.random(cr.size) < 0.5)], [fresh, anti], -1)
+            adj[cr] = np.select([cur < 0, (anti >= 0) & (rng.random(cr.size) < 0.5)], [fresh, anti],
+                                -1)
         else:  # adverb or PP: add / drop / change; or toggle fronting (a paraphrase)
             toggle = rng.random(r.size) < 0.25
             can_front = (c.pp[cr] >= 0) | (c.time[cr] >= 0)
@@ -134,7 +147,10 @@ def _edit(B: Forms, rows: np.ndarray, sampler: FormSampler, rng: np.random.Gener
 
 
 def make_sts(world, n: int, lang_a: str, lang_b: str, split: str) -> STSSet:
-    """``n`` scored pairs for ``split`` (forms independent of the languages). Book: chapter 2 (SentEval)."""
+    """``n`` scored pairs for ``split`` (forms independent of the languages).
+
+    Book: chapter 2 (SentEval).
+    """
     sampler = world.cached(("sts-sampler",), lambda: FormSampler(world.seed, STS_CONFIG))
     A = world.forms(n, "sts", split, sampler=sampler)
     rng = world.rng("sts-edits", split, n)

@@ -9,7 +9,8 @@ holds what the chapter runs (:data:`PROFILES`), the compositions that train and 
 (:func:`size_sweep`), Table 3.6 in the paper's labels, and the claims of section 3.2 declared as
 data (:data:`CLAIM_SET`: the claims with ids and the thesis's sentences, checked on the typed record
 :class:`InferSentClaimNumbers` of :func:`infersent_numbers`). Accuracies are in percent and
-correlations in [-1, 1], as the thesis's tables print them. Book: chapter 3 (InferSent).
+correlations in [-1, 1], as the thesis's tables print them.
+Book: chapter 3 (InferSent).
 """
 from __future__ import annotations
 
@@ -98,7 +99,8 @@ def size_sweep(name: str, widths: Sequence[int], corpus: NLICorpus, words: WordS
     reused; ``mode`` is the classifier budget of
     :func:`~xsent_lib.eval.transfer_suite.evaluate_transfer`. The widths to train run side by side
     (:func:`~xsent_lib.base.parallel.parallel_map`). Returns one point per width, sorted by
-    embedding size. Book: chapter 3 (InferSent: embedding size).
+    embedding size.
+    Book: chapter 3 (InferSent: embedding size).
     """
     if not widths:
         raise ValueError("widths is empty; give the sizes to train, e.g. (32, 64, 128).")
@@ -150,8 +152,8 @@ def figure_3_5_sweeps(runs: Mapping[str, NLIRun], transfers: Mapping[str, Mappin
     All the curves' trainings are one list of jobs run side by side
     (:func:`~xsent_lib.base.parallel.parallel_map`), so a 2-core machine trains two at a time.
     Returns Table 3.6 row label -> points sorted by embedding size. An encoder missing from
-    ``widths`` keeps its main point only (a one-point curve). Book: chapter 3 (InferSent: embedding
-    size).
+    ``widths`` keeps its main point only (a one-point curve).
+    Book: chapter 3 (InferSent: embedding size).
     """
     unknown = sorted(set(widths) - set(runs))
     if unknown:
@@ -224,6 +226,7 @@ from .claims import (  # noqa: E402
     paper_numbers,
 )
 
-__all__ = ["CLAIMS", "CLAIM_SET", "PAPER_ROWS", "PROFILES", "SIZE_GAINERS", "TABLE_3_7_MAIN", "InferSentClaimNumbers",
-           "InferSentProfile", "entailed_examples", "figure_3_5_sweeps", "infersent_numbers", "paper_numbers",
-           "size_sweep", "sweep_point", "table_3_6_ours", "train_sweep_point"]
+__all__ = ["CLAIMS", "CLAIM_SET", "PAPER_ROWS", "PROFILES", "SIZE_GAINERS", "TABLE_3_7_MAIN",
+           "InferSentClaimNumbers",
+           "InferSentProfile", "entailed_examples", "figure_3_5_sweeps", "infersent_numbers",
+           "paper_numbers", "size_sweep", "sweep_point", "table_3_6_ours", "train_sweep_point"]

@@ -1,6 +1,6 @@
 """The claims of thesis section 3.2 (chapter 3) as data: :data:`CLAIMS` with ids and the thesis's
-sentences, the typed record :class:`InferSentClaimNumbers` they read, :func:`infersent_numbers` (from this
-run's tables) and :func:`paper_numbers` (from the thesis's), joined in :data:`CLAIM_SET`.
+sentences, the typed record :class:`InferSentClaimNumbers` they read, :func:`infersent_numbers`
+(from this run's tables) and :func:`paper_numbers` (from the thesis's), joined in :data:`CLAIM_SET`.
 
 Book: chapter 3 (InferSent).
 """
@@ -239,7 +239,8 @@ def infersent_numbers(table36: Mapping[str, Mapping[str, float]],
     :func:`~xsent_lib.eval.maxpool.maxpool_summary` (None: not measured); ``ranking`` maps
     ``"trained"`` / ``"bow"`` to Table 3.8 rows. Columns of Table 3.7 are counted over
     :data:`TABLE_3_7_MAIN` where all three rows have a number; mean accuracies run over those
-    columns, correlations excluded. Book: chapter 3 (InferSent: discussion).
+    columns, correlations excluded.
+    Book: chapter 3 (InferSent: discussion).
     """
     if "BiLSTM-Max" not in table36:
         raise ValueError("table36 has no 'BiLSTM-Max' row; the claims are about it.")

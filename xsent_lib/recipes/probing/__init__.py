@@ -9,8 +9,8 @@ probing sets in :mod:`xsent_lib.data.probing_sets`, the encoders in
 :mod:`xsent_lib.eval.stats`. This module holds the sizes of each profile (:data:`PLANS`), the
 thesis's table labels and the claims of section 3.3 declared as data in :mod:`.claims`
 (:data:`CLAIM_SET`), with the numbers they compare as one typed record
-(:class:`ProbingClaimNumbers`). Accuracies are in percent, as the thesis prints them. Book: chapter
-4 (Probing).
+(:class:`ProbingClaimNumbers`). Accuracies are in percent, as the thesis prints them.
+Book: chapter 4 (Probing).
 """
 from __future__ import annotations
 
@@ -47,7 +47,8 @@ class ProbingPlan:
     synthetic tasks); ``paper_data``: whether the plan is meant for the papers' data (the chapter
     reads ``data_dir`` at every profile; its sizes follow ``ch.data.limit``). The full plan trains
     2-layer BiLSTMs (``settings.lstm_layers``) on the real corpora of
-    :data:`xsent_lib.train.probing.REAL_TRAINING_DATA`. Book: chapter 4 (Probing).
+    :data:`xsent_lib.train.probing.REAL_TRAINING_DATA`.
+    Book: chapter 4 (Probing).
     """
 
     probe_sizes: tuple[int, int, int]  # (train, dev, test) of every probing task but WC

@@ -7,7 +7,8 @@ offline stand-ins in :mod:`xsent_lib.eval.offline_suite`, the baseline encoders 
 package holds the plan per profile (:data:`PROFILES`), the baselines as the tables name them and how
 they are run (:mod:`.baselines`), and Tables 3.1-3.4 with the section's claims declared as data
 (:mod:`.tables`: :data:`CLAIM_SET`, checked on the typed record :class:`SentEvalClaimNumbers` of
-:func:`senteval_numbers`). Book: chapter 2 (Evaluating sentence embeddings: SentEval).
+:func:`senteval_numbers`).
+Book: chapter 2 (Evaluating sentence embeddings: SentEval).
 """
 from __future__ import annotations
 

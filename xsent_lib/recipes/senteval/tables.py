@@ -20,15 +20,16 @@ from xsent_lib.results.paper import paper_table
 PAPER_COLUMNS_33 = ("MR", "CR", "SUBJ", "MPQA", "SST-2", "SST-5", "TREC", "MRPC acc", "MRPC F1",
                     "SICK-E")
 PAPER_GROUP = "Representation learning (transfer)"
-SUITE_TABLE_COLUMNS = ("task", "stands in for", "data", "N", "what", "C / output", "example", "label", "paper N",
-                       "paper C")
+SUITE_TABLE_COLUMNS = ("task", "stands in for", "data", "N", "what", "C / output", "example",
+                       "label", "paper N", "paper C")
 
 
 def suite_table(suite: Suite, single: bool = True) -> pd.DataFrame:
     """Table 3.1 (``single=True``: single-sentence tasks) or 3.2 (pair tasks) for our suite, beside
     the paper's N and C.
 
-    A suite without such tasks (e.g. SentEval's data holding MR alone) gives an empty table with the same columns.
+    A suite without such tasks (e.g. SentEval's data holding MR alone) gives an empty table with the
+    same columns.
     Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     table_id = "table_3_1" if single else "table_3_2"
@@ -214,8 +215,8 @@ def senteval_numbers(t33: Mapping[str, Mapping[str, float]], t34: Mapping[str, M
     embedding size per model (:attr:`Baseline.key`), ``t33_reference`` the Table 3.3 rows on the
     reference sub-suite (where the ``trained`` sentence encoders and GloVe share the data).
     ``smallest_lift_over_random`` (every bag against content-free random vectors) is ours, not the
-    thesis's: the chapter shows it beside the claims. Book: chapter 2 (Evaluating sentence
-    embeddings: SentEval).
+    thesis's: the chapter shows it beside the claims.
+    Book: chapter 2 (Evaluating sentence embeddings: SentEval).
     """
     cols33 = [c for c in PAPER_COLUMNS_33 if c != "MRPC F1"]
     out: dict[str, Number] = {
