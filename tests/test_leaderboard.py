@@ -261,3 +261,23 @@ def test_the_table_sorts_in_a_browser_without_a_kernel(tmp_path):
             order.append(page.evaluate(first))
         browser.close()
     assert order == [["a", "b", "c", "d"], ["c", "d", "a", "b"], ["a", "d", "c", "b"]]
+
+
+def test_every_number_of_the_table_is_tagged_and_read_back_from_metrics(tmp_path):
+    from xsent_lib.results.tagged import check_tagged_html
+    from xsent_lib.viz.leaderboard import leaderboard_sources
+
+    card = SimpleNamespace(name="enc", chapter="03", training_data="t", supervision="NLI",
+                           parameters=10, languages=("en",))
+    scores = {t: {"score": 0.5 if t == "sts" else 61.25} for t in TASKS}
+    scores["mining"] = {"n/a": "English only"}
+    run = start_run("11_reproducibility", "smoke", tmp_path)
+    run.log("leaderboard", {"scores": {"enc": scores}})
+    run.log_timing("leaderboard_speed", {"enc": 1234.56})
+    here = {"source": "build", "chapter": "11_reproducibility", "profile": "smoke"}
+    rows = leaderboard_rows([card], {"enc": scores}, {"enc": 1234.56})
+    page = sortable_table_html(rows, sources=leaderboard_sources([card], {"enc": scores}, here))
+    checked, problems = check_tagged_html(page, {"build": tmp_path})
+    assert checked == len(TASKS) and problems == []  # five scores and the speed; n/a is not a number
+    tampered = page.replace(">61.2<", ">62.0<", 1)
+    assert tampered != page and check_tagged_html(tampered, {"build": tmp_path})[1]

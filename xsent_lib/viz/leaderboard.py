@@ -105,11 +105,35 @@ _SCRIPT = """
 """
 
 
+def leaderboard_sources(
+    cards: Sequence[Any], results: Mapping[str, Mapping[str, Any]], run: Mapping[str, str]
+) -> list[dict[str, list[str]]]:
+    """Where each number of :func:`leaderboard_rows` is stored: per row, ``{column: path}`` in the
+    ``metrics.json`` of ``run`` (``{"source", "chapter", "profile"}``), for every score and speed
+    (:func:`sortable_table_html` tags the cells with it, and the book's page-vs-metrics test reads
+    them back).
+
+    Book: chapter 11 (Reproducibility report: the leaderboard).
+    """
+    sources = []
+    for card in cards:
+        res = results[card.name]
+        paths = {SCORE_COLUMNS[t]: ["leaderboard", "scores", card.name, t, "score"]
+                 for t in TASKS if "score" in res[t]}
+        paths[SPEED_COLUMN] = ["timings", "leaderboard_speed", card.name]
+        sources.append({"run": dict(run), **paths})
+    return sources
+
+
 def sortable_table_html(
-    rows: Sequence[Mapping[str, Any]], table_id: str = "xsent-leaderboard"
+    rows: Sequence[Mapping[str, Any]],
+    table_id: str = "xsent-leaderboard",
+    sources: Sequence[Mapping[str, Any]] | None = None,
 ) -> str:
     """An HTML ``<table>`` of ``rows`` (the first row's keys are the columns) that sorts on a header
-    click: numbers first, descending on the first click; the JavaScript is inline.
+    click: numbers first, descending on the first click; the JavaScript is inline. ``sources``
+    (:func:`leaderboard_sources`) tags each stored number with its run and path
+    (``data-xsent-run``, ``data-xsent-path``, as chapter 11's report tables).
 
     Book: chapter 11 (Reproducibility report: the leaderboard).
     """
@@ -119,12 +143,19 @@ def sortable_table_html(
         raise ValueError(f"table_id {table_id!r} must be letters, digits, '-' or '_'.")
     columns = list(rows[0])
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
+    if sources is not None and len(sources) != len(rows):
+        raise ValueError(f"{len(sources)} sources for {len(rows)} rows: give one per row.")
     body = []
-    for row in rows:
+    for i, row in enumerate(rows):
         cells = []
         for col in columns:
             text, key = _cell(row.get(col))
-            cells.append(f'<td data-sort="{html.escape(key)}">{html.escape(text)}</td>')
+            tag = ""
+            if sources is not None and col in sources[i] and key:
+                run, path = json.dumps(sources[i]["run"]), json.dumps(sources[i][col])
+                tag = (f' data-xsent-run="{html.escape(run, quote=True)}"'
+                       f' data-xsent-path="{html.escape(path, quote=True)}"')
+            cells.append(f'<td data-sort="{html.escape(key)}"{tag}>{html.escape(text)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     table = (
         f'<table id="{table_id}" class="dataframe xsent-sortable"><thead><tr>{head}</tr></thead>'
@@ -140,9 +171,12 @@ class SortableTable:
     """
 
     def __init__(
-        self, rows: Sequence[Mapping[str, Any]], table_id: str = "xsent-leaderboard"
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        table_id: str = "xsent-leaderboard",
+        sources: Sequence[Mapping[str, Any]] | None = None,
     ) -> None:
-        self.html = sortable_table_html(rows, table_id)
+        self.html = sortable_table_html(rows, table_id, sources)
         self.n_rows = len(rows)
 
     def _repr_html_(self) -> str:
