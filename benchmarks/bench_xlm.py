@@ -1,7 +1,7 @@
 """Benchmark XLM pretraining throughput (input tokens per second) for CLM, MLM and MLM+TLM.
 
-    python benchmarks/bench_xlm.py [--quick] [--size book|medium|large]
-        [--device auto|cpu|cuda] [--threads N] [--out FILE]
+    python benchmarks/bench_xlm.py [--quick] [--size book|medium|large] [--device auto|cpu|cuda]
+        [--threads N] [--compile] [--objectives clm,mlm,mlm+tlm] [--peak-tflops X] [--out FILE]
 
 The text is the synthetic world's (English and two invented languages, monolingual streams and
 bitext), so the benchmark needs no data cache. For each objective a model is pretrained with
@@ -14,8 +14,12 @@ best is kept (background load on a shared machine only ever slows a run). Torch 
 depth (d_model 64, 2 layers), streams of 64, batch 32 (the committed records' setting; the book plan
 now reads 64 streams of 32; the default with ``--quick``); ``medium`` d_model 256, 4 layers, 8
 heads, streams of 128, batch 32 (the default on a CPU); ``large`` d_model 512, 6 layers, streams of
-256, batch 64 (the default on a GPU). The same size on two devices gives their ratio. Writes
-``_build/benchmarks/xlm.json`` (or ``--out``) with provenance.
+256, batch 64 (the default on a GPU). The same size on two devices gives their ratio. Each row also
+reports the utilisation: the estimated training rate ``6 x parameters x tokens/s`` (FLOP/s; forward
+and backward, embeddings included, so an overestimate where the vocabulary dominates the parameters)
+and its fraction of a peak (``--peak-tflops``, else the dense matrix-multiply rate measured here:
+bfloat16 on CUDA, float32 on a CPU). ``--compile`` runs :func:`~xsent_lib.train.xlm.pretrain_xlm`
+with ``compile=True``. Writes ``_build/benchmarks/xlm.json`` (or ``--out``) with provenance.
 Book: chapter 10 (Cross-lingual language models, XLM).
 """
 from __future__ import annotations
@@ -28,7 +32,7 @@ from pathlib import Path
 
 import torch
 
-from xsent_lib.base.runtime import pick_device
+from xsent_lib.base.runtime import measure_gemm_flops, pick_device
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.results.provenance import collect_provenance
 from xsent_lib.train.xlm import XLMConfig, pretrain_xlm
@@ -68,6 +72,11 @@ def main() -> None:
     parser.add_argument("--size", choices=sorted(SIZES), default=None,
                         help="model size (default: book with --quick, large on a GPU, "
                              "medium on a CPU)")
+    parser.add_argument("--compile", action="store_true", help="compile the Transformer layers")
+    parser.add_argument("--objectives", default="clm,mlm,mlm+tlm",
+                        help="comma-separated objectives to time (default: clm,mlm,mlm+tlm)")
+    parser.add_argument("--peak-tflops", type=float, default=None,
+                        help="the card's dense rate for the utilisation (default: measured)")
     parser.add_argument("--out", type=Path, default=OUT, help=f"the JSON record (default {OUT})")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -79,32 +88,47 @@ def main() -> None:
     params = {"quick": args.quick, "size": name, "device": str(device),
               "torch_threads": torch.get_num_threads(), "repeat": args.repeat,
               "stream_len": stream_len, "steps": steps, **size, "n_sentences": 3000,
-              "vocab_size": 3000, "dropout": 0.0, "amp": "auto (bf16 on CUDA only)"}
+              "vocab_size": 3000, "dropout": 0.0, "amp": "auto (bf16 on CUDA only)",
+              "compile": args.compile}
+    if args.peak_tflops is not None:
+        peak, peak_what = args.peak_tflops * 1e12, "given (--peak-tflops)"
+    else:
+        dtype = torch.bfloat16 if device.type == "cuda" else torch.float32
+        n = 8192 if device.type == "cuda" else 1024
+        peak = measure_gemm_flops(n, device=device, dtype=dtype)
+        peak_what = f"measured {str(dtype).split('.')[-1]} GEMM on this device"
+    params["peak_flops"], params["peak_source"] = peak, peak_what
     corpus = corpus_for(3000, 3000, stream_len, stream_len // 2, seed=0)
     base = XLMConfig(dropout=0.0, max_len=max(128, stream_len), pair_batch=size["batch_size"],
                      steps=steps, eval_every=steps, warmup=10, **size)
     rows = []
-    for objective in ("clm", "mlm", "mlm+tlm"):
+    for objective in args.objectives.split(","):
         config = replace(base, objective=objective)
-        # warm-up
-        pretrain_xlm(corpus, replace(config, steps=5, eval_every=5), device=device, seed=0)
+        warm = replace(config, steps=5, eval_every=5)
+        pretrain_xlm(corpus, warm, device=device, seed=0, compile=args.compile)  # warm-up
         best = None
         for r in range(args.repeat):
-            run = pretrain_xlm(corpus, config, device=device, seed=r)
+            run = pretrain_xlm(corpus, config, device=device, seed=r, compile=args.compile)
             if best is None or run.tokens_per_second > best.tokens_per_second:
                 best = run
+        n_params = sum(p.numel() for p in best.model.parameters())
+        flops = 6 * n_params * best.tokens_per_second
         rows.append({"objective": objective, "tokens_per_s": best.tokens_per_second,
                      "tokens": best.tokens, "seconds": best.seconds, "steps": steps,
-                     "parameters": sum(p.numel() for p in best.model.parameters()),
-                     "device": best.device})
-    print(f"{'objective':10s} {'tokens/s':>10s} {'tokens':>9s} {'seconds':>8s}  model")
+                     "parameters": n_params, "device": best.device,
+                     "est_train_flops_per_s": flops, "fraction_of_peak": flops / peak})
+    print(f"{'objective':10s} {'tokens/s':>10s} {'tokens':>9s} {'seconds':>8s} {'TFLOP/s':>8s} "
+          f"{'of peak':>7s}  model")
     for r in rows:
         print(f"{r['objective']:10s} {r['tokens_per_s']:10.0f} {r['tokens']:9d} "
-              f"{r['seconds']:8.1f}  d={size['d_model']}, {size['n_layers']} layers, "
-              f"{r['parameters']:,} parameters on {r['device']}")
+              f"{r['seconds']:8.1f} "
+              f"{r['est_train_flops_per_s'] / 1e12:8.3f} {100 * r['fraction_of_peak']:6.1f}%  "
+              f"d={size['d_model']}, {size['n_layers']} layers, {r['parameters']:,} parameters "
+              f"on {r['device']}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     provenance = collect_provenance(params, device=str(device), seed=0)
     args.out.write_text(json.dumps({"rows": rows, "provenance": provenance}, indent=2))
+    print(f"peak {peak / 1e12:.3g} TFLOP/s ({peak_what}); estimate 6 x parameters x tokens/s")
     print(f"wrote {args.out}")
 
 

@@ -320,7 +320,9 @@ def test_cli_list_status_and_errors(tmp_path, capsys):
     with pytest.raises(SystemExit) as info:
         cli.main(["fetch", "no-such-corpus", "--cache-dir", str(tmp_path)])
     assert info.value.code == 2 and "unknown dataset" in capsys.readouterr().err
-    assert set(PROFILES) == {"smoke", "book", "full"}
+    assert PROFILES == ("smoke", "book", "gpu", "full")
+    gpu, book = CATALOGUE.select(profile="gpu"), CATALOGUE.select(profile="book")
+    assert gpu == book and all(d.read_by("gpu") == d.read_by("book") for d in CATALOGUE.datasets.values())
 
 
 # ------------------------------------------------------------------------------------------ a cache that cannot be trusted

@@ -110,8 +110,9 @@ def test_figure_3_5_sweeps_reuses_the_main_runs_and_refuses_unknown_names(easy_w
 
 
 def test_profiles_are_typed_and_grow_from_smoke_to_full():
-    assert list(rec.PROFILES) == ["smoke", "book", "full"]
-    smoke, book, full = rec.PROFILES.values()
+    assert list(rec.PROFILES) == ["smoke", "book", "gpu", "full"]
+    smoke, book, gpu, full = rec.PROFILES.values()
+    assert book.width < gpu.width < full.width and book.n_train < gpu.n_train < full.n_train
     assert smoke.width < book.width < full.width == 2048 and full.epochs == 20  # the thesis's size and budget
     assert max(full.sweep) == full.width and isinstance(full.suite, SuiteSizes)
     for plan in rec.PROFILES.values():  # the six other curves are retrained below the main width only

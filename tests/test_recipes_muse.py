@@ -13,7 +13,9 @@ from xsent_lib.results.claims import Absent
 
 
 def test_profiles_are_typed_keyword_only_and_grow_from_smoke_to_full():
-    assert set(muse.PROFILES) == {"smoke", "book", "full"}
+    assert list(muse.PROFILES) == ["smoke", "book", "gpu", "full"]
+    gpu = muse.PROFILES["gpu"]
+    assert gpu.restarts > muse.PROFILES["book"].restarts and gpu.dim == muse.PROFILES["book"].dim
     sizes = [muse.PROFILES[p] for p in ("smoke", "book", "full")]
     assert all(isinstance(p.adv, AdversarialConfig) for p in sizes)
     assert sizes[0].pairs == muse.SYNTHETIC_PAIRS[:2] and sizes[1].pairs == muse.REAL_PAIRS

@@ -152,8 +152,9 @@ def test_the_thesis_passes_its_table_claims_and_lacks_a_skipthought_mlp_row():
 
 
 def test_profiles_are_typed_and_grow_from_smoke_to_full():
-    assert list(se.PROFILES) == ["smoke", "book", "full"]
-    smoke, book, full = se.PROFILES.values()
+    assert list(se.PROFILES) == ["smoke", "book", "gpu", "full"]
+    smoke, book, gpu, full = se.PROFILES.values()
+    assert book.sizes.single < gpu.sizes.single and gpu.protocol == book.protocol
     assert isinstance(smoke.sizes, SuiteSizes) and smoke.reference_encoders == () and full.protocol == "senteval"
     assert smoke.sizes.single < book.sizes.single and full.sizes.single is None
     assert set(full.reference_encoders) <= set(REFERENCE_ENCODERS)

@@ -318,7 +318,9 @@ def test_claims_evaluate_on_synthetic_numbers():
     assert "speed_up_over_bilstm_max" not in results and results["sts_megabatch"] == 70.0
     with pytest.raises(ValueError):
         rec.claim_numbers(table1, {1: ablation[1]}, rand, table2, speed, **kw)
-    assert set(rec.PLANS) == {"smoke", "book", "full"}
+    assert list(rec.PLANS) == ["smoke", "book", "gpu", "full"]
+    book, gpu = rec.PLANS["book"], rec.PLANS["gpu"]
+    assert book.n_train < gpu.n_train < rec.PLANS["full"].n_train and gpu.speed == book.speed
 
 
 def test_overlap_clusters_split_at_the_papers_threshold():

@@ -264,7 +264,9 @@ def test_full_keeps_xlm_settings_and_book_leaves_the_real_lm_table_to_full():
     assert rec.FULL.stream_len == 256 and rec.FULL.lm_real is not None and rec.BOOK.lm_real is None
     assert rec.BOOK.pretrain.target_exponent == 0.0 and rec.BOOK.stream_len < rec.FULL.stream_len
     # the held-out streams give every language at least 2,048 pieces to score in book and full
-    assert all(p.heldout_rows * p.stream_len >= 2048 for p in (rec.BOOK, rec.FULL))
+    assert all(p.heldout_rows * p.stream_len >= 2048 for p in (rec.BOOK, rec.GPU, rec.FULL))
+    assert rec.BOOK.pretrain.d_model < rec.GPU.pretrain.d_model < rec.FULL.pretrain.d_model
+    assert rec.GPU.lm_real is not None and rec.GPU.n_mono > rec.BOOK.n_mono
     full_real = xlm_runs.lm_table_cost(rec.FULL.lm_real, rec.FULL.stream_len)
     assert full_real["steps"] == 8 * rec.FULL.lm_real.config.steps
 

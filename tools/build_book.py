@@ -211,7 +211,7 @@ def write_config(profile: str, out: Path) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default=os.environ.get("XSENT_PROFILE", "book"),
-                        choices=["smoke", "book", "full"])
+                        choices=["smoke", "book", "gpu", "full"])
     parser.add_argument("--out", default=str(ROOT),
                         help="output folder; the HTML goes to OUT/_build/html")
     parser.add_argument("--force", action="store_true",

@@ -11,16 +11,17 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 import numpy as np
 import pandas as pd
 import torch
 
 import xsent_lib
-from xsent_lib.base.runtime import check_seed, pick_device, seed_everything
+from xsent_lib.base.runtime import check_seed, pick_device, seed_everything, set_chapter_device
 from xsent_lib.data.cache import DATASETS_READ
 from xsent_lib.data.sources import DataSources
+from xsent_lib.results import gpu_runs
 from xsent_lib.results.provenance import device_description, git_commit, library_hash
 from xsent_lib.results.store import PROFILES, Run, start_run
 
@@ -73,13 +74,15 @@ class Chapter:
     data_dir: Path | None = None
     data: DataSources | None = None
 
-    def pick(self, *, smoke: T, book: T, full: T) -> T:
+    def pick(self, *, smoke: T, book: T, full: T, gpu: T | None = None) -> T:
         """Return the setting of the current profile, e.g. ``ch.pick(smoke=200, book=5_000,
         full=550_000)``.
 
+        ``gpu`` (minutes on one GPU) falls back to ``book`` for a setting that does not grow there.
         Book: chapter 0 (How to run this book).
         """
-        return {"smoke": smoke, "book": book, "full": full}[self.profile]
+        return {"smoke": smoke, "book": book, "gpu": book if gpu is None else gpu,
+                "full": full}[self.profile]
 
     def log(self, key: str, value: Any) -> Any:
         """Store a result under ``key`` in ``metrics.json`` (see :meth:`Run.log`).
@@ -159,6 +162,7 @@ def start_chapter(name: str, *, profile: str, device: str, seed: int,
     _rebind_caller_paths(inspect.currentframe(), results_dir=(results_dir, results_path),
                          data_dir=(data_dir, data_path))
     rng = seed_everything(seed)
+    set_chapter_device(dev)  # library calls without a device= run on the chapter's
     if _inline_figures() and NOTEBOOKS_DIR.is_dir():
         os.chdir(NOTEBOOKS_DIR)
     data = DataSources(data_path, profile, tuple(uses),
@@ -310,6 +314,54 @@ def explore(fn: Callable[..., None], /, **controls: Control) -> Any:
         return widgets.interactive(fn, **{name: c.widget(name) for name, c in controls.items()})
     fn(**{name: c.value for name, c in controls.items()})
     return None
+
+
+def show_gpu_run(ch: Chapter, *, plans: Mapping[str, Any] | None = None,
+                 work: Callable[[Any], float] | None = None, unit: str = "",
+                 benchmark: tuple[float, str] | None = None, tables: Sequence[str] = (),
+                 runs_dir: str | Path | None = None) -> None:
+    """Show, beside this run, the chapter's committed ``gpu``-profile run (``book/runs/<ch>/gpu/``).
+
+    With ``plans`` (the recipe's plans by profile) it first lists the settings ``gpu`` changes
+    against ``book``. Then it prints which GPU, commit and date made the committed run, how long it
+    took and whether it finished, each claim's verdict in both runs (and where it changes with
+    scale), the run's tables named in ``tables`` and its figures; or one line saying that none is
+    committed.
+    With ``work`` (the recipe's count of ``unit`` in a plan), a last line estimates ``full``'s GPU
+    hours from that run, or from ``benchmark`` (:func:`~xsent_lib.results.gpu_runs.full_estimate`).
+    Book: chapter 11 (Reproducibility report).
+    """
+    from IPython.display import Image, display
+
+    if plans is not None:
+        changes = gpu_runs.plan_changes(plans)
+        print(f"what the 'gpu' profile changes against 'book' ({len(changes)} settings):")
+        display(changes)
+    run = gpu_runs.committed_run(ch.name, "gpu", runs_dir)
+    if run is not None and run.directory == ch.run.directory:
+        print(f"This run is the chapter's '{ch.profile}'-profile run ({run.directory}).")
+        run = None
+    elif run is None:
+        print(gpu_runs.absent_line(ch.name))
+    else:
+        print("Committed GPU-profile run: " + run.label)
+        if run.status != "ok":
+            print(f"  it stopped: {run.runner.get('error', 'no provenance.json')}")
+        ours = ch.run.metrics.get("claims")
+        display(gpu_runs.claims_beside(ours, run, f"this run ({ch.profile})"))
+        for key in tables:
+            frame = run.table(key)
+            print(f"{key} of the GPU run:" if frame is not None else f"{key}: not in the GPU run")
+            if frame is not None:
+                display(frame)
+        for fig in run.figures:
+            display(Image(filename=str(fig)))
+    if plans is not None and work is None:
+        print("full: GPU hours unmeasured (the recipe counts no training work to scale a run by).")
+    elif plans is not None and work is not None:
+        work_run, work_full = work(plans["gpu"]), work(plans["full"])
+        print(gpu_runs.full_estimate(run, work_run=work_run, work_full=work_full, unit=unit,
+                                     benchmark=benchmark))
 
 
 def show_source(obj: Callable[..., Any] | type) -> Any:

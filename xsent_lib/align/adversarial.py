@@ -68,6 +68,14 @@ class AdversarialConfig:
         if self.lr <= 0 or self.beta < 0:
             raise ValueError(f"lr must be > 0 and beta >= 0, got lr={self.lr}, beta={self.beta}.")
 
+    @property
+    def work(self) -> float:
+        """One run's training work: samples x (discriminator + map steps) x hidden width^2.
+
+        Book: chapter 5 (Word translation without parallel data).
+        """
+        return float(self.n_epochs * self.epoch_size * (self.dis_steps + 1) * self.dis_hidden ** 2)
+
 
 class Discriminator(nn.Module):
     """MLP ``dropout(input) -> [Linear -> LeakyReLU] x n_layers -> Linear -> logit`` for "is a

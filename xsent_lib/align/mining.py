@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from xsent_lib.base.neighbors import csls_knn, l2_normalize
+from xsent_lib.base.runtime import DeviceLike
 from xsent_lib.losses.context import ContextExamples, context_windows, int_vector
 
 
@@ -30,7 +31,7 @@ class MinedPairs:
 def mine_coherent_pairs(embeddings: np.ndarray, *, m: int = 10_000, n_pairs: int = 1000,
                         k_neighbors: int = 10, query_pool: np.ndarray | None = None,
                         candidate_pool: np.ndarray | None = None, seed: int = 0,
-                        use_faiss: bool = True) -> MinedPairs:
+                        use_faiss: bool = True, device: DeviceLike = None) -> MinedPairs:
     """One retrieval draw: ``m`` queries and ``m`` disjoint candidates, keep the ``n_pairs`` best
     CSLS matches.
 
@@ -39,7 +40,8 @@ def mine_coherent_pairs(embeddings: np.ndarray, *, m: int = 10_000, n_pairs: int
     ``K = 10`` as in MUSE since the paper gives none) and the ``n_pairs`` highest-scoring queries
     are kept.
     Restrict ``query_pool`` / ``candidate_pool`` (corpus indices) to e.g. two languages for
-    cross-lingual pairs; by default pairs may be of any language, as in the paper.
+    cross-lingual pairs; by default pairs may be of any language, as in the paper. The search runs
+    on ``device`` (``None``: the chapter's).
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     embeddings = np.asarray(embeddings)
@@ -53,7 +55,8 @@ def mine_coherent_pairs(embeddings: np.ndarray, *, m: int = 10_000, n_pairs: int
     if min(len(q), len(c)) < k_neighbors:
         raise ValueError(f"only {len(q)} queries and {len(c)} candidates available; CSLS needs at "
                          f"least k_neighbors={k_neighbors} on each side.")
-    scores, idx = csls_knn(embeddings[q], embeddings[c], k_neighbors, 1, use_faiss=use_faiss)
+    scores, idx = csls_knn(embeddings[q], embeddings[c], k_neighbors, 1, use_faiss=use_faiss,
+                           device=device)
     best = np.argsort(-scores[:, 0], kind="stable")[: min(n_pairs, len(q))]
     query, partner = q[best], c[idx[best, 0]]
     cosine = np.sum(l2_normalize(embeddings[query]) * l2_normalize(embeddings[partner]),

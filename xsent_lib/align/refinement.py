@@ -16,13 +16,14 @@ import numpy as np
 from xsent_lib.align.criterion import unsupervised_criterion
 from xsent_lib.align.procrustes import apply_map, procrustes
 from xsent_lib.base.neighbors import csls_knn
+from xsent_lib.base.runtime import DeviceLike
 
 DICTIONARY_RULES = ("muse", "cut")
 
 
 def mutual_nn_dictionary(mapped_src: np.ndarray, tgt: np.ndarray, *, max_rank: int = 15_000,
                          k_neighbors: int = 10, rule: str = "muse",
-                         use_faiss: bool = True) -> np.ndarray:
+                         use_faiss: bool = True, device: DeviceLike = None) -> np.ndarray:
     """Pairs ``(i, j)`` of frequent words where ``j`` is ``i``'s CSLS neighbour and ``i`` is
     ``j``'s.
 
@@ -35,7 +36,8 @@ def mutual_nn_dictionary(mapped_src: np.ndarray, tgt: np.ndarray, *, max_rank: i
     the cut, so a word whose true neighbour is rarer is paired with the best frequent one instead
     (and may then look mutual), with CSLS terms of the smaller vocabularies; the two rules coincide
     when neither vocabulary is longer than ``max_rank`` (chapter 5 measures both). ``max_rank =
-    15,000`` follows MUSE's code. Returns ``(n, 2)`` int64, sorted by ``i``.
+    15,000`` follows MUSE's code. The searches run on ``device`` (``None``: the chapter's). Returns
+    ``(n, 2)`` int64, sorted by ``i``.
     Book: chapter 5 (Word translation without parallel data).
     """
     mapped_src, tgt = np.asarray(mapped_src), np.asarray(tgt)
@@ -45,16 +47,15 @@ def mutual_nn_dictionary(mapped_src: np.ndarray, tgt: np.ndarray, *, max_rank: i
         raise ValueError(f"rule must be one of {DICTIONARY_RULES}, got {rule!r}.")
     if rule == "cut":
         S, T = mapped_src[:max_rank], tgt[:max_rank]
-        s2t = csls_knn(S, T, k_neighbors, 1, use_faiss=use_faiss)[1][:, 0]
-        t2s = csls_knn(T, S, k_neighbors, 1, use_faiss=use_faiss)[1][:, 0]
+        s2t = csls_knn(S, T, k_neighbors, 1, use_faiss=use_faiss, device=device)[1][:, 0]
+        t2s = csls_knn(T, S, k_neighbors, 1, use_faiss=use_faiss, device=device)[1][:, 0]
         rows = np.arange(len(S))
         mutual = t2s[s2t] == rows
         return np.stack([rows[mutual], s2t[mutual]], axis=1).astype(np.int64)
     n_src, n_tgt = min(max_rank, len(mapped_src)), min(max_rank, len(tgt))
-    s2t = csls_knn(mapped_src, tgt, k_neighbors, 1, queries=np.arange(n_src),
-                   use_faiss=use_faiss)[1][:, 0]
-    t2s = csls_knn(tgt, mapped_src, k_neighbors, 1, queries=np.arange(n_tgt),
-                   use_faiss=use_faiss)[1][:, 0]
+    kw = dict(use_faiss=use_faiss, device=device)
+    s2t = csls_knn(mapped_src, tgt, k_neighbors, 1, queries=np.arange(n_src), **kw)[1][:, 0]
+    t2s = csls_knn(tgt, mapped_src, k_neighbors, 1, queries=np.arange(n_tgt), **kw)[1][:, 0]
     rows = np.arange(n_src)
     # (i, s2t[i]) is in T2S's candidates when s2t[i] was a T2S query (row < n_tgt) that found i
     # (i < n_src <= max_rank, so the rank cut holds on both sides).
@@ -80,7 +81,8 @@ class RefinementResult:
 
 def refine(src: np.ndarray, tgt: np.ndarray, W: np.ndarray, *, n_iter: int = 5,
            max_rank: int = 15_000, k_neighbors: int = 10, criterion_words: int = 10_000,
-           rule: str = "muse", use_faiss: bool = True) -> RefinementResult:
+           rule: str = "muse", use_faiss: bool = True,
+           device: DeviceLike = None) -> RefinementResult:
     """Iterate "mutual-CSLS dictionary -> Procrustes" ``n_iter`` times from the map ``W``.
 
     The map with the best criterion is kept. ``n_iter = 5`` follows MUSE's code. ``rule`` picks
@@ -88,7 +90,7 @@ def refine(src: np.ndarray, tgt: np.ndarray, W: np.ndarray, *, n_iter: int = 5,
     criterion's (``"muse"`` or, with ``"cut"``, the old average over all translations ``"all"``).
     Procrustes is fitted on the embeddings as given: normalise or centre them beforehand
     if the pipeline does. A round whose dictionary has fewer than 2 pairs stops the
-    iteration (nothing can be fitted).
+    iteration (nothing can be fitted). Every search runs on ``device`` (``None``: the chapter's).
     Book: chapter 5 (Word translation without parallel data).
     """
     src, tgt, W = np.asarray(src), np.asarray(tgt), np.asarray(W)
@@ -102,7 +104,7 @@ def refine(src: np.ndarray, tgt: np.ndarray, W: np.ndarray, *, n_iter: int = 5,
 
     def score(map_: np.ndarray) -> float:
         return unsupervised_criterion(apply_map(src, map_), tgt, n_words=criterion_words,
-                                      k_neighbors=k_neighbors, use_faiss=use_faiss,
+                                      k_neighbors=k_neighbors, use_faiss=use_faiss, device=device,
                                       rule="muse" if rule == "muse" else "all")
 
     best_W, best_score = W, score(W)
@@ -110,7 +112,8 @@ def refine(src: np.ndarray, tgt: np.ndarray, W: np.ndarray, *, n_iter: int = 5,
     best_iteration = 0
     for it in range(1, n_iter + 1):
         dico = mutual_nn_dictionary(apply_map(src, W), tgt, max_rank=max_rank,
-                                    k_neighbors=k_neighbors, rule=rule, use_faiss=use_faiss)
+                                    k_neighbors=k_neighbors, rule=rule, use_faiss=use_faiss,
+                                    device=device)
         if len(dico) < 2:
             break
         W = procrustes(src[dico[:, 0]], tgt[dico[:, 1]])

@@ -15,7 +15,8 @@ import math
 import numpy as np
 import torch
 
-from xsent_lib.base.runtime import pick_device
+from xsent_lib.base import device_knn
+from xsent_lib.base.runtime import compute_device
 
 try:  # faiss is optional: the torch fallback gives the same answers.
     import faiss
@@ -114,33 +115,13 @@ def _faiss_ivf(
     return scores, idx.astype(np.int64, copy=False)
 
 
-def _torch_blocked(
-    queries: np.ndarray, keys: np.ndarray, k: int, block: int, device: torch.device
-) -> tuple[np.ndarray, np.ndarray]:
-    """Exact top-k of ``queries @ keys.T`` over (block x block) tiles with a running merge."""
-    n_q = queries.shape[0]
-    out_s = np.empty((n_q, k), dtype=np.float32)
-    out_i = np.empty((n_q, k), dtype=np.int64)
-    key_tiles = [
-        (start, torch.from_numpy(keys[start : start + block]).to(device))
-        for start in range(0, keys.shape[0], block)
-    ]
-    with torch.inference_mode():
-        for q0 in range(0, n_q, block):
-            q = torch.from_numpy(queries[q0 : q0 + block]).to(device)
-            best_s = best_i = None
-            for k0, kt in key_tiles:
-                sim = q @ kt.T
-                s, i = sim.topk(min(k, sim.shape[1]), dim=1)
-                i = i + k0
-                if best_s is not None:
-                    s, pos = torch.cat([best_s, s], 1).topk(min(k, best_s.shape[1] + s.shape[1]),
-                                                            dim=1)
-                    i = torch.cat([best_i, i], 1).gather(1, pos)
-                best_s, best_i = s, i
-            out_s[q0 : q0 + block] = best_s.cpu().numpy()
-            out_i[q0 : q0 + block] = best_i.cpu().numpy()
-    return out_s, out_i
+def _use_torch(use_faiss: bool, dev: torch.device) -> bool:
+    """faiss (CPU) when asked for, installed and ``dev`` is the CPU; else torch on ``dev``."""
+    return not (use_faiss and faiss is not None and dev.type == "cpu")
+
+
+def _to_numpy(*ts: torch.Tensor) -> tuple[np.ndarray, ...]:
+    return tuple(t.cpu().numpy() for t in ts)
 
 
 def knn(
@@ -155,19 +136,23 @@ def knn(
     nlist: int | None = None,
     nprobe: int = 16,
     seed: int = 0,
-    device: str | torch.device = "cpu",
+    device: str | torch.device | None = None,
+    precision: str = "auto",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return the ``k`` best keys for each query by inner product: ``(scores, indices)``, each
     ``(n_q, k)``.
 
     With ``normalize=True`` rows are L2-normalised first, so scores are cosines. Rows come sorted by
-    decreasing score. ``use_faiss`` picks faiss's exact ``IndexFlatIP`` when faiss is installed;
-    otherwise (or with ``use_faiss=False``) a torch loop over ``block x block`` tiles on ``device``
-    gives the same answers without ever holding the full matrix. ``use_ivf=True`` switches to the
-    approximate ``IndexIVFFlat`` (``nlist`` cells, default :func:`default_nlist`; ``nprobe`` visited
-    per query; k-means seeded by ``seed``); a query whose visited cells hold fewer than ``k`` keys
-    gets index -1 and score -inf in the missing slots. Measure its recall against the exact search
-    with :func:`knn_recall`.
+    decreasing score. ``use_faiss`` picks faiss's exact ``IndexFlatIP`` when faiss is installed and
+    the device is the CPU; otherwise (a GPU, or ``use_faiss=False``) a torch loop over tiles on
+    ``device`` gives the same answers without ever holding the full matrix
+    (:mod:`~xsent_lib.base.device_knn`; ``precision`` picks its candidate search, ``auto``: TF32
+    with exact float32 re-scoring on CUDA, float32 on the CPU). ``device=None``: the chapter's
+    (:func:`~xsent_lib.base.runtime.compute_device`). ``use_ivf=True`` switches to the approximate
+    ``IndexIVFFlat`` (``nlist`` cells, default :func:`default_nlist`; ``nprobe`` visited per query;
+    k-means seeded by ``seed``); a query whose visited cells hold fewer than ``k`` keys gets index
+    -1 and score -inf in the missing slots. Measure its recall against the exact search with
+    :func:`knn_recall`.
     Book: chapter 5 (Word translation without parallel data).
     """
     queries = _as_matrix("queries", queries)
@@ -187,9 +172,11 @@ def knn(
         if not isinstance(nprobe, (int, np.integer)) or nprobe < 1:
             raise ValueError(f"nprobe must be a positive integer, got {nprobe!r}.")
         return _faiss_ivf(queries, keys, k, n_cells, min(int(nprobe), n_cells), seed)
-    if use_faiss and faiss is not None:
+    dev = compute_device(device)
+    if not _use_torch(use_faiss, dev):
         return _faiss_flat(queries, keys, k)
-    return _torch_blocked(queries, keys, k, block, pick_device(device))
+    q_t, k_t = device_knn.upload(queries, dev), device_knn.upload(keys, dev)
+    return _to_numpy(*device_knn.search(q_t, k_t, k, block=block, precision=precision))
 
 
 def knn_recall(approx_idx: np.ndarray, exact_idx: np.ndarray, at: int = 1) -> float:
@@ -214,7 +201,8 @@ def mean_topk_similarity(
     normalize: bool = True,
     use_faiss: bool = True,
     block: int = 8192,
-    device: str | torch.device = "cpu",
+    device: str | torch.device | None = None,
+    precision: str = "auto",
 ) -> np.ndarray:
     """Mean similarity of each query to its ``k`` nearest keys: the neighbourhood term ``r_T`` of
     CSLS.
@@ -223,7 +211,7 @@ def mean_topk_similarity(
     Book: chapter 5 (Word translation without parallel data).
     """
     scores, _ = knn(queries, keys, k, normalize=normalize, use_faiss=use_faiss, block=block,
-                    device=device)
+                    device=device, precision=precision)
     return scores.mean(axis=1, dtype=np.float64).astype(np.float32)
 
 
@@ -243,7 +231,13 @@ def _query_rows(n: int, queries: np.ndarray | None) -> np.ndarray:
 def _biased_knn(
     q: np.ndarray, keys: np.ndarray, scale: float, bias: np.ndarray, topk: int, **kw
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Exact top-k of ``scale * q.k_j - bias_j`` with one extra coordinate on each vector."""
+    """Exact top-k of ``scale * q.k_j - bias_j``: faiss (one more coordinate) or torch."""
+    dev = compute_device(kw.get("device"))
+    if _use_torch(kw["use_faiss"], dev):
+        q_t, k_t = device_knn.upload(q, dev), device_knn.upload(keys, dev)
+        b_t = device_knn.upload(bias, dev)
+        return _to_numpy(*device_knn.search(q_t, k_t, topk, scale=scale, bias=b_t,
+                                            block=kw["block"], precision=kw["precision"]))
     q_aug = np.hstack([scale * q, -np.ones((q.shape[0], 1), np.float32)])
     k_aug = np.hstack([keys, bias.reshape(-1, 1).astype(np.float32)])
     return knn(q_aug, k_aug, topk, normalize=False, **kw)
@@ -258,15 +252,17 @@ def csls_knn(
     queries: np.ndarray | None = None,
     use_faiss: bool = True,
     block: int = 8192,
-    device: str | torch.device = "cpu",
+    device: str | torch.device | None = None,
+    precision: str = "auto",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Best ``topk`` targets for each source by CSLS: ``2 cos(x, y) - r_T(x) - r_S(y)``.
 
     ``r_T(x)`` is the mean cosine of ``x`` to its ``k_neighbors`` nearest targets and ``r_S(y)``
     that of ``y`` to its nearest sources, both over the *whole* vocabularies, so pass every word as
     ``src`` and ``tgt`` and restrict the searched rows with ``queries`` (indices into ``src``).
-    Exact: the search over all targets uses the bias trick, never the full matrix. Returns
-    ``(scores, indices)``.
+    Exact: the search over all targets uses the bias trick, never the full matrix. On the torch path
+    (a GPU, or ``use_faiss=False``) both sides are uploaded once and stay on the device for the
+    three passes. Returns ``(scores, indices)``.
     Book: chapter 5 (Word translation without parallel data).
     """
     src = _as_matrix("src", src)
@@ -274,7 +270,13 @@ def csls_knn(
     rows = _query_rows(src.shape[0], queries)
     k_neighbors = _check_k(k_neighbors, min(src.shape[0], tgt.shape[0]), "k_neighbors")
     topk = _check_k(topk, tgt.shape[0], "topk")
-    kw = dict(use_faiss=use_faiss, block=block, device=device)
+    dev = compute_device(device)
+    if _use_torch(use_faiss, dev):
+        s_t, t_t = device_knn.upload(src, dev), device_knn.upload(tgt, dev)
+        rows_t = torch.as_tensor(rows, dtype=torch.int64, device=dev)
+        return _to_numpy(*device_knn.csls(s_t, t_t, rows_t, k_neighbors, topk, block=block,
+                                          precision=precision))
+    kw = dict(use_faiss=use_faiss, block=block, device=dev, precision=precision)
     r_tgt = mean_topk_similarity(tgt, src, k_neighbors, normalize=False, **kw)
     q = src[rows]
     r_src = mean_topk_similarity(q, tgt, k_neighbors, normalize=False, **kw)
@@ -291,7 +293,8 @@ def inverted_softmax_knn(
     queries: np.ndarray | None = None,
     use_faiss: bool = True,
     block: int = 8192,
-    device: str | torch.device = "cpu",
+    device: str | torch.device | None = None,
+    precision: str = "auto",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Best ``topk`` targets by the inverted softmax of Smith et al. (2017): ``P(x | y)``.
 
@@ -308,12 +311,12 @@ def inverted_softmax_knn(
         raise ValueError(f"beta must be a positive number, got {beta!r}.")
     log_z = column_logsumexp(src, tgt, beta, block=_check_block(block), device=device)
     return _biased_knn(src[rows], tgt, float(beta), log_z, topk, use_faiss=use_faiss, block=block,
-                       device=device)
+                       device=device, precision=precision)
 
 
 def column_logsumexp(
     src: np.ndarray, tgt: np.ndarray, beta: float, *, block: int = 8192,
-    device: str | torch.device = "cpu"
+    device: str | torch.device | None = None,
 ) -> np.ndarray:
     """``log sum_i exp(beta * src_i . tgt_j)`` for every target ``j``, over source tiles (inverted
     softmax).
@@ -321,15 +324,16 @@ def column_logsumexp(
     Book: chapter 5 (Word translation without parallel data).
     """
     src, tgt = _as_matrix("src", src), _as_matrix("tgt", tgt)
-    dev = pick_device(device)
+    dev = compute_device(device)
     block = _check_block(block)
+    src_d, tgt_d = device_knn.upload(src, dev), device_knn.upload(tgt, dev)
     out = np.full(tgt.shape[0], -np.inf, dtype=np.float64)
     with torch.inference_mode():
         for t0 in range(0, tgt.shape[0], block):
-            t = torch.from_numpy(tgt[t0 : t0 + block]).to(dev)
+            t = tgt_d[t0 : t0 + block]
             acc = torch.full((t.shape[0],), -torch.inf, dtype=torch.float64, device=dev)
             for s0 in range(0, src.shape[0], block):
-                s = torch.from_numpy(src[s0 : s0 + block]).to(dev)
+                s = src_d[s0 : s0 + block]
                 part = torch.logsumexp(beta * (s @ t.T), dim=0).double()
                 acc = torch.logaddexp(acc, part)
             out[t0 : t0 + block] = acc.cpu().numpy()
@@ -356,6 +360,19 @@ def margin_scores(
     return sim - avg
 
 
+def _both_ways(x: np.ndarray, y: np.ndarray, k_xy: int, k_yx: int, *, use_faiss: bool, block: int,
+               device: str | torch.device | None, precision: str) -> tuple[np.ndarray, ...]:
+    """The ``k_xy`` nearest ``y`` of each ``x`` and the ``k_yx`` nearest ``x`` of each ``y`` (unit
+    rows): on the torch path both sides are uploaded once."""
+    dev = compute_device(device)
+    if not _use_torch(use_faiss, dev):
+        return (*_faiss_flat(x, y, k_xy), *_faiss_flat(y, x, k_yx))
+    x_t, y_t = device_knn.upload(x, dev), device_knn.upload(y, dev)
+    kw = dict(block=block, precision=precision)
+    xy, yx = device_knn.search(x_t, y_t, k_xy, **kw), device_knn.search(y_t, x_t, k_yx, **kw)
+    return _to_numpy(*xy, *yx)
+
+
 def margin_knn(
     x: np.ndarray,
     y: np.ndarray,
@@ -365,7 +382,8 @@ def margin_knn(
     topk: int = 1,
     use_faiss: bool = True,
     block: int = 8192,
-    device: str | torch.device = "cpu",
+    device: str | torch.device | None = None,
+    precision: str = "auto",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Best ``topk`` ``y`` for each ``x`` by margin score, LASER-style: ``(scores, indices)``.
 
@@ -382,11 +400,12 @@ def margin_knn(
     y = l2_normalize(_as_matrix("y", y, dim=x.shape[1]))
     k = _check_k(k, min(x.shape[0], y.shape[0]))
     topk = _check_k(topk, y.shape[0], "topk")
-    kw = dict(use_faiss=use_faiss, block=block, device=device)
     n_cand = min(max(k, topk), y.shape[0])
-    cand_s, cand_i = knn(x, y, n_cand, normalize=False, **kw)
+    cand_s, cand_i, s_yx, _ = _both_ways(x, y, n_cand, k, use_faiss=use_faiss,
+                                         block=_check_block(block), device=device,
+                                         precision=precision)
     r_x = cand_s[:, :k].mean(axis=1, dtype=np.float64).astype(np.float32)
-    r_y = mean_topk_similarity(y, x, k, normalize=False, **kw)
+    r_y = s_yx.mean(axis=1, dtype=np.float64).astype(np.float32)
     m = margin_scores(cand_s, r_x[:, None], r_y[cand_i], mode)
     order = np.argsort(-m, axis=1, kind="stable")[:, :topk]
     return np.take_along_axis(m, order, 1), np.take_along_axis(cand_i, order, 1)
@@ -400,7 +419,8 @@ def bidirectional_margin_knn(
     *,
     use_faiss: bool = True,
     block: int = 8192,
-    device: str | torch.device = "cpu",
+    device: str | torch.device | None = None,
+    precision: str = "auto",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Best partner by margin in both directions from two k-NN passes: ``(s_xy, i_xy, s_yx, i_yx)``.
 
@@ -415,9 +435,8 @@ def bidirectional_margin_knn(
     x = l2_normalize(x)
     y = l2_normalize(_as_matrix("y", y, dim=x.shape[1]))
     k = _check_k(k, min(x.shape[0], y.shape[0]))
-    kw = dict(normalize=False, use_faiss=use_faiss, block=block, device=device)
-    s_xy, i_xy = knn(x, y, k, **kw)
-    s_yx, i_yx = knn(y, x, k, **kw)
+    s_xy, i_xy, s_yx, i_yx = _both_ways(x, y, k, k, use_faiss=use_faiss, block=_check_block(block),
+                                        device=device, precision=precision)
     r_x = s_xy.mean(axis=1, dtype=np.float64).astype(np.float32)
     r_y = s_yx.mean(axis=1, dtype=np.float64).astype(np.float32)
     m_xy = margin_scores(s_xy, r_x[:, None], r_y[i_xy], mode)

@@ -76,6 +76,36 @@ def pick_device(device: str | torch.device = "auto") -> torch.device:
     return torch.device(name)
 
 
+DeviceLike = str | torch.device | None  # a device argument; None: the chapter's (compute_device)
+_CHAPTER_DEVICE: list[torch.device] = []  # the device of the chapter running in this process
+
+
+def set_chapter_device(device: str | torch.device | None) -> None:
+    """Make ``device`` what :func:`compute_device` returns for ``device=None`` (``None`` clears it).
+
+    :func:`xsent_lib.chapter.start_chapter` calls it with the chapter's device, so the nearest-
+    neighbour searches and retrieval a chapter calls without ``device`` run where the chapter runs.
+    Book: chapter 0 (How to run this book).
+    """
+    _CHAPTER_DEVICE.clear()
+    if device is not None:
+        _CHAPTER_DEVICE.append(pick_device(device))
+
+
+def compute_device(device: str | torch.device | None = None) -> torch.device:
+    """The device a library computation runs on: ``device``, else the chapter's, else torch's.
+
+    ``None`` resolves to the device of the running chapter (:func:`set_chapter_device`) and,
+    outside a chapter, to ``torch.get_default_device()`` (the CPU unless the user changed it).
+    Book: chapter 0 (How to run this book).
+    """
+    if device is not None:
+        return pick_device(device)
+    if _CHAPTER_DEVICE:
+        return _CHAPTER_DEVICE[0]
+    return torch.get_default_device()
+
+
 def seed_everything(seed: int) -> np.random.Generator:
     """Seed Python, NumPy and torch (CPU and CUDA) and return a fresh NumPy generator.
 

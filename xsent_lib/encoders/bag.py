@@ -19,6 +19,7 @@ from xsent_lib.encoders.base import SentenceEncoder, build_embedding
 from xsent_lib.text.pipeline import TextPipeline
 
 POOLINGS = ("mean", "sum", "sif")
+CHUNK_SENTENCES = 65_536  # sentences per upload on an accelerator (about 5 MB of ids at 18 tokens)
 
 
 def sif_weights(probabilities: np.ndarray, a: float = 1e-3) -> np.ndarray:
@@ -131,12 +132,16 @@ class BagOfVectorsEncoder(SentenceEncoder):
         if len(offsets) < 2 or int(offsets[0]) != 0 or int(offsets[-1]) != len(flat_ids):
             raise ValueError(f"offsets must run from 0 to len(flat_ids)={len(flat_ids)} with one "
                              "entry per sentence plus one.")
+        return self._pool(flat_ids, offsets, bool(self.principal_component.any()))
+
+    def _pool(self, flat_ids: torch.Tensor, offsets: torch.Tensor, remove_pc: bool) -> torch.Tensor:
+        """:meth:`forward_flat` without its checks: no host synchronisation on an accelerator."""
         starts, lengths = offsets[:-1], offsets[1:] - offsets[:-1]
         weight = self.embedding.weight
         token_w = None
         if self.pooling == "sif":
-            token_w = (self.token_weights[flat_ids]
-                       / torch.repeat_interleave(lengths, lengths).to(weight.dtype))
+            per_token = torch.repeat_interleave(lengths, lengths, output_size=flat_ids.shape[0])
+            token_w = self.token_weights[flat_ids] / per_token.to(weight.dtype)
         if self.training and self.dropout > 0:
             vecs = F.dropout(F.embedding(flat_ids, weight, padding_idx=0), self.dropout,
                              training=True)
@@ -154,7 +159,7 @@ class BagOfVectorsEncoder(SentenceEncoder):
             out = F.embedding_bag(flat_ids, weight, starts, mode="sum", per_sample_weights=token_w)
             if self.pooling == "mean":
                 out.div_(lengths.to(out.dtype)[:, None])
-        if bool(self.principal_component.any()):
+        if remove_pc:
             pc = self.principal_component
             out = out - (out @ pc)[:, None] * pc[None, :]
         return out
@@ -176,23 +181,67 @@ class BagOfVectorsEncoder(SentenceEncoder):
 
         On the CPU all sentences go through ONE ``embedding_bag`` call whose result tensor is
         returned as the array itself (no per-chunk copies; ``batch_size`` is irrelevant there). On
-        an accelerator ``batch_size`` sentences go per call and each chunk is copied back.
+        an accelerator ``batch_size`` sentences go per call, over large chunks uploaded ahead
+        (:meth:`_encode_chunked`).
         Book: chapter 8 (Paraphrastic embeddings from bitext, Wieting et al.).
         """
-        n = len(offsets) - 1
         if (np.diff(offsets) < 1).any():
             raise ValueError("every sentence needs at least one token; TextPipeline maps empty "
                              "sentences to <unk>.")
         if device.type == "cpu":
             return self.forward_flat(torch.from_numpy(flat),
                                      torch.from_numpy(offsets)).float().numpy()
-        out = np.empty((n, self.output_dim), dtype=np.float32)
-        for s in range(0, n, batch_size):
-            e = min(s + batch_size, n)
-            ids = torch.from_numpy(flat[offsets[s] : offsets[e]]).to(device)
-            offs = torch.from_numpy(offsets[s : e + 1] - offsets[s]).to(device)
-            out[s:e] = self.forward_flat(ids, offs).float().cpu().numpy()
-        return out
+        return self._encode_chunked(flat, offsets, batch_size, device)
+
+    def _encode_chunked(self, flat: np.ndarray, offsets: np.ndarray, batch_size: int,
+                        device: torch.device, chunk: int = CHUNK_SENTENCES) -> np.ndarray:
+        """``batch_size`` sentences per kernel call over chunks of ``chunk`` sentences, results kept
+        on the device until the end: no host synchronisation between calls. On CUDA the ids come
+        from pinned memory, each chunk copied (non-blocking, on a side stream) while the previous
+        one is pooled, and the vectors come back in one copy. Elsewhere: same loop, plain copies."""
+        n = len(offsets) - 1
+        remove_pc = bool(self.principal_component.any())
+        cuda = device.type == "cuda"
+        flat_t, offs_t = torch.from_numpy(flat), torch.from_numpy(offsets)
+        if cuda:
+            flat_t, offs_t = flat_t.pin_memory(), offs_t.pin_memory()
+        side = torch.cuda.Stream(device) if cuda else None
+        out = torch.empty((n, self.output_dim), dtype=torch.float32, device=device)
+        chunk = max(batch_size, chunk // batch_size * batch_size)
+
+        def upload(s: int, e: int):
+            if not cuda:
+                ids = flat_t[offsets[s] : offsets[e]]
+                return ids.to(device), offs_t[s : e + 1].to(device), None
+            with torch.cuda.stream(side):
+                ids = flat_t[offsets[s] : offsets[e]].to(device, non_blocking=True)
+                offs = offs_t[s : e + 1].to(device, non_blocking=True)
+                done = torch.cuda.Event()
+                done.record(side)
+            return ids, offs, done
+
+        nxt = upload(0, min(chunk, n))
+        for c0 in range(0, n, chunk):
+            c1 = min(c0 + chunk, n)
+            ids, offs, done = nxt
+            if cuda:
+                torch.cuda.current_stream(device).wait_event(done)
+                ids.record_stream(torch.cuda.current_stream(device))
+                offs.record_stream(torch.cuda.current_stream(device))
+            if c1 < n:
+                nxt = upload(c1, min(c1 + chunk, n))
+            base = int(offsets[c0])
+            for s in range(c0, c1, batch_size):
+                e = min(s + batch_size, c1)
+                a, b = int(offsets[s]) - base, int(offsets[e]) - base
+                pooled = self._pool(ids[a:b], offs[s - c0 : e - c0 + 1] - (a + base), remove_pc)
+                out[s:e] = pooled.float()
+        if not cuda:
+            return out.cpu().numpy()
+        host = torch.empty(out.shape, dtype=torch.float32, pin_memory=True)
+        host.copy_(out, non_blocking=True)
+        torch.cuda.current_stream(device).synchronize()
+        return host.numpy()
 
     def fit_principal_component(
         self, sentences: Sequence[str], batch_size: int = 1024, device: str | torch.device = "auto"

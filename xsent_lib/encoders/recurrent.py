@@ -14,6 +14,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from xsent_lib.base.masking import check_batch, length_mask, masked_max, masked_mean
 from xsent_lib.encoders.base import SentenceEncoder, build_embedding
+from xsent_lib.text.batching import length_buckets, pad_csr
 from xsent_lib.text.pipeline import TextPipeline
 
 CELLS: dict[str, type[nn.RNNBase]] = {"lstm": nn.LSTM, "gru": nn.GRU}
@@ -128,6 +129,44 @@ class RecurrentEncoder(SentenceEncoder):
             return masked_mean(states, lengths)
         top = h_n.view(self.num_layers, self.num_directions, h_n.shape[1], self.hidden_dim)[-1]
         return top.transpose(0, 1).reshape(h_n.shape[1], self.output_dim)
+
+    def _pooled(self, token_ids: torch.Tensor, lengths: torch.Tensor,
+                lengths_on_device: torch.Tensor) -> torch.Tensor:
+        """:meth:`forward` for a batch sorted by decreasing length, ``lengths`` on the host (and a
+        copy on the states' device for the pooling masks): packs without sorting again and without
+        reading the lengths back from the device."""
+        packed = pack_padded_sequence(self.embedding(token_ids), lengths, batch_first=True)
+        out, h_n = self.rnn(packed)
+        states, _ = pad_packed_sequence(out, batch_first=True, total_length=token_ids.shape[1])
+        h_n = h_n[0] if isinstance(h_n, tuple) else h_n
+        if self.pooling == "max":
+            return masked_max(states, lengths_on_device)
+        if self.pooling == "mean":
+            return masked_mean(states, lengths_on_device)
+        top = h_n.view(self.num_layers, self.num_directions, h_n.shape[1], self.hidden_dim)[-1]
+        return top.transpose(0, 1).reshape(h_n.shape[1], self.output_dim)
+
+    def encode_csr(self, flat: np.ndarray, offsets: np.ndarray, batch_size: int,
+                   device: torch.device) -> np.ndarray:
+        """Encode CSR sentences in input order: sorted by length once, each batch padded on the
+        host and packed without another sort; on CUDA the ids go from pinned memory (non-blocking)
+        and the vectors stay on the device until one copy back at the end (no sync per batch).
+
+        The vectors are those of :meth:`forward` (evaluation mode: no dropout).
+        Book: chapter 3 (InferSent: using the released model).
+        """
+        cuda = device.type == "cuda"
+        out = torch.empty((len(offsets) - 1, self.output_dim), dtype=torch.float32, device=device)
+        for idx in length_buckets(np.diff(offsets), batch_size):
+            token_ids, lens = pad_csr(flat, offsets, idx, pad_id=0)
+            rows, lens_dev = torch.from_numpy(idx), lens
+            if cuda:  # pinned, so that the copies below do not wait for the device
+                token_ids, rows, lens_dev = (t.pin_memory() for t in (token_ids, rows, lens))
+            token_ids = token_ids.to(device, non_blocking=cuda)
+            lens_dev = lens_dev.to(device, non_blocking=cuda)
+            pooled = self._pooled(token_ids, lens, lens_dev)
+            out[rows.to(device, non_blocking=cuda)] = pooled.float()
+        return out.cpu().numpy()
 
     def max_pool_positions(self, token_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         """For each sentence and dimension, the time step that wins the max-pool:

@@ -15,6 +15,7 @@ Book: chapter 9 (Multilingual embeddings from monolingual text, Wang et al.).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 
@@ -98,6 +99,8 @@ class TransformerSentenceEncoder(SentenceEncoder):
         super().__init__(pipeline)
         self.output_dim = 2 * d_model if pooling == "mean-max" else d_model
         self.default_lang: int | None = None
+        self.inputs_trusted = False  # inside trusted_batch(): no checks that read values back
+        self._dense_batch = False
 
         self.token_embedding = nn.Embedding(vocab_size, d_model, padding_idx=pad_id)
         nn.init.normal_(self.token_embedding.weight, mean=0.0, std=d_model**-0.5)
@@ -157,10 +160,26 @@ class TransformerSentenceEncoder(SentenceEncoder):
         if langs.shape != shape:
             raise ValueError(f"langs must have shape [{shape[0]}] or {list(shape)}, got "
                              f"{list(langs.shape)}.")
-        if int(langs.min()) < 0 or int(langs.max()) >= self.n_langs:
+        if not self.inputs_trusted and (int(langs.min()) < 0 or int(langs.max()) >= self.n_langs):
             raise ValueError(f"language ids must lie in [0, {self.n_langs}), got "
                              f"{int(langs.min())}..{int(langs.max())}.")
         return langs.to(device)
+
+    @contextlib.contextmanager
+    def trusted_batch(self, *, dense: bool):
+        """Within the block, skip the input checks that read values back from the device (one host
+        synchronisation each) and, when ``dense`` (no padding in the batch) on CUDA, pass no
+        padding mask, so that scaled-dot-product attention can take its flash kernels (causal for
+        CLM).
+        For batches the library built itself (XLM pretraining); the CPU computes exactly as outside.
+        Book: chapter 10 (Cross-lingual language models, XLM: training speed).
+        """
+        before = self.inputs_trusted, self._dense_batch
+        self.inputs_trusted, self._dense_batch = True, bool(dense)
+        try:
+            yield self
+        finally:
+            self.inputs_trusted, self._dense_batch = before
 
     def hidden_states(
         self,
@@ -176,9 +195,11 @@ class TransformerSentenceEncoder(SentenceEncoder):
         translation; ``causal=True`` adds the left-to-right mask used by CLM.
         Book: chapter 10 (Cross-lingual language models, XLM).
         """
-        check_batch(token_ids, lengths)
+        trusted = self.inputs_trusted
+        if not trusted:
+            check_batch(token_ids, lengths)
         batch, width = token_ids.shape
-        if int(token_ids.min()) < 0 or int(token_ids.max()) >= self.vocab_size:
+        if not trusted and (int(token_ids.min()) < 0 or int(token_ids.max()) >= self.vocab_size):
             raise ValueError(f"token ids must lie in [0, {self.vocab_size}); got "
                              f"{int(token_ids.min())}..{int(token_ids.max())}.")
         device = self.token_embedding.weight.device
@@ -189,7 +210,7 @@ class TransformerSentenceEncoder(SentenceEncoder):
             raise ValueError("positions must be a LongTensor shaped like token_ids "
                              f"{list(token_ids.shape)}.")
         positions = positions.to(device)
-        if int(positions.max()) >= self.max_len or int(positions.min()) < 0:
+        if not trusted and (int(positions.max()) >= self.max_len or int(positions.min()) < 0):
             raise ValueError(
                 f"positions reach {int(positions.max())} but this encoder has "
                 f"max_len={self.max_len}; truncate sentences (TextPipeline(max_len=...)) or build "
@@ -209,7 +230,8 @@ class TransformerSentenceEncoder(SentenceEncoder):
         if causal:
             causal_mask = torch.triu(torch.ones(width, width, dtype=torch.bool, device=device),
                                      diagonal=1)
-        h = self.layers(x, mask=causal_mask, src_key_padding_mask=~real, is_causal=causal)
+        padding = None if self._dense_batch and device.type == "cuda" else ~real
+        h = self.layers(x, mask=causal_mask, src_key_padding_mask=padding, is_causal=causal)
         return h.masked_fill(~real.unsqueeze(-1), 0.0)
 
     def pool(self, hidden: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:

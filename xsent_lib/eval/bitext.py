@@ -76,7 +76,8 @@ def mine_bitext(
 
     ``strategy``: ``forward`` (each x's best y), ``backward`` (each y's best x), ``intersect``
     (pairs found in both directions), ``max`` (union of both, greedily one-to-one by score).
-    ``search`` goes to :func:`~xsent_lib.base.neighbors.knn` (``use_faiss``, ``block``, ``device``).
+    ``search`` goes to :func:`~xsent_lib.base.neighbors.knn` (``use_faiss``, ``block``,
+    ``precision``, ``device``; default: the chapter's).
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
     if strategy not in STRATEGIES:

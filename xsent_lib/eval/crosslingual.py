@@ -24,6 +24,7 @@ from xsent_lib.base.neighbors import (
     l2_normalize,
     margin_knn,
 )
+from xsent_lib.base.runtime import DeviceLike
 from xsent_lib.eval.protocols import one_hot, split_select
 from xsent_lib.eval.transfer import pair_features
 
@@ -33,15 +34,15 @@ Translate = Callable[[list[str], str, str], list[str]]
 
 
 def _retrieve(method: str, src: np.ndarray, tgt: np.ndarray, queries: np.ndarray, topk: int,
-              k_csls: int, beta: float, k_margin: int) -> np.ndarray:
+              k_csls: int, beta: float, k_margin: int, device: DeviceLike) -> np.ndarray:
     if method == "nn":
-        return knn(src[queries], tgt, topk)[1]
+        return knn(src[queries], tgt, topk, device=device)[1]
     if method == "csls":
-        return csls_knn(src, tgt, k_csls, topk, queries=queries)[1]
+        return csls_knn(src, tgt, k_csls, topk, queries=queries, device=device)[1]
     if method == "isf":
-        return inverted_softmax_knn(src, tgt, beta, topk, queries=queries)[1]
+        return inverted_softmax_knn(src, tgt, beta, topk, queries=queries, device=device)[1]
     if method == "margin":
-        return margin_knn(src, tgt, k_margin, "ratio", topk=topk)[1][queries]
+        return margin_knn(src, tgt, k_margin, "ratio", topk=topk, device=device)[1][queries]
     raise ValueError(f"unknown retrieval method {method!r}.")
 
 
@@ -53,14 +54,16 @@ def _precision_at(found: np.ndarray, hits_fn: Callable[[np.ndarray], np.ndarray]
 
 def word_translation(
     src: np.ndarray, tgt: np.ndarray, pairs: Any, methods: tuple[str, ...] = WORD_METHODS,
-    ks: tuple[int, ...] = (1, 5, 10), k_csls: int = 10, beta: float = 30.0,
+    ks: tuple[int, ...] = (1, 5, 10), k_csls: int = 10, beta: float = 30.0, *,
+    device: DeviceLike = None,
 ) -> dict:
     """P@k (percent) of translating each dictionary source word against all target words.
 
     ``pairs`` is an ``(n, 2)`` array of (source row, target row) or a
     :class:`~xsent_lib.data.formats.dictionaries.DictionaryIndices`; a source with several
     translations is one query, right when any of them is retrieved. Embeddings are L2-normalised
-    first.
+    first. The searches run on ``device`` (``None``: the chapter's; a GPU keeps both vocabularies
+    resident for CSLS's three passes).
     Book: chapter 5 (Word translation without parallel data).
     """
     pairs = np.asarray(getattr(pairs, "pairs", pairs), dtype=np.int64)
@@ -79,8 +82,8 @@ def word_translation(
     def hits(found: np.ndarray) -> np.ndarray:
         return np.isin(queries[:, None] * len(tgt) + found, gold_keys)
 
-    out = {m: _precision_at(_retrieve(m, src, tgt, queries, topk, k_csls, beta, 4), hits, ks)
-           for m in methods}
+    out = {m: _precision_at(_retrieve(m, src, tgt, queries, topk, k_csls, beta, 4, device), hits,
+                            ks) for m in methods}
     out["n_queries"] = int(queries.size)
     return out
 
@@ -88,13 +91,14 @@ def word_translation(
 def sentence_retrieval(
     src: np.ndarray, tgt: np.ndarray, gold: np.ndarray | None = None,
     methods: tuple[str, ...] = SENTENCE_METHODS, ks: tuple[int, ...] = (1, 5, 10),
-    k_csls: int = 10, k_margin: int = 4,
+    k_csls: int = 10, k_margin: int = 4, *, device: DeviceLike = None,
 ) -> dict:
     """Translation retrieval P@k (percent): ``src_to_tgt`` for every source, ``tgt_to_src`` when
     aligned 1:1.
 
     ``gold[i]`` is the target row of source ``i`` (default: the same row). The reverse direction is
-    evaluated only when every source has a distinct gold target and both sides have equal size.
+    evaluated only when every source has a distinct gold target and both sides have equal size. The
+    searches run on ``device`` (``None``: the chapter's).
     Book: chapter 5 (Word translation without parallel data).
     """
     src, tgt = l2_normalize(src), l2_normalize(tgt)
@@ -106,13 +110,14 @@ def sentence_retrieval(
         raise ValueError(f"unknown methods {sorted(bad)}; choose from {SENTENCE_METHODS}.")
     topk = min(max(ks), len(tgt))
     q = np.arange(len(src))
-    out = {"src_to_tgt": {m: _precision_at(_retrieve(m, src, tgt, q, topk, k_csls, 30.0, k_margin),
+    args = (topk, k_csls, 30.0, k_margin, device)
+    out = {"src_to_tgt": {m: _precision_at(_retrieve(m, src, tgt, q, *args),
                                            lambda f: f == gold[:, None], ks) for m in methods}}
     if len(src) == len(tgt) and np.unique(gold).size == len(gold):
         inv = np.empty_like(gold)
         inv[gold] = q
         out["tgt_to_src"] = {
-            m: _precision_at(_retrieve(m, tgt, src, q, topk, k_csls, 30.0, k_margin),
+            m: _precision_at(_retrieve(m, tgt, src, q, *args),
                              lambda f: f == inv[:, None], ks) for m in methods}
     out["n_queries"] = int(len(src))
     return out

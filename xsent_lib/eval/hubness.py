@@ -9,26 +9,27 @@ from collections.abc import Sequence
 import numpy as np
 
 from xsent_lib.base.neighbors import csls_knn, inverted_softmax_knn, knn
+from xsent_lib.base.runtime import DeviceLike
 
 RETRIEVAL_METHODS = ("nn", "isf", "csls")
 
 
 def top1_targets(mapped_src: np.ndarray, tgt: np.ndarray, method: str, *,
                  queries: np.ndarray | None = None,
-                 k_csls: int = 10, beta: float = 30.0) -> np.ndarray:
+                 k_csls: int = 10, beta: float = 30.0, device: DeviceLike = None) -> np.ndarray:
     """The target row each query retrieves first with ``nn``, ``isf`` or ``csls`` (all targets
-    searched).
+    searched), on ``device`` (``None``: the chapter's).
 
     Book: chapter 5 (Word translation without parallel data).
     """
     n = np.asarray(mapped_src).shape[0]
     rows = np.arange(n) if queries is None else np.asarray(queries)
     if method == "nn":
-        return knn(np.asarray(mapped_src)[rows], tgt, 1)[1][:, 0]
+        return knn(np.asarray(mapped_src)[rows], tgt, 1, device=device)[1][:, 0]
     if method == "csls":
-        return csls_knn(mapped_src, tgt, k_csls, 1, queries=rows)[1][:, 0]
+        return csls_knn(mapped_src, tgt, k_csls, 1, queries=rows, device=device)[1][:, 0]
     if method == "isf":
-        return inverted_softmax_knn(mapped_src, tgt, beta, 1, queries=rows)[1][:, 0]
+        return inverted_softmax_knn(mapped_src, tgt, beta, 1, queries=rows, device=device)[1][:, 0]
     raise ValueError(f"method must be one of {RETRIEVAL_METHODS}, got {method!r}.")
 
 

@@ -112,7 +112,7 @@ def clm_loss(
     Book: chapter 10 (Cross-lingual language models, XLM: CLM).
     """
     targets = clm_targets(token_ids, lengths)
-    if int(lengths.max()) < 2:
+    if not getattr(model, "inputs_trusted", False) and int(lengths.max()) < 2:
         raise ValueError("CLM needs sentences of at least 2 tokens (one to read, one to predict).")
     hidden = model.hidden_states(token_ids, lengths, langs=langs, causal=True)
     keep = targets != IGNORE_INDEX

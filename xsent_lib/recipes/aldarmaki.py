@@ -14,7 +14,7 @@ Book: chapter 7 (Joint vs transfer vs mapping).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from xsent_lib.data.alignment_world import AldarmakiData, alignment_world
@@ -97,6 +97,11 @@ BOOK = AldarmakiPlan(
     joint=JointConfig(lr=3e-3, batch_size=64, epochs=1.5, min_steps=20, max_steps=400),
     student=StudentConfig(lr=3e-3, batch_size=64, epochs=2, min_steps=20, max_steps=400),
     teacher="USE")
+#: gpu: the curve two doublings further, 4x the data, wider models, longer optimisation
+GPU = replace(BOOK, sizes=(1000, 2000, 4000, 8000, 16_000), n_mono=8000, n_mono_joint=4000,
+              n_nli=8000, n_test=1000, n_cls=1000, width=64, word_dim=64, decoder_dim=128,
+              pivot=replace(BOOK.pivot, max_steps=1500), joint=replace(BOOK.joint, max_steps=1500),
+              student=replace(BOOK.student, max_steps=1500))
 FULL = AldarmakiPlan(
     languages=("xa", "xe"), sizes=tuple(1000 * 2**k for k in range(8)), seeds=(0, 1, 2),
     n_mono=50_000, n_mono_joint=20_000, n_nli=50_000, n_test=2000, n_cls=2000, width=256,
@@ -104,6 +109,19 @@ FULL = AldarmakiPlan(
     pivot=JointConfig(batch_size=128, epochs=5, max_steps=50_000),
     joint=JointConfig(batch_size=128, epochs=5, max_steps=50_000),
     student=StudentConfig(batch_size=128, epochs=5, max_steps=50_000), teacher="USE")
+PLANS = {"smoke": SMOKE, "book": BOOK, "gpu": GPU, "full": FULL}
+#: what :func:`work` counts
+WORK_UNIT = "optimisation steps x width^2 of the curve's models (pivot, joint, student)"
+
+
+def work(plan: AldarmakiPlan) -> float:
+    """The curve's training in :data:`WORK_UNIT`: at each size and seed the pivot, joint and student
+    runs, each at most its ``max_steps``.
+    Book: chapter 7 (Joint vs transfer vs mapping).
+    """
+    steps = plan.pivot.max_steps + plan.joint.max_steps + plan.student.max_steps
+    return float(len(plan.sizes) * len(plan.seeds) * steps * plan.width ** 2)
+
 
 
 def build_data(plan: AldarmakiPlan, world_seed: int) -> AldarmakiData:

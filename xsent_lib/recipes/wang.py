@@ -100,6 +100,9 @@ BOOK = WangPlan(
                          pairs_per_round=900, batch_size=32, lr=3e-3),
     max_tokens=24, m_values=(100, 1000), domain_run=True, mlm_epochs=3, mlp_hidden=(128, 96),
     n_gold_keep=100, muse_epoch=20_000)
+#: gpu: 3x the documents and help pages, a wider 2-layer Transformer, more NLI data
+GPU = replace(BOOK, n_docs=600, n_nli_train=10_000, n_nli_test=1000, help_sentences=4000,
+              d_model=96, n_layers=2, mlp_hidden=(256, 192), n_gold_keep=300, muse_epoch=100_000)
 FULL = WangPlan(
     world_langs=("en", "xa", "xc", "xd", "xe"), n_docs=5000, n_sents=10, n_nli_train=100_000,
     n_nli_test=5000, help_langs=("en", "zh", "fr", "es", "de"), help_sentences=20_000, d_model=512,
@@ -108,6 +111,21 @@ FULL = WangPlan(
                          pairs_per_round=100_000, batch_size=64, lr=1e-4),
     max_tokens=150, m_values=(1, 100, 1000, 10_000), domain_run=True, mlm_epochs=1,
     mlp_hidden=(512, 384), n_gold_keep=1000, muse_epoch=1_000_000)
+PLANS = {"smoke": SMOKE, "book": BOOK, "gpu": GPU, "full": FULL}
+#: what :func:`work` counts
+WORK_UNIT = "sentences x epochs x layers x d_model^2 of the Transformer (both stages)"
+
+
+def work(plan: WangPlan) -> float:
+    """The Transformer's training in :data:`WORK_UNIT`: stage one over the documents, the regression
+    rounds over the mined pairs, and the MLM baseline.
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    sentences = plan.n_docs * plan.n_sents * len(plan.world_langs)
+    seen = sentences * (plan.config.stage1_epochs + plan.mlm_epochs)
+    seen += plan.config.rounds * plan.config.pairs_per_round * plan.config.regress_epochs
+    return float(seen * plan.n_layers * plan.d_model ** 2)
+
 
 
 def world_setup(plan: WangPlan, seed: int) -> tuple[SyntheticWorld, MonoDocs, XNLIBenchmark]:

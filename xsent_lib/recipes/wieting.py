@@ -131,6 +131,17 @@ PLANS: dict[str, WietingPlan] = {
                                     "lohelp-en-de", "gettext-en-fr"),
                         lang_vocabs=(1000, 4000), lang_train=2048, lang_gold=200, lang_noise=400,
                         probe_pairs=500, target_sentences=16_384),
+    #: book's data and CPU timings (Table 4 times 1 and 2 threads); the GPU trains on more pairs
+    #: for more epochs, larger vocabularies and megabatches, larger mining and language sets
+    "gpu": WietingPlan(n_train=16_384, epochs=3, sp_vocabs=(8000, 20_000), megabatch=16,
+                       ablation=(1, 4, 16, 60), n_sts=2000, n_synth_train=16_384,
+                       synth_sp_vocabs=(1000, 2000), mining_gold=1000, mining_noise=3000,
+                       speed_sentences=2048, speed_lstm_sentences=128, speed_repeats=2,
+                       mining_pairs=("nlp-en-fr", "nlp-en-de"),
+                       lang_pairs=("nlp-en-fr", "nlp-en-de", "bible-en-es", "lohelp-en-es",
+                                   "lohelp-en-de", "gettext-en-fr"),
+                       lang_vocabs=(1000, 4000, 8000), lang_train=4096, lang_gold=400,
+                       lang_noise=800, probe_pairs=1000, target_sentences=16_384),
     "full": WietingPlan(n_train=80_000, epochs=10, sp_vocabs=(20_000, 40_000), megabatch=60,
                         ablation=(1, 10, 60), n_sts=5000, n_synth_train=100_000,
                         synth_sp_vocabs=(1000, 2000), mining_gold=2000, mining_noise=20_000,
@@ -145,6 +156,23 @@ PLANS: dict[str, WietingPlan] = {
                         speed_me5_sentences=512,
                         double_kinds=("word", "trigram", "sp", "blstm-sp")),
 }
+
+
+#: what :func:`work` counts
+WORK_UNIT = "training sentence pairs x epochs, summed over the models the chapter trains"
+
+
+def work(plan: WietingPlan) -> float:
+    """The plan's training, in :data:`WORK_UNIT`: per mining pair Word, Trigram, BLSTM-SP and
+    one SP per vocabulary, the megabatch ablation, the doubled-data models, the synthetic-world SP
+    models and the language-choice grid (an approximation: a BLSTM step costs more than an
+    averaging one).
+    Book: chapter 8 (Paraphrastic embeddings from bitext).
+    """
+    main = len(plan.mining_pairs) * (3 + len(plan.sp_vocabs)) + len(plan.ablation)
+    return float(plan.epochs * (plan.n_train * main + 2 * plan.n_train * len(plan.double_kinds)
+                                + plan.n_synth_train * len(plan.synth_sp_vocabs)
+                                + plan.lang_train * len(plan.lang_pairs) * len(plan.lang_vocabs)))
 
 
 def paper_rows(

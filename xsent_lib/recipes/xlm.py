@@ -12,8 +12,10 @@ Book: chapter 10 (Cross-lingual language models, XLM).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -28,7 +30,7 @@ from xsent_lib.train.alignment import (
     AlignConfig,
 )
 from xsent_lib.train.xlm import XLMConfig
-from xsent_lib.train.xlm_runs import LMTablePlan
+from xsent_lib.train.xlm_runs import LMTablePlan, lm_table_cost
 from xsent_lib.train.xlm_xnli import FinetuneConfig
 
 
@@ -114,6 +116,24 @@ BOOK = XLMPlan(
     lm_real=None, real_mono=5000, real_pairs=5000, real_low=1500, real_vocab=4000,
     real_pretrain=replace(_BOOK_MLM, objective="mlm+tlm", steps=300, eval_every=150),
     wordvec_dim=64, stream_len=32, heldout_rows=64)
+#: GPU is sized for about 2 minutes of one H100 (book's run there pretrained in 13 s + 20 s): book's
+#: uniform targets and streams of 32, a deeper and wider model pretrained longer on more text, more
+#: NLI data, a wider baseline BiLSTM, and the real-text pretraining and Table 4.15 at small sizes
+_GPU_MLM = replace(_BOOK_MLM, d_model=128, n_heads=4, n_layers=4, lr=2e-3, warmup=300)
+GPU = XLMPlan(
+    targets=("xa", "xe", "xd"), n_mono=20_000, n_parallel=10_000, n_train=6000, n_dev=500,
+    n_test=1000, vocab_size=4000, pretrain=replace(_GPU_MLM, steps=2000, eval_every=500),
+    finetune=FinetuneConfig(epochs=4, lr=5e-4, batch_size=32), translate_train=("xa", "xd"),
+    bilstm_width=256, bilstm_epochs=4, align=AlignConfig(epochs=4),
+    lm_synthetic=LMTablePlan(
+        low="xa", related="xe", distant="xb", n_low=1000, n_other=10_000, vocab_size=3000,
+        config=replace(_TINY, objective="clm", d_model=128, n_layers=3, steps=600, eval_every=300)),
+    lm_real=LMTablePlan(
+        low="es", related="fr", distant="en", n_low=2000, n_other=10_000, vocab_size=4000,
+        config=replace(_TINY, objective="clm", d_model=128, n_layers=3, steps=600, eval_every=300)),
+    real_mono=20_000, real_pairs=20_000, real_low=5000, real_vocab=8000,
+    real_pretrain=replace(_GPU_MLM, objective="mlm+tlm", steps=1000, eval_every=500),
+    wordvec_dim=100, stream_len=32, heldout_rows=64)
 _FULL_CLM = XLMConfig(objective="clm", d_model=256, n_heads=8, n_layers=4, steps=10_000,
                       eval_every=1000, max_len=256)
 FULL = XLMPlan(
@@ -131,6 +151,50 @@ FULL = XLMPlan(
     real_pretrain=XLMConfig(objective="mlm+tlm", d_model=512, n_heads=8, n_layers=6, dropout=0.1,
                             lr=5e-4, warmup=2000, max_len=256, steps=50_000, eval_every=2500),
     wordvec_dim=300, stream_len=256)
+PLANS = {"smoke": SMOKE, "book": BOOK, "gpu": GPU, "full": FULL}
+
+
+#: what :func:`work` counts
+WORK_UNIT = "Transformer training FLOPs (6 x parameters x input pieces)"
+
+
+def _flops(config: XLMConfig, pieces: float) -> float:
+    return 6.0 * 12 * config.n_layers * config.d_model ** 2 * pieces
+
+
+def work(plan: XLMPlan) -> float:
+    """The plan's pretraining and CLM training, in :data:`WORK_UNIT`: MLM and MLM+TLM on the
+    synthetic text, the real-text MLM+TLM and the CLMs of Table 4.15 (parameters counted as
+    12 x layers x width^2; the fine-tuning and the baseline BiLSTM, small beside them, are left
+    out).
+    ``full``'s GPU hours are this count's ratio times a measured run's seconds.
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    step = plan.pretrain.batch_size * plan.stream_len
+    total = 2 * _flops(plan.pretrain, plan.pretrain.steps * step)
+    if plan.real_pretrain is not None:
+        total += _flops(plan.real_pretrain, plan.real_pretrain.steps * plan.real_pretrain.batch_size
+                        * plan.stream_len)
+    for table in (plan.lm_synthetic, plan.lm_real):
+        if table is not None:
+            total += _flops(table.config, lm_table_cost(table, plan.stream_len)["pieces processed"])
+    return total
+
+
+def benchmark_rate(path: str | Path) -> tuple[float, str] | None:
+    """The committed GPU pretraining benchmark (``bench_xlm.py --size large``: full's model size) in
+    :data:`WORK_UNIT` per second: its MLM row's input tokens per second x 6 x its parameters; None
+    when the record is absent.
+    Book: chapter 10 (Cross-lingual language models, XLM).
+    """
+    record = Path(path)
+    if not record.is_file():
+        return None
+    data = json.loads(record.read_text())
+    row = next(r for r in data["rows"] if r["objective"] == "mlm")
+    prov = data["provenance"]
+    where = f"{record.name}: {prov.get('device')}, commit {prov.get('commit')}"
+    return 6.0 * row["parameters"] * row["tokens_per_s"], where
 
 
 # ---------------------------------------------------------------------------- the baseline row

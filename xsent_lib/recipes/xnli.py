@@ -90,6 +90,10 @@ BOOK = XNLIPlan(
     translate_train_languages=("xa", "xd"), curve_language="xd", curve_sizes=(300, 1000, 3000),
     curve_seeds=(0, 1), glove=True, real_languages=("fr", "de"), n_real_parallel=3000,
     reference=("USE",), n_reference_train=5000)
+#: gpu: book's languages with 4x the NLI pairs, 3x the bitext, 4x the width, a longer bitext curve
+GPU = replace(BOOK, n_train=20_000, n_parallel=10_000, width=256, nli_epochs=5,
+              align=AlignConfig(epochs=5, eval_every=80), curve_sizes=(300, 1000, 3000, 10_000),
+              curve_seeds=(0, 1, 2), n_real_parallel=10_000)
 FULL = XNLIPlan(
     languages=("fr", "es", "de", "el", "bg", "ru", "tr", "ar", "vi", "th", "zh", "hi", "sw", "ur"),
     n_train=392_702, n_dev=2490, n_test=5010, n_parallel=500_000, n_parallel_dev=2000, width=512,
@@ -105,6 +109,21 @@ SYNTHETIC_FULL = replace(
     curve_sizes=(1000, 5000, 50_000), curve_seeds=(0, 1, 2), real_languages=("fr", "de", "es"),
     n_real_parallel=50_000, n_choice_bitext=50_000, reference=("USE", "mE5-small"),
     n_reference_train=20_000, n_reference_dev=1000)
+PLANS = {"smoke": SMOKE, "book": BOOK, "gpu": GPU, "full": FULL}
+#: what :func:`work` counts
+WORK_UNIT = "examples x epochs x width^2 of the BiLSTMs (NLI training and alignment)"
+
+
+def work(plan: XNLIPlan) -> float:
+    """The plan's BiLSTM training in :data:`WORK_UNIT`: the English encoders on NLI, their alignment
+    to every language, and the bitext curve's alignments (seeds x sizes).
+    Book: chapter 6 (XNLI and aligned encoders).
+    """
+    nli = plan.n_train * plan.nli_epochs * len(plan.encoders)
+    align = plan.align.epochs * (plan.n_parallel * len(plan.languages)
+                                 + sum(plan.curve_sizes) * len(plan.curve_seeds))
+    return float((nli + align) * plan.width ** 2)
+
 
 
 def benchmark(plan: XNLIPlan, seed: int, data_dir: str | Path | None = None,

@@ -27,7 +27,9 @@ import torch
 from xsent_lib.base.parallel import worker_cpu_seconds
 from xsent_lib.results.provenance import collect_provenance
 
-PROFILES = ("smoke", "book", "full")
+#: the run sizes, smallest first: CI, the rendered book (2 CPU cores), one GPU in minutes, the
+#: papers' scale
+PROFILES = ("smoke", "book", "gpu", "full")
 #: names of metric fields that hold a time, a rate or the machine's load: the word (micro)seconds
 #: anywhere, "per second", a rate such as "sentences/s", a speed-up, a load average, or a name
 #: ending in _s, per_s, _ms, flops or throughput
@@ -243,7 +245,7 @@ def start_run(chapter: str, profile: str, results_dir: str | Path, *,
     """
     if profile not in PROFILES:
         raise ValueError(f"profile={profile!r} is not one of {PROFILES}; 'smoke' is for CI, 'book' "
-                         "the default, 'full' the paper scale on a GPU.")
+                         "the default, 'gpu' minutes on one GPU, 'full' the paper scale.")
     if not chapter or "/" in chapter:
         raise ValueError(f"chapter={chapter!r} must be a plain name such as '03_infersent'.")
     directory = Path(results_dir).expanduser().resolve() / chapter / profile

@@ -74,6 +74,12 @@ PROFILES: dict[str, InferSentProfile] = {
                              suite=SuiteSizes(single=3000, nli=(2000, 500, 500),
                                               sts=(1500, 500, 1000)),
                              transfer_mode="fast", maxpool_sentences=1000, sweep_others=(16,)),
+    # gpu: twice book's NLI pairs at four times its width, a longer size sweep (GPU minutes)
+    "gpu": InferSentProfile(40000, 2000, 2000, width=256, epochs=4, word_dim=50,
+                            sweep=(32, 64, 128, 256), rank=(5000, 1000, 2000), extra_words=20000,
+                            suite=SuiteSizes(single=5000, nli=(4000, 1000, 1000),
+                                             sts=(3000, 1000, 1000)),
+                            transfer_mode="fast", maxpool_sentences=2000, sweep_others=(64,)),
     "full": InferSentProfile(550000, 10000, 10000, width=2048, epochs=20, word_dim=300,
                              sweep=(256, 512, 1024, 2048),
                              rank=(20000, 2000, 5000), extra_words=100000,
@@ -82,6 +88,20 @@ PROFILES: dict[str, InferSentProfile] = {
                              transfer_mode="full", maxpool_sentences=2000,
                              sweep_others=(512, 1024)),
 }
+
+
+#: what :func:`work` counts
+WORK_UNIT = "NLI pairs x epochs x width^2, summed over the encoders trained"
+
+
+def work(plan: InferSentProfile) -> float:
+    """The plan's NLI training in :data:`WORK_UNIT`: the seven encoders at the main width, the size
+    sweep of BiLSTM-Max and the six others' smaller widths (a recurrent step costs about width^2).
+    Book: chapter 3 (InferSent).
+    """
+    widths = len(PAPER_ROWS) * plan.width ** 2 + sum(w ** 2 for w in plan.sweep)
+    widths += (len(PAPER_ROWS) - 1) * sum(w ** 2 for w in plan.sweep_others)
+    return float(plan.n_train * plan.epochs * widths)
 
 
 # --------------------------------------------------------------------------------------------- size
@@ -227,6 +247,6 @@ from .claims import (  # noqa: E402
 )
 
 __all__ = ["CLAIMS", "CLAIM_SET", "PAPER_ROWS", "PROFILES", "SIZE_GAINERS", "TABLE_3_7_MAIN",
-           "InferSentClaimNumbers",
+           "InferSentClaimNumbers", "WORK_UNIT", "work",
            "InferSentProfile", "entailed_examples", "figure_3_5_sweeps", "infersent_numbers",
            "paper_numbers", "size_sweep", "sweep_point", "table_3_6_ours", "train_sweep_point"]

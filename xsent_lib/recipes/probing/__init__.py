@@ -14,7 +14,7 @@ Book: chapter 4 (Probing).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xsent_lib.recipes.probing.claims import (
     AE,
@@ -104,10 +104,30 @@ PLANS: dict[str, ProbingPlan] = {
         downstream_pairs=(5000, 1000, 2000), brown_sizes=(20_000, 2000, 2000), baseline_mode="full",
         real_data=True, paper_data=True),
 }
+#: gpu: book's tasks with 4x the training examples, wider encoders and larger probing sets
+PLANS["gpu"] = replace(
+    PLANS["book"], probe_sizes=(3000, 500, 1000), wc_sizes=(6000, 1000, 1000), n_train=20_000,
+    settings=replace(PLANS["book"].settings, epochs=3, decoder_dim=256),
+    dims={"bilstm-last": 512, "bilstm-max": 512, "gated-convnet": 256}, size_dims=(128, 256),
+    curve_sizes=(2000, 500, 1000), downstream_single=2000, brown_sizes=(4000, 500, 1000))
+PLANS = {name: PLANS[name] for name in ("smoke", "book", "gpu", "full")}
+#: what :func:`work` counts
+WORK_UNIT = "training examples x epochs x sentence-vector size^2, summed over the encoders"
+
+
+def work(plan: ProbingPlan) -> float:
+    """The plan's encoder training in :data:`WORK_UNIT`: each encoder on each task, BiLSTM-max on
+    the extra NMT pairs and at the sizes of Figure 3.12 (on NLI and NMT-fr).
+    Book: chapter 4 (Probing).
+    """
+    runs = len(plan.tasks) * sum(d ** 2 for d in plan.dims.values())
+    runs += len(plan.extra_nmt) * plan.dims["bilstm-max"] ** 2
+    runs += 2 * sum(d ** 2 for d in plan.size_dims)
+    return float(plan.n_train * plan.settings.epochs * runs)
 
 
 __all__ = ["AE", "BASELINES", "BOV_ROWS", "CHANCE_ROW", "CLAIMS", "CLAIM_SET", "MAJORITY_ROW",
            "NLI", "NMT", "PLANS",
            "ProbingClaimNumbers", "ProbingPlan", "S2T", "TABLE_3_11_COLUMNS", "TABLE_3_11_ROWS",
            "TABLE_3_13_PAPER",
-           "U_MAX", "claim_numbers", "paper_numbers"]
+           "U_MAX", "WORK_UNIT", "claim_numbers", "paper_numbers", "work"]

@@ -63,6 +63,10 @@ PROFILES: dict[str, SentEvalProfile] = {
     "book": SentEvalProfile(SuiteSizes(single=3000, nli=(3000, 500, 1000), sts=(2000, 500, 1000)),
                             "split", "fast",
                             ("USE",), 1000),
+    # gpu: more of each task and more items for the reference encoders (the MLP classifiers and the
+    # encoders run on the GPU); SentEval's protocol stays full's
+    "gpu": SentEvalProfile(SuiteSizes(single=10000, nli=(10000, 1000, 2000),
+                                      sts=(5000, 1000, 2000)), "split", "fast", ("USE",), 3000),
     "full": SentEvalProfile(SuiteSizes(single=None, nli=(20000, 2000, 5000),
                                        sts=(10000, 2000, 5000)), "senteval",
                             "full", ("USE", "mE5-small"), None),
