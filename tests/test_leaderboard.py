@@ -25,6 +25,7 @@ from xsent_lib.results.encoder_store import (
     saved_encoders,
     shipped_card,
 )
+from xsent_lib.results.provenance import library_hash
 from xsent_lib.results.store import start_run
 from xsent_lib.text import TextPipeline, WordTokenizer
 from xsent_lib.train.context_runs import encoder_fn
@@ -89,6 +90,7 @@ def test_save_load_round_trip_gives_the_same_vectors(run, tmp_path, kind):
         np.testing.assert_array_equal(after, before)
     card = json.loads((folder / "card.json").read_text())
     assert card["supervision"] == "none" and card["chapter"] == "99_test" and card["commit"]
+    assert card["library_hash"] == library_hash()
 
 
 def _before(model, sents, lang):

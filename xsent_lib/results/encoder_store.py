@@ -31,7 +31,7 @@ import torch
 
 from xsent_lib.encoders.baselines import REFERENCE_ENCODERS, reference_encoder
 from xsent_lib.eval.xbilstm import REFERENCE_LANGUAGES
-from xsent_lib.results.provenance import git_commit
+from xsent_lib.results.provenance import git_commit, library_hash
 from xsent_lib.results.store import Run
 
 #: what a model learned from, beyond raw text: the issue's four kinds plus the trees of Seq2Tree and
@@ -117,6 +117,7 @@ class EncoderCard:
     commit: str
     world_seed: int | None = None
     note: str = ""
+    library_hash: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Plain values for card.json.
@@ -287,6 +288,7 @@ def save_encoder(
         commit=git_commit(),
         world_seed=world_seed,
         note=note,
+        library_hash=library_hash(),
     )
     folder = encoder_folder(run.directory.parent.parent, run.chapter, run.profile, name)
     folder.mkdir(parents=True, exist_ok=True)
