@@ -72,6 +72,22 @@ def test_every_chapter_ran_in_the_overriding_profile(built_book: Path):
 
 
 @pytest.mark.slow
+def test_the_leaderboard_loads_the_encoders_the_chapters_saved(built_book: Path):
+    from xsent_lib.results.encoder_store import SAVED_BY
+
+    results = built_book.parents[1] / "_build" / "results"
+    board = json.loads((results / "11_reproducibility" / "smoke" / "metrics.json").read_text())["leaderboard"]
+    assert board["missing_chapters"] == [], "chapter 11 ran before these chapters saved their encoders"
+    saved = [e for e in board["encoders"] if e["chapter"] != "shipped"]
+    assert {e["chapter"] for e in saved} == set(SAVED_BY) and len(saved) >= 12
+    assert {"USE", "mE5-small"} <= {e["name"] for e in board["encoders"] if e["chapter"] == "shipped"}
+    for name, scores in board["scores"].items():
+        assert all(("score" in part) != ("n/a" in part) for part in scores.values()), name
+    page = (built_book / "notebooks" / "11_reproducibility.html").read_text()
+    assert 'id="xsent-leaderboard"' in page and "data-sort=" in page, "the sortable table is not on the page"
+
+
+@pytest.mark.slow
 def test_every_dataset_a_smoke_run_reads_is_fetched_by_make_test(built_book: Path):
     """``make test`` fetches the ``smoke`` profile only: a chapter reading any other cached dataset in smoke
     would fail on a fresh machine (or silently take another path there than here)."""

@@ -70,14 +70,35 @@ def shared_pipeline(sentences: Sequence[str], max_size: int | None = None) -> Te
     return TextPipeline(tok, vocab, eos="</s>")
 
 
-def encoder_fn(encoder: torch.nn.Module, pipeline: TextPipeline, max_tokens: int) -> Encode:
-    """``texts -> vectors`` with the frozen encoder (sentences alone).
+@dataclass
+class FrozenEncode:
+    """``texts -> vectors`` with the frozen encoder (sentences alone); a plain object, so it can be
+    saved.
 
     Book: chapter 9 (Multilingual embeddings from monolingual text).
     """
-    def encode(texts: Sequence[str]) -> np.ndarray:
-        return embed_corpus(encoder, *token_matrix(pipeline, texts, max_tokens))
-    return encode
+
+    encoder: torch.nn.Module
+    pipeline: TextPipeline
+    max_tokens: int
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        return embed_corpus(self.encoder, *token_matrix(self.pipeline, texts, self.max_tokens))
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """The same as calling it.
+
+        Book: chapter 9 (Multilingual embeddings from monolingual text).
+        """
+        return self(texts)
+
+
+def encoder_fn(encoder: torch.nn.Module, pipeline: TextPipeline, max_tokens: int) -> Encode:
+    """``texts -> vectors`` with the frozen encoder (sentences alone): a :class:`FrozenEncode`.
+
+    Book: chapter 9 (Multilingual embeddings from monolingual text).
+    """
+    return FrozenEncode(encoder, pipeline, max_tokens)
 
 
 @dataclass
