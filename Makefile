@@ -63,7 +63,7 @@ chapter: venv
 	$(PY) tools/nbexec.py notebooks/$(CH).ipynb _build/rerun/$(CH).ipynb -p profile $(PROFILE) \
 	  $(if $(DATA_DIR),-p data_dir $(abspath $(DATA_DIR)),)
 
-# The classroom edition from exercises/*.md (one otter-grader source per chapter; format in exercises/README.md):
+# The classroom edition from notebooks/exercises/*.md (one otter-grader source per chapter; format in its README.md):
 # student notebooks (solutions removed, checks kept), instructor notebooks, and the grading bundle.
 classroom: venv
 	$(PY) tools/classroom.py build --out _build/classroom

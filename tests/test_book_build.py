@@ -241,7 +241,7 @@ def test_a_student_notebook_runs_offline_and_its_checks_fail(built_book: Path, t
     from test_classroom import run_edition
 
     results = built_book.parents[1] / "_build" / "results"
-    outputs = run_edition(ROOT / "exercises" / "01_data.md", results, tmp_path)
+    outputs = run_edition(ROOT / "notebooks" / "exercises" / "01_data.md", results, tmp_path)
     for edition, want in (("student", "failed"), ("instructor", "All test cases passed")):
         assert len(outputs[edition]) >= 3
         for source, shown in outputs[edition].items():
@@ -259,7 +259,7 @@ def test_quiz_marks_answers_offline_and_solutions_toggle(built_book: Path):
 
     stem = "03_infersent"
     metrics = chapter_metrics(stem, "smoke", built_book.parents[1] / "_build" / "results")
-    questions = quiz_answers(ROOT / "exercises" / f"{stem}.md", metrics)
+    questions = quiz_answers(ROOT / "notebooks" / "exercises" / f"{stem}.md", metrics)
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
         page = browser.new_context(offline=True).new_page()

@@ -105,7 +105,7 @@ def test_selfcheck_names_case_input_expected_received_and_hint():
 def test_every_chapter_has_three_graded_questions():
     stems = {s.stem[:2]: s for s in SOURCES}
     missing = [c for c in CHAPTERS if c not in stems]
-    assert not missing, f"chapters without an exercise source in exercises/: {missing}"
+    assert not missing, f"chapters without an exercise source in notebooks/exercises/: {missing}"
     for source in SOURCES:
         questions = parse_exercises(source)
         graded = [q for q in questions if q.kind in "ab" and q.tests]
@@ -116,6 +116,20 @@ def test_every_chapter_has_three_graded_questions():
                 q.answer_expression()
             if q.kind in "ab":
                 assert any("# HIDDEN" not in t for t in q.tests), f"{source.name} {q.name}: no public test"
+
+
+def test_every_chapter_has_a_worked_open_experiment():
+    """Kind (c): each chapter answers one of its own end-of-chapter exercises, with code and prose."""
+    from xsent_lib.results.exercises import chapter_exercise_text
+
+    for source in SOURCES:
+        worked = [q for q in parse_exercises(source) if q.kind == "c"]
+        assert worked, f"{source.name}: no kind-(c) worked answer to one of the chapter's exercises"
+        for q in worked:
+            assert q.chapter_exercise, f"{source.name} {q.name}: the prompt must name the chapter's exercise"
+            assert chapter_exercise_text(source.stem, q.chapter_exercise)
+            kinds = [kind for kind, text in q.worked if text.strip()]
+            assert "code" in kinds and "markdown" in kinds, f"{source.name} {q.name}: code and prose"
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=[s.stem for s in SOURCES])

@@ -2,8 +2,8 @@
 
 A failed check raises :class:`SelfCheckError` (an ``AssertionError``, so otter-grader and pytest
 count it as a failure) whose message names the exercise and the case, shows the input, the expected
-and the received value, and gives a hint. The classroom exercises (``exercises/``) use these in
-their public and hidden tests.
+and the received value, and gives a hint. The classroom exercises (``notebooks/exercises/``) use
+these in their public and hidden tests.
 Book: Teaching with this book.
 """
 

@@ -1,9 +1,9 @@
 """The classroom exercises' single source, read: questions, kinds, solutions, tests, and answers
 from a run.
 
-Each chapter's exercises live in ``exercises/NN_name.md`` (format: ``exercises/README.md``), an
-otter-grader master notebook in MyST markdown. ``tools/classroom.py`` turns them into the student,
-instructor and grading editions (``otter assign``) and the book's exercise pages;
+Each chapter's exercises live in ``notebooks/exercises/NN_name.md`` (format: its folder's
+``README.md``), an otter-grader master notebook in MyST markdown. ``tools/classroom.py`` turns them
+into the student, instructor and grading editions (``otter assign``) and the book's exercise pages;
 :func:`quiz_answers` evaluates the answers of the kind-(b) questions on a chapter's own metrics, for
 the book's self-marking quizzes.
 Book: Teaching with this book.
@@ -32,7 +32,7 @@ __all__ = [
     "quiz_answers",
 ]
 
-EXERCISES_DIR = Path(__file__).resolve().parents[2] / "exercises"
+EXERCISES_DIR = Path(__file__).resolve().parents[2] / "notebooks" / "exercises"
 RESULTS_DIR = Path(__file__).resolve().parents[2] / "_build" / "results"
 #: a question's heading: ``### Q3 (b) Which encoder wins`` (name, kind, title)
 HEADING = re.compile(r"^#+\s*(?P<name>Q\d+)\s*\((?P<kind>[abc])\)\s*(?P<title>.*)$")
@@ -160,7 +160,7 @@ def chapter_exercise_text(chapter: str, label: str) -> str:
 
     Book: Teaching with this book.
     """
-    text = (EXERCISES_DIR.parent / "notebooks" / f"{chapter}.md").read_text()
+    text = (EXERCISES_DIR.parent / f"{chapter}.md").read_text()
     found = re.search(
         rf"^```{{exercise}}[^\n]*\n:label: {re.escape(label)}\n(.*?)^```", text, re.M | re.S
     )
@@ -283,7 +283,7 @@ def check_answer(
     hint: str = "",
 ) -> None:
     """Self-check of a kind-(b) answer: compare ``received`` with the answer line of
-    ``exercises/<chapter>.md`` evaluated on ``metrics`` (a number within ``atol``, or the
+    ``notebooks/exercises/<chapter>.md`` evaluated on ``metrics`` (a number within ``atol``, or the
     choice), without showing the answer.
 
     Book: Teaching with this book.
@@ -291,7 +291,8 @@ def check_answer(
     found = {q["name"]: q for q in quiz_answers(EXERCISES_DIR / f"{chapter}.md", metrics)}
     if question not in found:
         raise KeyError(
-            f"exercises/{chapter}.md has no kind-(b) question {question!r}; it has {sorted(found)}."
+            f"notebooks/exercises/{chapter}.md has no kind-(b) question {question!r}; "
+            f"it has {sorted(found)}."
         )
     q = found[question]
     label = f"{question.upper()} {q['title']}"

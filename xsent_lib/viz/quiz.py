@@ -1,9 +1,9 @@
 """Self-marking quizzes of a chapter's kind-(b) questions, answered from that chapter's own run.
 
-The questions and their answer lines come from ``exercises/<chapter>.md`` (the classroom source);
-the answers are evaluated on the run's ``metrics`` and shown with jupyterquiz, whose scripts are
-written inline into the cell's output, so the static book page marks answers offline, without a
-kernel.
+The questions and their answer lines come from ``notebooks/exercises/<chapter>.md`` (the classroom
+source); the answers are evaluated on the run's ``metrics`` and shown with jupyterquiz, whose
+scripts are written inline into the cell's output, so the static book page marks answers offline,
+without a kernel.
 Book: Teaching with this book.
 """
 
@@ -82,6 +82,6 @@ def show_quiz(
 
     questions = quiz_json(source or EXERCISES_DIR / f"{chapter}.md", metrics)
     if not questions:
-        raise ValueError(f"exercises/{chapter}.md has no kind-(b) question to quiz.")
+        raise ValueError(f"notebooks/exercises/{chapter}.md has no kind-(b) question to quiz.")
     display_quiz(questions, shuffle_answers=False, max_width=760)
     return questions
