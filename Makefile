@@ -43,7 +43,7 @@ vendor: venv
 data: venv
 	$(VENV)/bin/xsent-data fetch --profile $(PROFILE)
 
-# What the chapters' smoke runs read (about 61 MB of archives, verified and cached); `make book` reuses it.
+# What the chapters' smoke runs read (about 152 MB of archives, verified and cached); `make book` reuses it.
 test-data: venv
 	$(VENV)/bin/xsent-data fetch --profile smoke
 

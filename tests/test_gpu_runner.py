@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import offline_env  # noqa: E402
 import run_chapter  # noqa: E402
 
-BLOCKED = "IPython,papermill,jupytext,nbformat,ipykernel,ipywidgets"
+BLOCKED = "IPython,papermill,jupytext,nbformat,ipykernel,ipywidgets,jupyterquiz"
 
 
 def test_the_gpu_profile_lies_between_book_and_full_in_work():

@@ -149,7 +149,7 @@ def install_ipython_shim(display: Display) -> None:
         for obj in objs:
             display.show(obj)
 
-    for name in ("Markdown", "HTML", "Code", "Latex", "Image", "Pretty", "JSON"):
+    for name in ("Markdown", "HTML", "Javascript", "Code", "Latex", "Image", "Pretty", "JSON"):
         setattr(disp, name, type(name, (Shown,), {}))
     disp.display = show_all  # type: ignore[attr-defined]
     disp.clear_output = lambda *a, **k: None  # type: ignore[attr-defined]

