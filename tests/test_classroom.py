@@ -176,6 +176,19 @@ def test_the_quiz_reads_its_answers_from_a_run():
     assert [a["answer"] for a in choice["answers"] if a["correct"]] == ["BiLSTM-Mean"]
 
 
+def test_a_choice_whose_answer_is_not_an_option_is_refused():
+    """A run whose winner the question does not list (chapter 3's options are the seven encoders)."""
+    from xsent_lib.viz.quiz import quiz_json
+
+    src = next(s for s in SOURCES if s.stem == "03_infersent")
+    table = {n: {"NLI test": v, "Transfer micro": 100 - v} for n, v in
+             zip(["BiLSTM-Max", "Not an encoder of the chapter"], [50.0, 10.0])}
+    metrics = {"table_3_6": table, "maxpool_summary": {"trained": {"content": 40.0},
+                                                       "untrained": {"content": 38.5}}}
+    with pytest.raises(ValueError, match="is not among its options"):
+        quiz_json(src, metrics)
+
+
 @pytest.mark.slow
 def test_make_classroom_writes_three_editions(tmp_path: Path):
     """``tools/classroom.py build`` (what ``make classroom`` runs) from the sources alone."""
