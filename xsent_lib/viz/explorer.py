@@ -9,8 +9,10 @@ Book: Teaching with this book.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import html
+import io
 import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -38,21 +40,34 @@ def capture_html(fn: Callable[..., Any], values: Mapping[str, Any]) -> str:
     """Call ``fn(**values)`` and return what it printed and displayed, as HTML (figures as inline
     PNG).
 
+    Without IPython's capture (``tools/run_chapter.py`` on a bare GPU host, where a shim stands
+    in for ``IPython.display``) the printed text is captured alone; that host builds no page.
     Book: Teaching with this book.
     """
-    from IPython.utils.capture import capture_output
-
+    try:
+        from IPython.utils.capture import capture_output
+    except ImportError:
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            fn(**values)
+        _close_figures()
+        return f"<pre>{html.escape(printed.getvalue())}</pre>"
     with capture_output() as captured:
         fn(**values)
-    try:  # a figure drawn through pyplot would be shown again at the end of the cell
+    _close_figures()
+    parts = [f"<pre>{html.escape(captured.stdout)}</pre>"] if captured.stdout.strip() else []
+    parts += [_output_html(out.data) for out in captured.outputs]
+    return "\n".join(parts)
+
+
+def _close_figures() -> None:
+    """Close what ``fn`` drew through pyplot: the cell's end would show it again."""
+    try:
         import matplotlib.pyplot as plt
 
         plt.close("all")
     except ImportError:  # pragma: no cover - matplotlib is a dependency
         pass
-    parts = [f"<pre>{html.escape(captured.stdout)}</pre>"] if captured.stdout.strip() else []
-    parts += [_output_html(out.data) for out in captured.outputs]
-    return "\n".join(parts)
 
 
 def states_html(
