@@ -158,11 +158,12 @@ def _run_tiny(tmp_path: Path, name: str, cells: str, *args: str) -> tuple[int, P
 
 def test_an_explorer_runs_without_ipython(tmp_path):
     """Chapters 3, 5 and 7 precompute explorer states with IPython's capture; the bare host's shim
-    has none, so the printed text is captured instead."""
+    has none, so the printed text is captured instead. ``display`` is there unimported, as in a
+    kernel (chapter 11 calls it so)."""
     rc, run = _run_tiny(tmp_path, "98_explorer",
                         "```{code-cell}\nfrom xsent_lib.chapter import Control, explore_states\n"
-                        "explore_states(lambda word: print('state', word), "
-                        "word=Control('a', ['a', 'b']))\n```\n\n```{code-cell}\n"
+                        "display(explore_states(lambda word: print('state', word), "
+                        "word=Control('a', ['a', 'b'])))\n```\n\n```{code-cell}\n"
                         "from xsent_lib.viz.explorer import capture_html\n"
                         "assert capture_html(print, {'end': '<b>'}) == '<pre>&lt;b&gt;</pre>'\n```")
     assert rc == 0, (run / "output.txt").read_text()[-2000:]

@@ -238,7 +238,9 @@ def main(argv: list[str] | None = None) -> int:
         **{name: parameter_value(value) for name, value in args.p},
     }
     cells = parse_cells(md.read_text())
-    namespace: dict[str, Any] = {"__name__": "__main__", "__file__": str(md)}
+    # IPython makes ``display`` a builtin of every kernel; a chapter may call it unimported.
+    namespace: dict[str, Any] = {"__name__": "__main__", "__file__": str(md),
+                                 "display": sys.modules["IPython.display"].display}
     os.chdir(md.parent)
     status: dict[str, Any] = {
         "chapter": md.stem,
