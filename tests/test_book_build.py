@@ -34,10 +34,11 @@ def fixture_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory: pytest.TempPathFactory, fixture_data: Path) -> Path:
     out = tmp_path_factory.mktemp("book")
-    # the profile comes from the environment only, as with `XSENT_PROFILE=smoke make book`
+    # the profile comes from the environment only, as with `XSENT_PROFILE=smoke make book`; two
+    # chapters at a time on one thread each (the smoke runs are small)
     env = dict(os.environ, XSENT_PROFILE="smoke")
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_book.py"), "--out", str(out),
-                           "--data-dir", str(fixture_data)],
+                           "--data-dir", str(fixture_data), "--jobs", "2"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
     log = proc.stdout[-6000:] + proc.stderr[-6000:]
     assert proc.returncode == 0, f"book build failed:\n{log}"

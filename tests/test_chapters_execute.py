@@ -62,6 +62,7 @@ def _rerun(stem: str, run: str, base: Path, prefix: list[str]) -> Rerun:
     rel_results = os.path.relpath(results, ROOT)  # relative on purpose: read against the caller's folder
     env = {k: v for k, v in os.environ.items() if k not in ("XSENT_PROFILE", "XSENT_WIDGETS")}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    env["OMP_NUM_THREADS"] = "1"  # two runs at a time on two cores: one thread each
     cmd = [*prefix, str(PAPERMILL), f"notebooks/{stem}.ipynb", str(results.parent / "out.ipynb"), "-p", "profile",
            "smoke", "-p", "device", "auto", "-p", "seed", str(SEEDS[run]), "-p", "results_dir", rel_results,
            "--execution-timeout", "600", "--no-progress-bar"]

@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -112,22 +113,25 @@ def reads_results(stem: str) -> bool:
 
 
 def execute_stale(chapters: list[str], selected: set[str], profile: str, out: Path,
-                  data_dir: str | None, timeout: int,
-                  force: bool) -> tuple[dict[str, str], list[str]]:
+                  data_dir: str | None, timeout: int, force: bool,
+                  jobs: int = 1) -> tuple[dict[str, str], list[str]]:
     """Execute the stale chapters of ``selected``; return
-    {stem: 'executed'|'reused'|'failed'|'skipped'} and failures."""
-    from nbexec import execute_notebook
+    {stem: 'executed'|'reused'|'failed'|'skipped'} and failures.
 
+    ``jobs`` > 1 runs that many chapters at once, each kernel on ``cores // jobs`` threads
+    (``OMP_NUM_THREADS``); a chapter that reads the others' results runs after all of them."""
     exec_dir = out / "_build" / "exec" / profile
-    results = out / "_build" / "results"
     exec_dir.mkdir(parents=True, exist_ok=True)
     os.environ["XSENT_PROFILE"] = profile
     os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT),
                                                 *filter(None, [os.environ.get("PYTHONPATH")])])
+    if jobs > 1:
+        os.environ["OMP_NUM_THREADS"] = str(max(1, (os.cpu_count() or 1) // jobs))
     status: dict[str, str] = {}
     keys: dict[str, str] = {}
     failed: list[str] = []
-    for stem in chapters:
+
+    def run(stem: str) -> None:
         record_path = exec_dir / f"{stem}.key.json"
         record = json.loads(record_path.read_text()) if record_path.exists() else None
         upstream = {c: keys.get(c, "none") for c in chapters
@@ -137,45 +141,65 @@ def execute_stale(chapters: list[str], selected: set[str], profile: str, out: Pa
         if stem not in selected:
             status[stem] = "skipped"
             keys[stem] = record["key"] if record else "none"
-            continue
+            return
         key_now = chapter_key(stem, profile, data_dir, record["library_modules"],
                               upstream) if record else None
         executed = exec_dir / f"{stem}.ipynb"
         if not force and record and record["key"] == key_now and executed.exists():
             status[stem], keys[stem] = "reused", key_now
             print(f"chapter {stem}: up to date (key {key_now}), reused", flush=True)
-            continue
-        params: dict[str, object] = {"results_dir": str(results)}
-        if data_dir:
-            params["data_dir"] = data_dir
-        start = time.perf_counter()
-        print(f"chapter {stem}: executing (profile {profile})", flush=True)
-        try:
-            execute_notebook(str(ROOT / "notebooks" / f"{stem}.ipynb"), str(executed),
-                             parameters=params, cwd=str(ROOT / "notebooks"), timeout=timeout)
-        except Exception as exc:  # a failing chapter fails the build, loudly, after the others ran
-            print(f"chapter {stem}: FAILED after {time.perf_counter() - start:.0f} s: "
-                  f"{type(exc).__name__}: {str(exc)[-3000:]}", flush=True)
-            status[stem], keys[stem] = "failed", "failed"
-            record_path.unlink(missing_ok=True)
+            return
+        status[stem], keys[stem] = execute_one(stem, profile, out, data_dir, timeout, upstream)
+        if status[stem] == "failed":
             failed.append(stem)
-            continue
-        prov_path = results / stem / profile / "provenance.json"
-        prov = json.loads(prov_path.read_text()) if prov_path.exists() else {}
-        modules = sorted(prov.get("library_modules")
-                         or [p.relative_to(LIB).as_posix() for p in LIB.rglob("*.py")])
-        keys[stem] = chapter_key(stem, profile, data_dir, modules, upstream)
-        record_path.write_text(json.dumps({"key": keys[stem], "profile": profile,
-                                           "data_dir": data_dir, "library_modules": modules,
-                                           "upstream": upstream,
-                                           "wall_time_s": round(time.perf_counter() - start, 1)},
-                                          indent=1))
-        status[stem] = "executed"
-        print(f"chapter {stem}: executed in {time.perf_counter() - start:.0f} s, CPU (kernel and "
-              f"workers) {prov.get('cpu_time_s', float('nan')):.0f} s, load "
-              f"{os.getloadavg()[0]:.1f} (key {keys[stem]})", flush=True)
-    (exec_dir / "last_build.json").write_text(json.dumps(status, indent=1))
-    return status, failed
+
+    later = [stem for stem in chapters if reads_results(stem)]
+    first = [stem for stem in chapters if stem not in later]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(run, first))
+    for stem in later:
+        run(stem)
+    (exec_dir / "last_build.json").write_text(
+        json.dumps({stem: status[stem] for stem in chapters}, indent=1))
+    return {stem: status[stem] for stem in chapters}, failed
+
+
+def execute_one(stem: str, profile: str, out: Path, data_dir: str | None, timeout: int,
+                upstream: dict[str, str]) -> tuple[str, str]:
+    """Execute one chapter in a fresh kernel and record its key; return (status, key)."""
+    from nbexec import execute_notebook
+
+    exec_dir = out / "_build" / "exec" / profile
+    results = out / "_build" / "results"
+    record_path = exec_dir / f"{stem}.key.json"
+    executed = exec_dir / f"{stem}.ipynb"
+    params: dict[str, object] = {"results_dir": str(results)}
+    if data_dir:
+        params["data_dir"] = data_dir
+    start = time.perf_counter()
+    print(f"chapter {stem}: executing (profile {profile})", flush=True)
+    try:
+        execute_notebook(str(ROOT / "notebooks" / f"{stem}.ipynb"), str(executed),
+                         parameters=params, cwd=str(ROOT / "notebooks"), timeout=timeout)
+    except Exception as exc:  # a failing chapter fails the build, loudly, after the others ran
+        print(f"chapter {stem}: FAILED after {time.perf_counter() - start:.0f} s: "
+              f"{type(exc).__name__}: {str(exc)[-3000:]}", flush=True)
+        record_path.unlink(missing_ok=True)
+        return "failed", "failed"
+    prov_path = results / stem / profile / "provenance.json"
+    prov = json.loads(prov_path.read_text()) if prov_path.exists() else {}
+    modules = sorted(prov.get("library_modules")
+                     or [p.relative_to(LIB).as_posix() for p in LIB.rglob("*.py")])
+    key = chapter_key(stem, profile, data_dir, modules, upstream)
+    record_path.write_text(json.dumps({"key": key, "profile": profile,
+                                       "data_dir": data_dir, "library_modules": modules,
+                                       "upstream": upstream,
+                                       "wall_time_s": round(time.perf_counter() - start, 1)},
+                                      indent=1))
+    print(f"chapter {stem}: executed in {time.perf_counter() - start:.0f} s, CPU (kernel and "
+          f"workers) {prov.get('cpu_time_s', float('nan')):.0f} s, load "
+          f"{os.getloadavg()[0]:.1f} (key {key})", flush=True)
+    return "executed", key
 
 
 def stage_sources(chapters: list[str], profile: str, out: Path) -> Path:
@@ -221,7 +245,11 @@ def main() -> int:
     parser.add_argument("--no-html", action="store_true",
                         help="execute only, do not run jupyter-book")
     parser.add_argument("--data-dir", default=os.environ.get("XSENT_DATA_DIR") or None)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="chapters executed at once, each on cores/jobs threads (default 1)")
     args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, got {args.jobs}")
     out = Path(args.out).resolve()
     data_dir = str(Path(args.data_dir).resolve()) if args.data_dir else None
     config_timeout = int((yaml.safe_load((ROOT / "_config.yml").read_text()).get("execute")
@@ -233,7 +261,7 @@ def main() -> int:
         parser.error(f"not chapters of _toc.yml: {sorted(unknown)}")
     start = time.perf_counter()
     status, failed = execute_stale(chapters, selected, args.profile, out, data_dir, config_timeout,
-                                   args.force)
+                                   args.force, args.jobs)
     print("chapters: " + ", ".join(f"{k} {v}" for k, v in status.items()), flush=True)
     if failed:
         print(f"book: profile {args.profile}, chapters failed: {failed}", flush=True)
