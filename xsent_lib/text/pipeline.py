@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from xsent_lib.text.chunk_cache import chunk_cached_ids
 from xsent_lib.text.tokenizers import SentencePieceTokenizer, Tokenizer, check_sentences
 from xsent_lib.text.vocab import PAD_TOKEN, UNK_TOKEN, Vocab
 
@@ -99,15 +100,18 @@ class TextPipeline:
     def encode_flat(self, sentences: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """All ids in CSR form: flat int64 ids and ``len(sentences) + 1`` offsets.
 
+        A tokeniser with ``cache_chunks`` (trigrams) tokenises each distinct whitespace-delimited
+        chunk once (:func:`~xsent_lib.text.chunk_cache.chunk_cached_ids`); the ids are those of
+        tokenising every sentence on its own.
         Book: chapter 1 (Data: tokenisation and vocabularies).
         """
-        if self._sp_ids:
-            flat, offsets = self._sentencepiece_flat(check_sentences(sentences))
+        sentences = check_sentences(sentences)
+        if self.tokenizer.cache_chunks:
+            flat, offsets = chunk_cached_ids(sentences, self._ids_of,
+                                             lower=self.tokenizer.lowercases)
         else:
-            toks = self.tokenize(sentences)
-            unk = [self.vocab.unk_token]
-            toks = [t if t else unk for t in toks]
-            flat, offsets = self.vocab.lookup_flat(toks)
+            flat, offsets = self._ids_of(sentences)
+        flat, offsets = self._truncate(flat, offsets)
         if not (self._prefix or self._suffix):
             return flat, offsets
         lengths = np.diff(offsets) + len(self._prefix) + len(self._suffix)
@@ -124,16 +128,20 @@ class TextPipeline:
         out[body] = flat
         return out, new_offsets
 
-    def _sentencepiece_flat(self, sentences: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """The sentencepiece fast path of :meth:`encode_flat` (same ids as the token-string path).
+    def _ids_of(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """CSR ids of ``texts`` before truncation: sentencepiece's own ids shifted past ``<pad>``
+        (one batched call in ``torch.get_num_threads()`` threads), else token strings looked up."""
+        if not texts:
+            return np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64)
+        if self._sp_ids:
+            flat, offsets = self.tokenizer.encode_ids_flat(texts,
+                                                           num_threads=torch.get_num_threads())
+            return flat + 1, offsets
+        return self.vocab.lookup_flat(self.tokenizer.tokenize_batch(texts))
 
-        Ids come from :meth:`SentencePieceTokenizer.encode_ids_flat` (word cache, one batched call
-        with ``torch.get_num_threads()`` threads), shifted by one for ``<pad>``; then truncation to
-        ``max_len`` and ``<unk>`` for empty sentences, vectorised.
-        """
-        flat, offsets = self.tokenizer.encode_ids_flat(sentences,
-                                                       num_threads=torch.get_num_threads())
-        flat += 1
+    def _truncate(self, flat: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Keep the first ``max_len`` ids of each sentence and give an empty one ``<unk>``,
+        vectorised."""
         lengths = np.diff(offsets)
         keep = lengths if self.max_len is None else np.minimum(lengths, self.max_len)
         if (keep == lengths).all() and lengths.all():

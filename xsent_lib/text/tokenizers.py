@@ -24,6 +24,7 @@ from typing import ClassVar
 import numpy as np
 import sentencepiece as spm
 
+from xsent_lib.text.chunk_cache import gather_csr_rows
 from xsent_lib.text.vocab import PAD_TOKEN, Vocab
 
 # A word is a run of letters/digits/underscores, optionally joined by inner hyphens or
@@ -58,6 +59,15 @@ class Tokenizer(ABC):
     """
 
     kind: ClassVar[str]
+    # True: TextPipeline tokenises each distinct whitespace-delimited chunk once
+    # (``xsent_lib.text.chunk_cache``). Only for a tokeniser whose tokens never hold or look across
+    # whitespace (words, PTB words, letters, trigrams). On by default where it is measured faster
+    # (benchmarks/bench_tokenise.py, 128,000 sentences): trigrams 1.3-1.6x; words lose (0.8-0.9x),
+    # and sentencepiece segments whole sentences faster in C++ than the cache's Python passes.
+    cache_chunks: bool = False
+    # Whether the tokeniser lower-cases its input first (the cache then lower-cases the whole
+    # text once, which also merges "The" and "the").
+    lowercases: bool = False
     _registry: ClassVar[dict[str, type[Tokenizer]]] = {}
 
     def __init_subclass__(cls, **kwargs: object) -> None:
@@ -115,7 +125,7 @@ class WordTokenizer(Tokenizer):
     kind = "word"
 
     def __init__(self, lowercase: bool = True) -> None:
-        self.lowercase = bool(lowercase)
+        self.lowercase = self.lowercases = bool(lowercase)
 
     def tokenize(self, sentence: str) -> list[str]:
         """Split one sentence into words and punctuation marks.
@@ -151,12 +161,13 @@ class CharTrigramTokenizer(Tokenizer):
     """
 
     kind = "char_trigram"
+    cache_chunks = True
 
     def __init__(self, lowercase: bool = True, boundary: str = " ") -> None:
         if not isinstance(boundary, str) or len(boundary) != 1 or not boundary.isspace():
             raise ValueError("boundary must be one whitespace character (it can never occur inside "
                              f"a word), got {boundary!r}.")
-        self.lowercase = bool(lowercase)
+        self.lowercase = self.lowercases = bool(lowercase)
         self.boundary = boundary
         # Padded words joined by ONE shared boundary: a trigram lies inside a padded word exactly
         # when its middle character is not the boundary (words never contain whitespace). The
@@ -272,10 +283,7 @@ class SentencePieceTokenizer(Tokenizer):
         flat, offsets = _chunked_flat_ids(self._encode_ids, list(distinct), num_threads)
         rows = np.fromiter(map(distinct.__getitem__, sentences), dtype=np.int64,
                            count=len(sentences))
-        lengths = offsets[rows + 1] - offsets[rows]
-        new = np.zeros(len(rows) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=new[1:])
-        return flat[np.repeat(offsets[rows] - new[:-1], lengths) + np.arange(int(new[-1]))], new
+        return gather_csr_rows(flat, offsets, rows)
 
     def _encode_ids(self, sentences: list[str]) -> list[list[int]]:
         return self._sp.encode(sentences, out_type=int, num_threads=1)
