@@ -48,7 +48,7 @@ test-data: venv
 	$(VENV)/bin/xsent-data fetch --profile smoke
 
 book: venv vendor data
-	$(PY) tools/build_book.py --profile $(PROFILE) $(if $(CHAPTERS),--chapters $(CHAPTERS),) $(DATA_ARG)
+	$(PY) tools/build_book.py --profile $(PROFILE) $(if $(CHAPTERS),--chapters $(CHAPTERS),) $(if $(JOBS),--jobs $(JOBS),) $(DATA_ARG)
 	@echo "open _build/html/index.html"
 
 # Chapter 11 alone, from the results the other chapters stored (_build/results, book/runs); none of them re-executes.

@@ -157,6 +157,10 @@ def test_make_book_passes_data_dir_and_profile(tmp_path: Path):
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     line = next(x for x in proc.stdout.splitlines() if "build_book.py" in x)
     assert "--profile smoke" in line and f"--data-dir {tmp_path.resolve()}" in line, line
+    assert "--jobs" not in line, "one chapter at a time unless JOBS is given (speed tables)"
+    proc = subprocess.run(["make", "-n", "book", "JOBS=2", "STAMP=/dev/null"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert "--jobs 2" in next(x for x in proc.stdout.splitlines() if "build_book.py" in x)
 
 
 def test_chapters_read_the_profile_from_ch_not_the_raw_parameter():
