@@ -34,6 +34,36 @@ def test_xlm_pretraining_and_finetuning_on_cuda(tmp_path):
     assert all(0.0 <= v <= 100.0 for v in [*accs.values(), *bilstm.values()])
 
 
+def test_xlm_training_steps_never_wait_for_the_device(tmp_path):
+    """Each MLM, TLM and CLM step's forward and backward on lm_batches' batches queue work without one
+    host synchronisation (torch's sync debug mode raises on the first)."""
+    from xsent_lib.data.synthetic import SyntheticWorld
+    from xsent_lib.train.xlm import XLMConfig, build_xlm, lm_batches, lm_step_loss
+    from xsent_lib.train.xlm_corpus import build_lm_corpus, shared_vocabulary
+
+    world = SyntheticWorld(5)
+    mono = {lang: world.sentences(300, lang) for lang in ("en", "xa")}
+    pairs = world.parallel(100, "en", "xa")
+    pipe = shared_vocabulary(mono, 300, tmp_path, alpha=0.5, seed=0)
+    corpus = build_lm_corpus(pipe, mono, {("en", "xa"): (list(pairs.src), list(pairs.tgt))},
+                             stream_len=32, heldout_rows=4, max_pair_len=30)
+    config = XLMConfig(objective="mlm+tlm", n_layers=1, d_model=32, n_heads=2, batch_size=8, pair_batch=8)
+    model = build_xlm(corpus, config, seed=0).to(DEVICE)
+    batches = lm_batches(corpus, config, 2, seed=0) + lm_batches(corpus, replace(config, objective="clm"), 1,
+                                                                 seed=0)
+    batches = [{k: v.to(DEVICE) if isinstance(v, torch.Tensor) else v for k, v in b.items()} for b in batches]
+    lm_step_loss(model, batches[0]).backward()  # first calls may set things up
+    if DEVICE == "cuda":
+        torch.cuda.synchronize()
+        torch.cuda.set_sync_debug_mode("error")
+    try:
+        for b in batches:
+            lm_step_loss(model, b).backward()
+    finally:
+        if DEVICE == "cuda":
+            torch.cuda.set_sync_debug_mode("default")
+
+
 def test_xnli_english_training_alignment_and_translate_train_on_cuda():
     from xsent_lib.eval import xbilstm
     from xsent_lib.recipes import xnli as rec

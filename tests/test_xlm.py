@@ -13,7 +13,13 @@ from xsent_lib.data.formats import NLIData, load_xnli_mt
 from xsent_lib.data.synthetic import SyntheticWorld
 from xsent_lib.eval import xlm as xlm_eval
 from xsent_lib.eval.word_pairs import single_piece_pairs, translation_distances
-from xsent_lib.losses.lm import frequency_smoothed_weights, language_sampling_probs
+from xsent_lib.losses.lm import (
+    MaskedBatch,
+    clm_loss,
+    frequency_smoothed_weights,
+    language_sampling_probs,
+    mlm_loss,
+)
 from xsent_lib.recipes import xlm as rec
 from xsent_lib.results import xlm_claims, xlm_tables
 from xsent_lib.results.paper import side_by_side
@@ -26,6 +32,7 @@ from xsent_lib.train.xlm import (
     heldout_loss,
     language_unigram_entropy,
     lm_batches,
+    lm_step_loss,
     pretrain_xlm,
     tlm_batch,
     unigram_entropy,
@@ -109,6 +116,29 @@ def test_mlm_tlm_batches_alternate_and_never_mask_specials(small):
             assert b["langs"].unique().numel() == 1
     clm = lm_batches(corpus, XLMConfig(objective="clm", batch_size=4), 2, seed=0)
     assert all("ids" in b and "targets" not in b for b in clm)
+
+
+def test_training_losses_read_nothing_back_and_equal_the_checked_ones(small):
+    """Inside trusted_batch the losses gather MLM targets by the batch's sorted ``chosen`` indices and
+    CLM's dense rows by slicing, and skip the count check: no host read, the same loss and gradients."""
+    _, _, corpus = small
+    model = build_xlm(corpus, XLMConfig(objective="mlm+tlm", n_layers=1, d_model=32, n_heads=2),
+                      seed=0).eval()
+    batches = lm_batches(corpus, XLMConfig(objective="mlm+tlm", batch_size=8, pair_batch=8), 2, seed=0)
+    batches += lm_batches(corpus, XLMConfig(objective="clm", batch_size=4), 1, seed=0)
+    for b in batches:
+        if "chosen" in b:
+            assert torch.equal(b["chosen"], torch.nonzero(b["selected"].reshape(-1)).squeeze(1))
+        fast = lm_step_loss(model, b)
+        fast_grads = torch.autograd.grad(fast, list(model.parameters()), allow_unused=True)
+        if "ids" in b:  # outside trusted_batch: every check, boolean gathers
+            checked = clm_loss(model, b["ids"], b["lengths"], langs=b["langs"])
+        else:
+            masked = MaskedBatch(b["inputs"], b["targets"], b["selected"], b["replaced_by"])
+            checked = mlm_loss(model, masked, b["lengths"], langs=b["langs"], positions=b.get("positions"))
+        grads = torch.autograd.grad(checked, list(model.parameters()), allow_unused=True)
+        assert torch.equal(fast, checked)
+        assert all((a is None and c is None) or torch.equal(a, c) for a, c in zip(fast_grads, grads))
 
 
 class LanguageUnigram(torch.nn.Module):

@@ -165,6 +165,14 @@ class TransformerSentenceEncoder(SentenceEncoder):
                              f"{int(langs.min())}..{int(langs.max())}.")
         return langs.to(device)
 
+    @property
+    def dense_batch(self) -> bool:
+        """True inside ``trusted_batch(dense=True)``: the batch has no padding.
+
+        Book: chapter 10 (Cross-lingual language models, XLM: training speed).
+        """
+        return self.inputs_trusted and self._dense_batch
+
     @contextlib.contextmanager
     def trusted_batch(self, *, dense: bool):
         """Within the block, skip the input checks that read values back from the device (one host

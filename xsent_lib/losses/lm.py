@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from xsent_lib.base.masking import check_batch, length_mask
-from xsent_lib.losses.seq2seq import IGNORE_INDEX, sequence_cross_entropy
+from xsent_lib.losses.seq2seq import IGNORE_INDEX, sequence_cross_entropy, sequence_nll
 
 
 class LanguageModel(Protocol):
@@ -59,7 +59,9 @@ class MaskedBatch:
 
     ``targets`` holds the original id at each chosen position and ``IGNORE_INDEX`` elsewhere;
     ``replaced_by`` is 0 (``[MASK]``), 1 (random token) or 2 (kept) at chosen positions, -1
-    elsewhere.
+    elsewhere. ``chosen``, when given, lists the flat indices of the ``selected`` positions in
+    ascending order: :func:`mlm_loss` then gathers them by index, without the host reading how
+    many there are (a boolean gather waits for the device).
     Book: chapter 10 (Cross-lingual language models, XLM).
     """
 
@@ -67,6 +69,7 @@ class MaskedBatch:
     targets: torch.Tensor
     selected: torch.Tensor
     replaced_by: torch.Tensor
+    chosen: torch.Tensor | None = None
 
 
 @dataclass(frozen=True)
@@ -111,12 +114,25 @@ def clm_loss(
 
     Book: chapter 10 (Cross-lingual language models, XLM: CLM).
     """
+    if getattr(model, "dense_batch", False):  # trusted, no padding: all but the last predict
+        hidden = model.hidden_states(token_ids, lengths, langs=langs, causal=True)
+        return _mean_nll(model, model.lm_logits(hidden[:, :-1].reshape(-1, hidden.shape[-1])),
+                         token_ids[:, 1:].reshape(-1).to(hidden.device))
     targets = clm_targets(token_ids, lengths)
     if not getattr(model, "inputs_trusted", False) and int(lengths.max()) < 2:
         raise ValueError("CLM needs sentences of at least 2 tokens (one to read, one to predict).")
     hidden = model.hidden_states(token_ids, lengths, langs=langs, causal=True)
     keep = targets != IGNORE_INDEX
-    return sequence_cross_entropy(model.lm_logits(hidden[keep]), targets[keep])
+    return _mean_nll(model, model.lm_logits(hidden[keep]), targets[keep])
+
+
+def _mean_nll(model: LanguageModel, logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """:func:`sequence_cross_entropy`; inside the model's trusted batches (built by the library,
+    never without a target) without its check that reads the target count back to the host."""
+    if getattr(model, "inputs_trusted", False):
+        total, count = sequence_nll(logits, targets)
+        return total / count
+    return sequence_cross_entropy(logits, targets)
 
 
 def frequency_smoothed_weights(
@@ -230,7 +246,7 @@ def mlm_mask(
     selected[chosen] = True
     shape = token_ids.shape
     return MaskedBatch(inputs.view(shape), targets.view(shape), selected.view(shape),
-                       replaced_by.view(shape))
+                       replaced_by.view(shape), torch.sort(chosen).values)
 
 
 def mlm_loss(
@@ -243,12 +259,17 @@ def mlm_loss(
     """Masked-LM loss ``-mean_{t in chosen} log P(w_t | corrupted input)``.
 
     Only the chosen positions go through the output projection (the vocabulary softmax is the
-    expensive part). For TLM pass the ``langs`` and ``positions`` of a :class:`PairBatch`.
+    expensive part), gathered by ``masked.chosen`` when the batch lists them. For TLM pass the
+    ``langs`` and ``positions`` of a :class:`PairBatch`.
     Book: chapter 10 (Cross-lingual language models, XLM: MLM and TLM).
     """
     hidden = model.hidden_states(masked.inputs, lengths, langs=langs, positions=positions)
-    return sequence_cross_entropy(model.lm_logits(hidden[masked.selected]),
-                                  masked.targets[masked.selected])
+    if masked.chosen is None:
+        return _mean_nll(model, model.lm_logits(hidden[masked.selected]),
+                         masked.targets[masked.selected])
+    picked = hidden.reshape(-1, hidden.shape[-1]).index_select(0, masked.chosen)
+    return _mean_nll(model, model.lm_logits(picked),
+                     masked.targets.reshape(-1).index_select(0, masked.chosen))
 
 
 def tlm_concat(

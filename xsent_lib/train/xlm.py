@@ -150,7 +150,7 @@ def mask_batch(ids: torch.Tensor, lengths: torch.Tensor, corpus: LMCorpus, weigh
                  special_ids=corpus.special_ids, token_weights=weights, mask_prob=config.mask_prob,
                  generator=gen)
     return {"inputs": m.inputs, "targets": m.targets, "selected": m.selected,
-            "replaced_by": m.replaced_by, "lengths": lengths}
+            "replaced_by": m.replaced_by, "chosen": m.chosen, "lengths": lengths}
 
 
 def stream_batch(corpus: LMCorpus, lang: str, rows: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -242,7 +242,7 @@ def lm_step_loss(model: TransformerSentenceEncoder,
         if "ids" in batch:
             return clm_loss(model, batch["ids"], batch["lengths"], langs=batch["langs"])
         masked = MaskedBatch(batch["inputs"], batch["targets"], batch["selected"],
-                             batch["replaced_by"])
+                             batch["replaced_by"], batch.get("chosen"))
         return mlm_loss(model, masked, batch["lengths"], langs=batch["langs"],
                         positions=batch.get("positions"))
 
