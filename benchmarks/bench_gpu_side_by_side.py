@@ -19,6 +19,10 @@ leaves its row out with the reason recorded. Sections:
    baseline), text to vector on the device and on the host's CPU, model only from host arrays, with
    the paper's GP100 rates (855,571 and 683,204 sentences/s) as data.
 
+4. ``bags``: the same sentences through word and character-trigram averaging (300-d, vocabularies
+   fitted on them): tokenisation on all host threads, text to vector on the host and on the device
+   (batches of 128), the paper's Word and Trigram rows being GPU rates too.
+
 ``--quick`` shrinks every size (a CPU dry run of the script). Writes one JSON with provenance.
 Book: chapter 5 (Word translation without parallel data).
 """
@@ -47,7 +51,7 @@ PAPER_TABLE4_GP100 = {
     300: 855_571,
     1024: 683_204,
 }  # Wieting et al. (2019), Table 4, SP (20k), sent/s
-SECTIONS = ("csls", "infersent", "sp")
+SECTIONS = ("csls", "infersent", "sp", "bags")
 
 
 def timed(fn, dev: torch.device, reps: int = 3):
@@ -317,6 +321,47 @@ def bench_sp(dev: torch.device, refs: Path, quick: bool) -> dict:
     return out
 
 
+def bench_bags(dev: torch.device, refs: Path, quick: bool) -> dict:
+    """Word and trigram averaging under Table 4's protocol, on the host and on the device.
+
+    Book: chapter 8 (Paraphrastic embeddings from bitext: encoding speed).
+    """
+    from xsent_lib.encoders.bag import BagOfVectorsEncoder
+    from xsent_lib.text.pipeline import TextPipeline
+    from xsent_lib.text.tokenizers import CharTrigramTokenizer, WordTokenizer
+
+    path = refs / "sp" / "sents.txt"
+    if not path.is_file():
+        return {"missing": f"{path} (run benchmarks/prepare_gpu_carry.py)"}
+    sents = path.read_text(encoding="utf-8").split("\n")[: 8000 if quick else 128_000]
+    n, cores, cpu = len(sents), os.cpu_count() or 1, torch.device("cpu")
+    torch.set_num_threads(cores)
+    out: dict = {"sentences": n, "cpu_cores": cores, "rows": []}
+    for unit, tokenizer in (("word", WordTokenizer()), ("trigram", CharTrigramTokenizer())):
+        t0 = time.perf_counter()
+        pipe = TextPipeline.fit(sents, tokenizer)
+        fit = time.perf_counter() - t0
+        torch.manual_seed(0)
+        enc = BagOfVectorsEncoder(len(pipe.vocab), 300, pipeline=pipe).eval()
+        with torch.inference_mode():
+            runs = {("tokenise", "cpu", None): (lambda: pipe.encode_flat(sents), cpu),
+                    ("text to vector", "cpu", None): (lambda: enc.encode(sents, device="cpu"),
+                                                      cpu)}
+            if dev.type != "cpu":
+                enc.encode(sents[:1024], batch_size=128, device=dev)
+                runs[("text to vector", str(dev), 128)] = (
+                    lambda: enc.encode(sents, batch_size=128, device=dev), dev)
+            for (what, where, batch), (fn, on) in runs.items():
+                row = {"unit": unit, "what": what, "device": where, "threads": cores,
+                       "batch": batch, "vocab": len(pipe.vocab), "fit_seconds": fit,
+                       "seconds": timed(fn, on, reps=2)[0]}
+                row["sent_per_s"] = n / row["seconds"]
+                out["rows"].append(row)
+                print(json.dumps(row), flush=True)
+            enc.to(cpu)
+    return out
+
+
 def main() -> None:
     """Run the chosen sections, write the record.
 
@@ -355,8 +400,10 @@ def main() -> None:
                 record[name] = bench_csls(dev, args.refs, args.quick, tmp)
             elif name == "infersent":
                 record[name] = bench_infersent(dev, args.refs, args.quick, tmp)
-            else:
+            elif name == "sp":
                 record[name] = bench_sp(dev, args.refs, args.quick)
+            else:
+                record[name] = bench_bags(dev, args.refs, args.quick)
         except Exception:  # one section failing must not lose the others' numbers
             record[name] = {"error": traceback.format_exc()}
         record[name]["section_seconds"] = time.perf_counter() - t0

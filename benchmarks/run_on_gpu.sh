@@ -5,7 +5,8 @@
 #   cuda_tests.log           the CUDA unit tests' log
 #   side_by_side_gpu.json    CSLS at 200k words vs MUSE's evaluator, InferSent encoding vs the
 #                            release's models.py, SP averaging under Wieting et al.'s Table 4
-#                            protocol (300-d, 1024-d) with the paper's GP100 rates beside
+#                            protocol (300-d, 1024-d) with the paper's GP100 rates beside,
+#                            word and trigram averaging on the same sentences
 #                            (benchmarks/bench_gpu_side_by_side.py)
 #   xlm_gpu.json             XLM pretraining at the large size with its utilisation
 #                            (6 x parameters x tokens/s against the measured bf16 GEMM rate)

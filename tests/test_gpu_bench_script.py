@@ -38,3 +38,19 @@ def test_side_by_side_dry_run_on_cpu(tmp_path):
     assert 0 < csls["xsent_word_translation"]["result"]["p@1"] < 100
     assert "missing" in csls["muse"]
     assert rec["provenance"]["commit"]
+
+
+def test_word_and_trigram_rows_dry_run_on_cpu(tmp_path):
+    """The ``bags`` section times word and trigram averaging on Table 4's sentences (here 300)."""
+    sents = tmp_path / "refs" / "sp" / "sents.txt"
+    sents.parent.mkdir(parents=True)
+    sents.write_text("\n".join(f"sentence {i} of the dry run, with words." for i in range(300)))
+    out = tmp_path / "sbs.json"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_gpu_side_by_side.py"), "--device", "cpu",
+                    "--quick", "--only", "bags", "--refs", str(tmp_path / "refs"), "--out", str(out)],
+                   check=True, cwd=ROOT, capture_output=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    bags = json.loads(out.read_text())["bags"]
+    assert "error" not in bags, bags.get("error")
+    got = {(r["unit"], r["what"]) for r in bags["rows"]}
+    assert got == {(u, w) for u in ("word", "trigram") for w in ("tokenise", "text to vector")}
+    assert all(r["sent_per_s"] > 0 for r in bags["rows"])
