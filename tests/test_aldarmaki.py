@@ -364,6 +364,15 @@ def test_recipe_smoke_path_draws_from_records():
     out = run_seed(data, TINY, 0, teacher=fake_teacher, log=lambda _: None)
     systems = {r["system"] for r in out.records}
     assert systems == {s for fam in rec.FAMILIES.values() for s in fam}
+    # the largest size's encoders, for the leaderboard: every system but the mappings
+    kept = out.bitext_encoders
+    assert set(kept) == {"joint SDAE/NMT", "SDAE transfer", "InferSent transfer", "InfoNCE (shared BiLSTM)",
+                         "distillation"}
+    assert all(set(encs) == {"en", "xa", "xe"} for encs in kept.values())
+    assert kept["InferSent transfer"]["xa"] is not kept["InferSent transfer"]["xe"]
+    assert kept["InfoNCE (shared BiLSTM)"]["en"] is kept["InfoNCE (shared BiLSTM)"]["xa"]
+    vectors = kept["SDAE transfer"]["xa"].encode(["a sentence"], device="cpu")
+    assert vectors.shape[0] == 1 and np.isfinite(vectors).all()
     for r in out.records:
         assert set(r["retrieval"]) == {"en→xa", "xa→en", "en→xe", "xe→en", "xa→xe", "xe→xa"}
         assert 0.0 <= r["retrieval_avg"] <= 100.0 and 0.0 <= r["cls_avg"] <= 100.0

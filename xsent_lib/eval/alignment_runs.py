@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -157,13 +157,15 @@ def _bag_fn(encoder: Any, W: np.ndarray | None = None) -> Encode:
 @dataclass
 class SeedRun:
     """What one seed produced: the curve records, the joint InferSent run (for Tables 1-2 and NLI
-    accuracy) and the seconds each system took to build.
+    accuracy), the seconds each system took to build and, at the largest bitext size, the systems
+    that are sentence encoders (``{system: {lang: encoder}}``, for the leaderboard).
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
 
     records: list[dict[str, Any]]
     joint_nli: JointRun
     seconds: dict[str, float]
+    bitext_encoders: dict[str, dict[str, SentenceEncoder]] = field(default_factory=dict)
 
 
 def run_seed(data: AldarmakiData, plan: SyntheticCurvePlan, seed: int, *,
@@ -242,10 +244,12 @@ def run_seed(data: AldarmakiData, plan: SyntheticCurvePlan, seed: int, *,
                               multi_parallel=True,
                               teacher=None if teacher_en is None else {targets[0]: teacher_en},
                               seed=seed, device=device)
+        kept: dict[str, dict[str, SentenceEncoder]] = {}
         for n in plan.sizes:
-            records += frameworks_at(fw, n, lambda pairs: _score(shared_english(pairs), data, seed))
+            records += frameworks_at(fw, n, lambda pairs: _score(shared_english(pairs), data, seed),
+                                     keep=kept if n == plan.sizes[-1] else None)
             log(f"seed {seed}: {n:>6,} pairs done")
-    return SeedRun(records, joint, secs)
+    return SeedRun(records, joint, secs, kept)
 
 
 def teacher_record(teacher: Encode, name: str,

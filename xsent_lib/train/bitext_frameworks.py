@@ -118,13 +118,17 @@ class BitextFrameworks:
 
 
 def frameworks_at(fw: BitextFrameworks, n: int,
-                  score: Callable[[EncoderPairs], dict[str, Any]]) -> list[dict[str, Any]]:
+                  score: Callable[[EncoderPairs], dict[str, Any]], *,
+                  keep: dict[str, dict[str, SentenceEncoder]] | None = None
+                  ) -> list[dict[str, Any]]:
     """The curve records of every framework trained on the first ``n`` pairs of ``fw.bitext``: joint
     SDAE/NMT, then per family transfer (L1 onto the pivot's vectors; families with a pivot) and
     sentence mapping, InfoNCE and, with a teacher, distillation (cosine onto the teacher's English
     vectors, reduced by PCA to the student's size, for both sides). ``seconds`` is a system's
     training time only, scoring excluded, the same for every system; the pivot's English vectors,
-    which transfer and mapping both fit to, are computed before either is timed.
+    which transfer and mapping both fit to, are computed before either is timed. ``keep`` (a dict)
+    receives each system that is a sentence encoder per language, ``{system: {lang: encoder}}``
+    (all but the mappings, which are a target encoder and a linear map).
     Book: chapter 7 (Joint vs transfer vs mapping).
     """
     targets, seed, device = list(fw.targets), fw.seed, fw.device
@@ -148,6 +152,8 @@ def frameworks_at(fw: BitextFrameworks, n: int,
     vocab, decoder = fw.joint_decoder(par)
     joint = joint_sdae(fresh, decoder, vocab, fw.joint_english, par, fw.joint, device=device,
                        seed=seed).encoders
+    if keep is not None:
+        keep["joint SDAE/NMT"] = {lang: joint[lang] for lang in ("en", *targets)}
     add("joint SDAE/NMT", "SDAE",
         {lang: (encode_with(joint["en"], device), encode_with(joint[lang], device))
                                    for lang in targets}, t0)
@@ -168,6 +174,8 @@ def frameworks_at(fw: BitextFrameworks, n: int,
             add(f"{name} transfer", name,
                 {lang: (family.english, encode_with(students[lang], device))
                                            for lang in targets}, t0)
+            if keep is not None:
+                keep[f"{name} transfer"] = {"en": family.pivot, **students}
             t0 = time.perf_counter()
         maps = {lang: SentenceMapping().fit(family.targets[lang](par[lang][1]),
                                             english_vectors(lang))
@@ -179,6 +187,8 @@ def frameworks_at(fw: BitextFrameworks, n: int,
     nce = contrastive_encoder(fw.build(*fw.tables["shared"]), pairs, fw.student, device=device,
                               seed=seed).encoder
     add("InfoNCE (shared BiLSTM)", "beyond", shared_space(nce), t0)
+    if keep is not None:
+        keep["InfoNCE (shared BiLSTM)"] = dict.fromkeys(("en", *targets), nce)
     if fw.teacher is not None:
         t0 = time.perf_counter()
         student = fw.build(*fw.tables["shared"])
@@ -195,4 +205,6 @@ def frameworks_at(fw: BitextFrameworks, n: int,
         dist = regress_encoder(student, texts, np.vstack(goals), replace(fw.student, loss="cosine"),
                                device=device, seed=seed).encoder
         add("distillation", "beyond", shared_space(dist), t0)
+        if keep is not None:
+            keep["distillation"] = dict.fromkeys(("en", *targets), dist)
     return records
