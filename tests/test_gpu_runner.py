@@ -6,6 +6,7 @@ layout the book reads (results/<chapter>/<profile>/) with the runner's record in
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -154,6 +155,46 @@ def _run_tiny(tmp_path: Path, name: str, cells: str, *args: str) -> tuple[int, P
                            "smoke", "--results-dir", str(tmp_path / "runs"), *args],
                           env=env, capture_output=True, text=True, timeout=300)
     return done.returncode, tmp_path / "runs" / name / "smoke"
+
+
+def _guarded(tree: ast.AST) -> set[int]:
+    """Line numbers of imports inside a ``try`` that catches ImportError."""
+    lines = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(
+                isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError")
+                for h in node.handlers):
+            lines |= {n.lineno for stmt in node.body for n in ast.walk(stmt)
+                      if isinstance(n, (ast.Import, ast.ImportFrom))}
+    return lines
+
+
+def test_chapters_and_library_use_only_what_the_runner_shim_provides():
+    """On the bare host IPython is tools/run_chapter.py's shim: ``IPython.display`` with ``display``,
+    ``clear_output`` and the classes of SHOWN. A chapter importing anything else from IPython, or a library
+    module doing it outside ``try ... except ImportError``, stops there (chapters 3, 5, 7 did, at the
+    explorers)."""
+    provided = {"display", "clear_output", *run_chapter.SHOWN}
+    wrong = []
+    for md in sorted((ROOT / "notebooks").glob("[0-9]*.md")):
+        for i, cell in enumerate(run_chapter.parse_cells(md.read_text())):
+            for node in ast.walk(ast.parse(cell["code"])):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("IPython"):
+                    names = {a.name for a in node.names}
+                    if node.module != "IPython.display" or not names <= provided:
+                        wrong.append(f"{md.name} cell {i}: from {node.module} import {sorted(names)}")
+    for path in sorted((ROOT / "xsent_lib").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        guarded = _guarded(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("IPython"):
+                names = {a.name for a in node.names}
+                shimmed = (node.module == "IPython.display" and names <= provided) or (
+                    node.module == "IPython" and names <= {"get_ipython", "display"})
+                if not shimmed and node.lineno not in guarded:
+                    wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: from {node.module} import "
+                                 f"{sorted(names)} (not in the shim, not guarded)")
+    assert not wrong, "\n".join(wrong)
 
 
 def test_an_explorer_runs_without_ipython(tmp_path):

@@ -140,6 +140,10 @@ class Shown:
         self.text = str(data)
 
 
+#: the display classes of the shim's ``IPython.display`` (besides ``display`` and ``clear_output``)
+SHOWN = ("Markdown", "HTML", "Javascript", "Code", "Latex", "Image", "Pretty", "JSON")
+
+
 def install_ipython_shim(display: Display) -> None:
     """Put a minimal ``IPython`` and ``IPython.display`` in ``sys.modules`` (the front end)."""
     ipython = types.ModuleType("IPython")
@@ -149,7 +153,7 @@ def install_ipython_shim(display: Display) -> None:
         for obj in objs:
             display.show(obj)
 
-    for name in ("Markdown", "HTML", "Javascript", "Code", "Latex", "Image", "Pretty", "JSON"):
+    for name in SHOWN:
         setattr(disp, name, type(name, (Shown,), {}))
     disp.display = show_all  # type: ignore[attr-defined]
     disp.clear_output = lambda *a, **k: None  # type: ignore[attr-defined]
