@@ -107,8 +107,9 @@ class TextPipeline:
         """
         sentences = check_sentences(sentences)
         if self.tokenizer.cache_chunks:
+            # a lower-casing tokeniser: the whole text is lower-cased once ("The" and "the" merge)
             flat, offsets = chunk_cached_ids(sentences, self._ids_of,
-                                             lower=self.tokenizer.lowercases)
+                                             lower=getattr(self.tokenizer, "lowercase", False))
         else:
             flat, offsets = self._ids_of(sentences)
         flat, offsets = self._truncate(flat, offsets)

@@ -65,9 +65,6 @@ class Tokenizer(ABC):
     # (benchmarks/bench_tokenise.py, 128,000 sentences): trigrams 1.3-1.6x; words lose (0.8-0.9x),
     # and sentencepiece segments whole sentences faster in C++ than the cache's Python passes.
     cache_chunks: bool = False
-    # Whether the tokeniser lower-cases its input first (the cache then lower-cases the whole
-    # text once, which also merges "The" and "the").
-    lowercases: bool = False
     _registry: ClassVar[dict[str, type[Tokenizer]]] = {}
 
     def __init_subclass__(cls, **kwargs: object) -> None:
@@ -125,7 +122,7 @@ class WordTokenizer(Tokenizer):
     kind = "word"
 
     def __init__(self, lowercase: bool = True) -> None:
-        self.lowercase = self.lowercases = bool(lowercase)
+        self.lowercase = bool(lowercase)
 
     def tokenize(self, sentence: str) -> list[str]:
         """Split one sentence into words and punctuation marks.
@@ -167,7 +164,7 @@ class CharTrigramTokenizer(Tokenizer):
         if not isinstance(boundary, str) or len(boundary) != 1 or not boundary.isspace():
             raise ValueError("boundary must be one whitespace character (it can never occur inside "
                              f"a word), got {boundary!r}.")
-        self.lowercase = self.lowercases = bool(lowercase)
+        self.lowercase = bool(lowercase)
         self.boundary = boundary
         # Padded words joined by ONE shared boundary: a trigram lies inside a padded word exactly
         # when its middle character is not the boundary (words never contain whitespace). The
